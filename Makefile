@@ -1,0 +1,45 @@
+# chainscope - tracing-first notifier chains for Linux 6.1
+#
+#   make            build the chainscope kernel (and the CLI once it exists)
+#   make demo       boot the guest and show notifier activity
+#   make test       everything: host tests, both kernels, self-tests, soak
+#                   (T='GLOB' selects tests by name, e.g. T='host.*')
+#   make test-debug only the debug-kernel soak
+#   make patches    the series as git format-patch files, checkpatch-clean
+#
+# The kernel tree and builds live in $(CHAINSCOPE_CACHE) (default
+# /var/cache/chainscope), outside the repo; outputs go to output/.
+# V=1 shows every command.
+
+export CHAINSCOPE_CACHE ?= /var/cache/chainscope
+T ?= *
+Q := $(if $(V),,@)
+
+.PHONY: all deps kernel kernel-stock demo test test-debug patches clean
+.DELETE_ON_ERROR:
+
+all: deps kernel
+
+deps:
+	$(Q)scripts/deps.sh
+
+kernel: deps
+	$(Q)kernel/build.sh build chainscope >/dev/null
+
+kernel-stock: deps
+	$(Q)kernel/build.sh build stock >/dev/null
+
+demo: all
+	$(Q)qemu/run.sh -v -p demo -t 900 -a tp_printk chainscope
+
+test: deps
+	$(Q)qemu/test.sh -t '$(T)'
+
+test-debug: deps
+	$(Q)qemu/test.sh -t 'debug.*'
+
+patches: deps
+	$(Q)scripts/mkpatches.sh output/patches
+
+clean:
+	$(Q)rm -rf output

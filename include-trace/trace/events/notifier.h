@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoints for notifier chains (kernel/notifier.c).
+ *
+ * Ordering: a chain is sorted by priority, HIGHEST FIRST.  The callback
+ * with the largest ->priority runs first; blocks of equal priority run
+ * in registration order.
+ *
+ * Every event carries the chain head (@head, printed with %ps so static
+ * chains show up by name) and the kind of chain (@kind).  Events that
+ * describe a single callback take that callback as their first argument
+ * and field, @cb, like the upstream (6.4+) notifier_register,
+ * notifier_unregister and notifier_run events, so that filters such as
+ * 'cb == 0x...' and scripts written for those keep working.
+ *
+ * notifier_register / notifier_unregister
+ *	@nb was linked into / unlinked from the chain (@err is 0).
+ * notifier_register_error
+ *	Registration refused: -EEXIST (block already on the chain) or
+ *	-EBUSY (a *_register_unique_prio() call found the priority taken).
+ * notifier_unregister_error
+ *	Unregistration of a block that is not on the chain (-ENOENT).
+ * notifier_call_begin / notifier_call_end
+ *	Bracket one pass over a chain, including passes over an empty chain.
+ *	@type tells a plain *_call_chain() pass from the val_up pass of a
+ *	*_call_chain_robust() call and from its val_down rollback pass.
+ *	@nr_to_call is -1 for "all".  notifier_call_end carries the value
+ *	returned by the pass and the number of callbacks that ran.
+ * notifier_run
+ *	Just before a callback is called.
+ * notifier_return
+ *	Just after a callback returned.  @duration_ns is the time spent in
+ *	the callback (ktime_get_mono_fast_ns(), the clock behind
+ *	bpf_ktime_get_ns()).  It is 0 when this event was not yet enabled
+ *	as the callback was entered.
+ * notifier_stop
+ *	The callback's return value had NOTIFY_STOP_MASK set, so the pass
+ *	ends here.  Emitted after that callback's notifier_return; @nr_calls
+ *	counts the callbacks of the pass that ran, this one included.
+ * notifier_lock_wait
+ *	The rwsem of a blocking chain or the mutex of an SRCU chain was
+ *	acquired.  @op tells readers (call paths) from writers
+ *	((un)registration).  @wait_ns is 0 when the lock was free.
+ *
+ * The die chain (notify_die()) is an atomic chain.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM notifier
+
+#ifndef _TRACE_NOTIFIER_ENUMS
+#define _TRACE_NOTIFIER_ENUMS
+
+#include <linux/jump_label.h>
+
+enum notifier_chain_kind {
+	NOTIFIER_CHAIN_RAW,
+	NOTIFIER_CHAIN_ATOMIC,
+	NOTIFIER_CHAIN_BLOCKING,
+	NOTIFIER_CHAIN_SRCU,
+};
+
+enum notifier_call_type {
+	NOTIFIER_CALL_PLAIN,	/* *_call_chain() */
+	NOTIFIER_CALL_ROBUST,	/* val_up pass of *_call_chain_robust() */
+	NOTIFIER_CALL_ROLLBACK,	/* val_down pass after a failed val_up pass */
+};
+
+enum notifier_lock_op {
+	NOTIFIER_LOCK_READ,
+	NOTIFIER_LOCK_WRITE,
+};
+
+/*
+ * Registration hooks shared by all events below: while any of them is
+ * enabled, notifier_trace_key is on and the call paths take their traced
+ * variant.  Only kernel/notifier.c may touch the key.
+ */
+DECLARE_STATIC_KEY_FALSE(notifier_trace_key);
+int notifier_trace_reg(void);
+void notifier_trace_unreg(void);
+
+#endif /* _TRACE_NOTIFIER_ENUMS */
+
+#if !defined(_TRACE_NOTIFIER_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TRACE_NOTIFIER_H
+
+#include <linux/notifier.h>
+#include <linux/tracepoint.h>
+
+struct notifier_block;
+
+TRACE_DEFINE_ENUM(NOTIFIER_CHAIN_RAW);
+TRACE_DEFINE_ENUM(NOTIFIER_CHAIN_ATOMIC);
+TRACE_DEFINE_ENUM(NOTIFIER_CHAIN_BLOCKING);
+TRACE_DEFINE_ENUM(NOTIFIER_CHAIN_SRCU);
+
+TRACE_DEFINE_ENUM(NOTIFIER_CALL_PLAIN);
+TRACE_DEFINE_ENUM(NOTIFIER_CALL_ROBUST);
+TRACE_DEFINE_ENUM(NOTIFIER_CALL_ROLLBACK);
+
+TRACE_DEFINE_ENUM(NOTIFIER_LOCK_READ);
+TRACE_DEFINE_ENUM(NOTIFIER_LOCK_WRITE);
+
+#define show_notifier_kind(kind)				\
+	__print_symbolic(kind,					\
+			 { NOTIFIER_CHAIN_RAW, "raw" },		\
+			 { NOTIFIER_CHAIN_ATOMIC, "atomic" },	\
+			 { NOTIFIER_CHAIN_BLOCKING, "blocking" },	\
+			 { NOTIFIER_CHAIN_SRCU, "srcu" })
+
+#define show_notifier_call_type(type)				\
+	__print_symbolic(type,					\
+			 { NOTIFIER_CALL_PLAIN, "plain" },	\
+			 { NOTIFIER_CALL_ROBUST, "robust" },	\
+			 { NOTIFIER_CALL_ROLLBACK, "rollback" })
+
+#define show_notifier_lock_op(op)				\
+	__print_symbolic(op,					\
+			 { NOTIFIER_LOCK_READ, "read" },	\
+			 { NOTIFIER_LOCK_WRITE, "write" })
+
+/* Other values (errno encoded by notifier_from_errno()) print as hex. */
+#define show_notifier_ret(ret)					\
+	__print_symbolic(ret,					\
+			 { NOTIFY_DONE, "DONE" },		\
+			 { NOTIFY_OK, "OK" },			\
+			 { NOTIFY_STOP, "STOP" },		\
+			 { NOTIFY_BAD, "BAD" })
+
+/* Output prefix of the events about one callback, and of one pass. */
+#define NOTIFIER_CB_FMT	"cb=%ps head=%ps nb=%ps priority=%d kind=%s"
+#define NOTIFIER_CALL_FMT "head=%ps kind=%s val=%lu nr_to_call=%d type=%s"
+
+DECLARE_EVENT_CLASS(notifier_membership,
+		    TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+			     int priority, enum notifier_chain_kind kind,
+			     int err),
+		    TP_ARGS(cb, head, nb, priority, kind, err),
+		    TP_STRUCT__entry(__field(void *, cb)
+				     __field(void *, head)
+				     __field(struct notifier_block *, nb)
+				     __field(int, priority)
+				     __field(enum notifier_chain_kind, kind)
+				     __field(int, err)
+		    ),
+		    TP_fast_assign(__entry->cb = cb;
+				   __entry->head = head;
+				   __entry->nb = nb;
+				   __entry->priority = priority;
+				   __entry->kind = kind;
+				   __entry->err = err;
+		    ),
+		    TP_printk(NOTIFIER_CB_FMT " err=%d",
+			      __entry->cb, __entry->head, __entry->nb,
+			      __entry->priority,
+			      show_notifier_kind(__entry->kind), __entry->err));
+
+DEFINE_EVENT_FN(notifier_membership, notifier_register,
+		TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+			 int priority, enum notifier_chain_kind kind, int err),
+		TP_ARGS(cb, head, nb, priority, kind, err),
+		notifier_trace_reg, notifier_trace_unreg);
+
+DEFINE_EVENT_FN(notifier_membership, notifier_unregister,
+		TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+			 int priority, enum notifier_chain_kind kind, int err),
+		TP_ARGS(cb, head, nb, priority, kind, err),
+		notifier_trace_reg, notifier_trace_unreg);
+
+DEFINE_EVENT_FN(notifier_membership, notifier_register_error,
+		TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+			 int priority, enum notifier_chain_kind kind, int err),
+		TP_ARGS(cb, head, nb, priority, kind, err),
+		notifier_trace_reg, notifier_trace_unreg);
+
+DEFINE_EVENT_FN(notifier_membership, notifier_unregister_error,
+		TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+			 int priority, enum notifier_chain_kind kind, int err),
+		TP_ARGS(cb, head, nb, priority, kind, err),
+		notifier_trace_reg, notifier_trace_unreg);
+
+TRACE_EVENT_FN(notifier_run,
+	       TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+			int priority, enum notifier_chain_kind kind,
+			unsigned long val),
+	       TP_ARGS(cb, head, nb, priority, kind, val),
+	       TP_STRUCT__entry(__field(void *, cb)
+				__field(void *, head)
+				__field(struct notifier_block *, nb)
+				__field(int, priority)
+				__field(enum notifier_chain_kind, kind)
+				__field(unsigned long, val)
+	       ),
+	       TP_fast_assign(__entry->cb = cb;
+			      __entry->head = head;
+			      __entry->nb = nb;
+			      __entry->priority = priority;
+			      __entry->kind = kind;
+			      __entry->val = val;
+	       ),
+	       TP_printk(NOTIFIER_CB_FMT " val=%lu",
+			 __entry->cb, __entry->head, __entry->nb,
+			 __entry->priority, show_notifier_kind(__entry->kind),
+			 __entry->val),
+	       notifier_trace_reg, notifier_trace_unreg);
+
+TRACE_EVENT_FN(notifier_return,
+	       TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+			int priority, enum notifier_chain_kind kind,
+			unsigned long val, int ret, u64 duration_ns),
+	       TP_ARGS(cb, head, nb, priority, kind, val, ret, duration_ns),
+	       TP_STRUCT__entry(__field(void *, cb)
+				__field(void *, head)
+				__field(struct notifier_block *, nb)
+				__field(int, priority)
+				__field(enum notifier_chain_kind, kind)
+				__field(unsigned long, val)
+				__field(int, ret)
+				__field(u64, duration_ns)
+	       ),
+	       TP_fast_assign(__entry->cb = cb;
+			      __entry->head = head;
+			      __entry->nb = nb;
+			      __entry->priority = priority;
+			      __entry->kind = kind;
+			      __entry->val = val;
+			      __entry->ret = ret;
+			      __entry->duration_ns = duration_ns;
+	       ),
+	       TP_printk(NOTIFIER_CB_FMT " val=%lu ret=%s duration_ns=%llu",
+			 __entry->cb, __entry->head, __entry->nb,
+			 __entry->priority, show_notifier_kind(__entry->kind),
+			 __entry->val, show_notifier_ret(__entry->ret),
+			 __entry->duration_ns),
+	       notifier_trace_reg, notifier_trace_unreg);
+
+TRACE_EVENT_FN(notifier_stop,
+	       TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+			int priority, enum notifier_chain_kind kind,
+			unsigned long val, int ret, int nr_calls),
+	       TP_ARGS(cb, head, nb, priority, kind, val, ret, nr_calls),
+	       TP_STRUCT__entry(__field(void *, cb)
+				__field(void *, head)
+				__field(struct notifier_block *, nb)
+				__field(int, priority)
+				__field(enum notifier_chain_kind, kind)
+				__field(unsigned long, val)
+				__field(int, ret)
+				__field(int, nr_calls)
+	       ),
+	       TP_fast_assign(__entry->cb = cb;
+			      __entry->head = head;
+			      __entry->nb = nb;
+			      __entry->priority = priority;
+			      __entry->kind = kind;
+			      __entry->val = val;
+			      __entry->ret = ret;
+			      __entry->nr_calls = nr_calls;
+	       ),
+	       TP_printk(NOTIFIER_CB_FMT " val=%lu ret=%s nr_calls=%d",
+			 __entry->cb, __entry->head, __entry->nb,
+			 __entry->priority, show_notifier_kind(__entry->kind),
+			 __entry->val, show_notifier_ret(__entry->ret),
+			 __entry->nr_calls),
+	       notifier_trace_reg, notifier_trace_unreg);
+
+TRACE_EVENT_FN(notifier_call_begin,
+	       TP_PROTO(void *head, enum notifier_chain_kind kind,
+			unsigned long val, int nr_to_call,
+			enum notifier_call_type type),
+	       TP_ARGS(head, kind, val, nr_to_call, type),
+	       TP_STRUCT__entry(__field(void *, head)
+				__field(enum notifier_chain_kind, kind)
+				__field(unsigned long, val)
+				__field(int, nr_to_call)
+				__field(enum notifier_call_type, type)
+	       ),
+	       TP_fast_assign(__entry->head = head;
+			      __entry->kind = kind;
+			      __entry->val = val;
+			      __entry->nr_to_call = nr_to_call;
+			      __entry->type = type;
+	       ),
+	       TP_printk(NOTIFIER_CALL_FMT,
+			 __entry->head, show_notifier_kind(__entry->kind),
+			 __entry->val, __entry->nr_to_call,
+			 show_notifier_call_type(__entry->type)),
+	       notifier_trace_reg, notifier_trace_unreg);
+
+TRACE_EVENT_FN(notifier_call_end,
+	       TP_PROTO(void *head, enum notifier_chain_kind kind,
+			unsigned long val, int nr_to_call,
+			enum notifier_call_type type, int ret, int nr_calls),
+	       TP_ARGS(head, kind, val, nr_to_call, type, ret, nr_calls),
+	       TP_STRUCT__entry(__field(void *, head)
+				__field(enum notifier_chain_kind, kind)
+				__field(unsigned long, val)
+				__field(int, nr_to_call)
+				__field(enum notifier_call_type, type)
+				__field(int, ret)
+				__field(int, nr_calls)
+	       ),
+	       TP_fast_assign(__entry->head = head;
+			      __entry->kind = kind;
+			      __entry->val = val;
+			      __entry->nr_to_call = nr_to_call;
+			      __entry->type = type;
+			      __entry->ret = ret;
+			      __entry->nr_calls = nr_calls;
+	       ),
+	       TP_printk(NOTIFIER_CALL_FMT " ret=%s nr_calls=%d",
+			 __entry->head, show_notifier_kind(__entry->kind),
+			 __entry->val, __entry->nr_to_call,
+			 show_notifier_call_type(__entry->type),
+			 show_notifier_ret(__entry->ret), __entry->nr_calls),
+	       notifier_trace_reg, notifier_trace_unreg);
+
+TRACE_EVENT_FN(notifier_lock_wait,
+	       TP_PROTO(void *head, void *lock, enum notifier_chain_kind kind,
+			enum notifier_lock_op op, u64 wait_ns),
+	       TP_ARGS(head, lock, kind, op, wait_ns),
+	       TP_STRUCT__entry(__field(void *, head)
+				__field(void *, lock)
+				__field(enum notifier_chain_kind, kind)
+				__field(enum notifier_lock_op, op)
+				__field(u64, wait_ns)
+	       ),
+	       TP_fast_assign(__entry->head = head;
+			      __entry->lock = lock;
+			      __entry->kind = kind;
+			      __entry->op = op;
+			      __entry->wait_ns = wait_ns;
+	       ),
+	       TP_printk("head=%ps lock=%ps kind=%s op=%s wait_ns=%llu",
+			 __entry->head, __entry->lock,
+			 show_notifier_kind(__entry->kind),
+			 show_notifier_lock_op(__entry->op), __entry->wait_ns),
+	       notifier_trace_reg, notifier_trace_unreg);
+
+#endif /* _TRACE_NOTIFIER_H */
+
+/* This part must be outside protection */
+#include <trace/define_trace.h>

@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the chainscope guest kernels from Debian's linux-source-6.1.
+#
+#   kernel/build.sh build VARIANT [FLAVOR]   VARIANT: chainscope | stock
+#                                             FLAVOR:  normal (default) | debug
+#   kernel/build.sh check OBJ                 compile one object (e.g.
+#                                             kernel/notifier.o), chainscope
+#   kernel/build.sh tree                      unpack only; print the tree
+#   kernel/build.sh config [FLAVOR]           unpack + configure; print build dir
+#   kernel/build.sh outdir VARIANT [FLAVOR]   print the artifact dir
+#
+# Cache layout (CHAINSCOPE_CACHE, default /var/cache/chainscope):
+#   linux-<srckey>/src                  pristine tree + kernel/patches,
+#                                       .chainscope/stock/ keeps the tree's
+#                                       own files we replace
+#   linux-<srckey>/build-<flavor>-<cfgkey>  O= build directory
+#   linux-<srckey>/out/<flavor>-<variant>/  bzImage, System.map, vmlinux.h,
+#                                       modules; valid when .done holds the
+#                                       hash of the notifier sources built
+#   current -> linux-<srckey>
+# srckey hashes the package version, our patches and TREE_FORMAT; cfgkey
+# hashes the config fragments of the flavor. Variants share one build
+# directory: switching swaps kernel/notifier.c and rebuilds incrementally.
+# Every step writes its stamp last, so an interrupted step is redone.
+set -euo pipefail
+
+TREE_FORMAT=1	# bump when the unpack/patch steps below change
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(dirname "$HERE")
+CACHE=${CHAINSCOPE_CACHE:-/var/cache/chainscope}
+JOBS=${JOBS:-$(($(nproc) + 1))}
+TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+PKG=linux-source-6.1
+# Files of ours that land in the tree, "repo path:tree path".
+OURS="kernel/notifier.c:kernel/notifier.c
+kernel/notifier_kunit.c:kernel/notifier_kunit.c
+include-trace/trace/events/notifier.h:include/trace/events/notifier.h"
+
+die() { echo "build.sh: error: $*" >&2; exit 1; }
+log() { echo "[$(date +%H:%M:%S)] build.sh: $*" >&2; }
+
+hash_files() { cat "$@" | sha256sum | cut -c1-12; }
+
+pkg_version() {
+	dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null ||
+		die "$PKG is not installed (run: make deps)"
+}
+
+srckey() {
+	{ echo "$TREE_FORMAT"; pkg_version; cat "$REPO"/kernel/patches/*.patch; } |
+		sha256sum | cut -c1-12
+}
+
+flavor_frags() {
+	case "$1" in
+	normal) echo "$REPO/kernel/config/base.config" ;;
+	debug) echo "$REPO/kernel/config/base.config $REPO/kernel/config/debug.config" ;;
+	*) die "unknown flavor '$1' (normal, debug)" ;;
+	esac
+}
+
+TOP="$CACHE/linux-$(srckey)"
+SRC="$TOP/src"
+
+# Unpack the pristine tree once, apply our patches, keep the stock files.
+ensure_tree() {
+	[ -f "$SRC/.chainscope/unpacked" ] && return 0
+	[ -r "$TARBALL" ] || die "$TARBALL missing (apt-get install $PKG)"
+	mkdir -p "$TOP"
+	local tmp="$TOP/src.tmp"
+	rm -rf "$tmp" "$SRC"
+	log "unpacking $TARBALL ($(pkg_version)) into $TOP"
+	mkdir -p "$tmp"
+	tar -xJf "$TARBALL" -C "$tmp" --strip-components=1 ||
+		die "cannot unpack $TARBALL"
+	local want
+	want=$(make -s -C "$tmp" kernelversion)
+	case "$want" in
+	6.1.*) ;;
+	*) die "$TARBALL holds Linux $want, expected 6.1.x" ;;
+	esac
+	mkdir -p "$tmp/.chainscope/stock/kernel"
+	cp "$tmp/kernel/notifier.c" "$tmp/.chainscope/stock/kernel/notifier.c"
+	# Pristine copies of every file our patches touch (for make patches).
+	local p f
+	for p in "$REPO"/kernel/patches/*.patch; do
+		for f in $(sed -n 's|^+++ b/||p' "$p"); do
+			mkdir -p "$tmp/.chainscope/pristine/$(dirname "$f")"
+			cp "$tmp/$f" "$tmp/.chainscope/pristine/$f"
+		done
+		patch -s -p1 -d "$tmp" < "$p" || die "patch $(basename "$p") does not apply"
+	done
+	touch "$tmp/.chainscope/unpacked"
+	mv "$tmp" "$SRC"
+	ln -sfn "$TOP" "$CACHE/current"
+}
+
+# Copy $1 to $2 only when the content differs, so make sees no change
+# (and rebuilds nothing) when nothing changed.
+install_if_changed() {
+	if ! cmp -s "$1" "$2"; then
+		mkdir -p "$(dirname "$2")"
+		cp "$1" "$2"
+	fi
+}
+
+# Put the notifier core of VARIANT into the tree.
+install_variant() {
+	local line from to
+	while IFS=: read -r from to; do
+		if [ -f "$REPO/$from" ]; then
+			install_if_changed "$REPO/$from" "$SRC/$to"
+		elif [ "${2:-}" != partial ]; then
+			die "$from is missing"
+		fi
+	done <<<"$OURS"
+	case "$1" in
+	chainscope) ;;
+	stock) install_if_changed "$SRC/.chainscope/stock/kernel/notifier.c" \
+		"$SRC/kernel/notifier.c" ;;
+	*) die "unknown variant '$1' (chainscope, stock)" ;;
+	esac
+}
+
+variant_hash() {
+	local files=() from to
+	while IFS=: read -r from to; do files+=("$SRC/$to"); done <<<"$OURS"
+	{
+		echo "$1 $2"
+		cat "${files[@]}" $(flavor_frags "$2")
+		find "$REPO/kernel/modules" -type f -print0 2>/dev/null | sort -z |
+			xargs -0 -r cat
+	} | sha256sum | cut -c1-12
+}
+
+builddir() {
+	echo "$TOP/build-$1-$(hash_files $(flavor_frags "$1"))"
+}
+
+# tinyconfig + fragments + olddefconfig, then prove every option survived.
+ensure_config() {
+	local flavor=$1 b
+	b=$(builddir "$flavor")
+	[ -f "$b/.chainscope-configured" ] && return 0
+	mkdir -p "$b"
+	log "configuring $flavor kernel in $b"
+	make -s -C "$SRC" O="$b" tinyconfig >/dev/null
+	# shellcheck disable=SC2046
+	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" \
+		$(flavor_frags "$flavor") >/dev/null
+	make -s -C "$SRC" O="$b" olddefconfig >/dev/null
+	local missing=() opt val got
+	while IFS='=' read -r opt val; do
+		case "$opt" in CONFIG_*) ;; *) continue ;; esac
+		if [ "$val" = n ]; then
+			grep -q "^$opt=" "$b/.config" && missing+=("$opt=n")
+			continue
+		fi
+		got=$(sed -n "s/^$opt=//p" "$b/.config")
+		[ "$got" = "$val" ] || missing+=("$opt=$val(got:${got:-unset})")
+	done < <(cat $(flavor_frags "$flavor"))
+	[ ${#missing[@]} -eq 0 ] ||
+		die "config options dropped by olddefconfig: ${missing[*]}"
+	touch "$b/.chainscope-configured"
+}
+
+# Our out-of-tree modules (kernel/modules/NAME/), built against the tree
+# as it is now, i.e. against the variant just built.
+build_ext_modules() {
+	local b=$1 dest=$2 m name d
+	mkdir -p "$dest"
+	for m in "$REPO"/kernel/modules/*/; do
+		[ -f "$m/Makefile" ] || continue
+		name=$(basename "$m")
+		d="$b/chainscope-ext/$name"
+		mkdir -p "$d"
+		rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+			"$m" "$d/"
+		make -C "$SRC" O="$b" M="$d" -j"$JOBS" modules >"$d/build.log" 2>&1 ||
+			{ cat "$d/build.log" >&2; die "module $name failed to build"; }
+		cp "$d"/*.ko "$dest/"
+	done
+}
+
+cmd_build() {
+	local variant=${1:-chainscope} flavor=${2:-normal}
+	ensure_tree
+	install_variant "$variant"
+	local out="$TOP/out/$flavor-$variant" h
+	h=$(variant_hash "$variant" "$flavor")
+	if [ "$(cat "$out/.done" 2>/dev/null)" = "$h" ]; then
+		echo "$out"
+		return 0
+	fi
+	ensure_config "$flavor"
+	local b
+	b=$(builddir "$flavor")
+	log "building $flavor/$variant kernel (make -j$JOBS, log: $b/build.log)"
+	if ! make -C "$SRC" O="$b" -j"$JOBS" bzImage modules >"$b/build.log" 2>&1; then
+		grep -E 'error|Error' "$b/build.log" | head -20 >&2
+		die "kernel build failed ($flavor/$variant); see $b/build.log"
+	fi
+	rm -rf "$out"
+	mkdir -p "$out"
+	cp "$b/arch/x86/boot/bzImage" "$b/System.map" "$b/.config" "$out/"
+	make -s -C "$SRC" O="$b" INSTALL_MOD_PATH="$out/mods" \
+		INSTALL_MOD_STRIP=1 modules_install >/dev/null
+	build_ext_modules "$b" "$out/extra"
+	bpftool btf dump file "$b/vmlinux" format c >"$out/vmlinux.h" ||
+		die "no BTF in $b/vmlinux"
+	ln -sfn "$b" "$out/build"
+	echo "$h" >"$out/.done"
+	log "$flavor/$variant ready in $out"
+	echo "$out"
+}
+
+cmd_check() {
+	[ $# -ge 1 ] || die "usage: build.sh check OBJ..."
+	ensure_tree
+	install_variant chainscope partial
+	ensure_config normal
+	make -C "$SRC" O="$(builddir normal)" -j"$JOBS" W=1 "$@"
+}
+
+main() {
+	local cmd=${1:-}
+	shift || true
+	mkdir -p "$CACHE"
+	case "$cmd" in
+	outdir)
+		echo "$TOP/out/${2:-normal}-${1:-chainscope}"
+		return 0
+		;;
+	esac
+	# One kernel build at a time on this machine.
+	exec 9>"$CACHE/.lock"
+	flock 9
+	case "$cmd" in
+	build) cmd_build "$@" ;;
+	check) cmd_check "$@" ;;
+	tree) ensure_tree && echo "$SRC" ;;
+	config) ensure_tree && ensure_config "${1:-normal}" && builddir "${1:-normal}" ;;
+	*) die "usage: build.sh {build VARIANT [FLAVOR]|check OBJ|tree|outdir VARIANT [FLAVOR]}" ;;
+	esac
+}
+
+main "$@"

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Load the notifier KUnit suites and hand their KTAP results to the host,
+# which reports one result per case ($variant.kunit.<suite>.<case>).
+ko=$(find /lib/modules -name notifier_kunit.ko | head -n1)
+[ -n "$ko" ] || { echo "notifier_kunit.ko is not in the initramfs"; exit 1; }
+# shellcheck disable=SC2086
+insmod "$ko" $CS_KUNIT_ARGS || { echo "insmod notifier_kunit failed"; exit 1; }
+mkdir -p /out/kunit
+n=0
+for d in /sys/kernel/debug/kunit/notifier*; do
+	[ -f "$d/results" ] || continue
+	cp "$d/results" "/out/kunit/$(basename "$d").ktap"
+	n=$((n + 1))
+done
+rmmod notifier_kunit || { echo "rmmod notifier_kunit failed"; exit 1; }
+[ "$n" -gt 0 ] || { echo "no notifier KUnit suite results in debugfs"; exit 1; }
+echo "$n notifier KUnit suites ran"

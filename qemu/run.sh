@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Boot one chainscope guest under QEMU/TCG and bring its results home.
+#
+#   qemu/run.sh [options] VARIANT [FLAVOR]
+#     -p PLAN      guest plan: test (default), demo, or any qemu/guest/plan-*.sh
+#     -f GLOB      only guest tests whose full name matches GLOB
+#     -o DIR       output folder (default output/<flavor>-<variant>-<plan>)
+#     -t SECONDS   hard timeout; the guest is killed after it (default 600)
+#     -a ARGS      extra kernel command line
+#     -q ARGS      extra QEMU arguments (e.g. "-icount shift=1,sleep=off")
+#     -k DIR       boot the kernel artifacts in DIR (kernel/build.sh layout)
+#                  instead of building VARIANT
+#     -v           copy the guest console to the terminal
+#
+# Results: the guest writes /out as a tar archive onto a raw virtio disk
+# (DIR/results.img); this script unpacks it into DIR/guest/. The guest's
+# plan status is DIR/guest/status. Console: DIR/console-<time>.log, with
+# DIR/console.log pointing at the latest.
+#
+# Exit: 0 plan passed, 1 plan reported failures, 3 guest hung (killed),
+# 4 guest died without reporting (panic), 5 console badness, 2 usage.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(dirname "$HERE")
+die() { echo "run.sh: error: $*" >&2; exit 2; }
+log() { echo "[$(date +%H:%M:%S)] run.sh: $*" >&2; }
+
+PLAN=test FILTER='*' OUT='' TIMEOUT=600 APPEND='' QEXTRA='' VERBOSE=0 ART=''
+while getopts 'p:f:o:t:a:q:k:v' opt; do
+	case $opt in
+	p) PLAN=$OPTARG ;;
+	f) FILTER=$OPTARG ;;
+	o) OUT=$OPTARG ;;
+	t) TIMEOUT=$OPTARG ;;
+	a) APPEND=$OPTARG ;;
+	q) QEXTRA=$OPTARG ;;
+	k) ART=$OPTARG ;;
+	v) VERBOSE=1 ;;
+	*) die "see the usage at the top of $0" ;;
+	esac
+done
+shift $((OPTIND - 1))
+VARIANT=${1:-}
+FLAVOR=${2:-normal}
+[ -n "$VARIANT" ] || die "usage: run.sh [options] VARIANT [FLAVOR]"
+[[ "$TIMEOUT" =~ ^[0-9]+$ ]] || die "timeout '$TIMEOUT' is not a number of seconds"
+[ -f "$HERE/guest/plan-$PLAN.sh" ] || die "no guest plan '$PLAN' (qemu/guest/plan-$PLAN.sh)"
+OUT=${OUT:-$REPO/output/$FLAVOR-$VARIANT-$PLAN}
+
+if [ -z "$ART" ]; then
+	ART=$("$REPO/kernel/build.sh" build "$VARIANT" "$FLAVOR") ||
+		die "kernel build failed ($FLAVOR/$VARIANT)"
+fi
+[ -f "$ART/bzImage" ] || die "no bzImage in $ART"
+mkdir -p "$OUT"
+# shellcheck disable=SC2086
+"$HERE/mkinitramfs.sh" "$ART" "$OUT/initramfs.cpio.gz" ${CS_GUEST_BINS:-} ||
+	die "initramfs build failed"
+
+rm -rf "$OUT/guest" "$OUT/results.img"
+mkdir -p "$OUT/guest"
+truncate -s 256M "$OUT/results.img"
+STAMP=$(date +%Y%m%d-%H%M%S)
+CONSOLE=$OUT/console-$STAMP.log
+ln -sfn "$(basename "$CONSOLE")" "$OUT/console.log"
+
+QEMU_PID=''
+cleanup() {
+	[ -n "$QEMU_PID" ] && kill "$QEMU_PID" 2>/dev/null || true
+}
+trap cleanup EXIT INT TERM
+
+log "booting $FLAVOR/$VARIANT, plan $PLAN (timeout ${TIMEOUT}s, console $CONSOLE)"
+# shellcheck disable=SC2086
+timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
+	-accel tcg -cpu max -smp "${CS_SMP:-2}" -m "${CS_MEM:-1G}" \
+	-kernel "$ART/bzImage" -initrd "$OUT/initramfs.cpio.gz" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 chainscope.plan=$PLAN chainscope.variant=$VARIANT chainscope.filter=$FILTER $APPEND" \
+	-drive "file=$OUT/results.img,format=raw,if=virtio" \
+	-display none -serial stdio -monitor none -no-reboot $QEXTRA \
+	</dev/null >"$CONSOLE" 2>&1 &
+QEMU_PID=$!
+if [ "$VERBOSE" = 1 ]; then
+	tail -n +1 -f --pid="$QEMU_PID" "$CONSOLE" &
+fi
+rc=0
+wait "$QEMU_PID" || rc=$?
+QEMU_PID=''
+sleep 0.2
+
+tar -xf "$OUT/results.img" -C "$OUT/guest" 2>/dev/null || true
+status=$(cat "$OUT/guest/status" 2>/dev/null || true)
+
+bad=0
+"$HERE/badness.sh" "$CONSOLE" >"$OUT/badness.txt" || bad=1
+
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "run.sh: error: $FLAVOR/$VARIANT guest hung: killed after ${TIMEOUT}s (console: $CONSOLE)" >&2
+	exit 3
+fi
+if [ "$bad" = 1 ]; then
+	echo "run.sh: error: $FLAVOR/$VARIANT console badness (console: $CONSOLE):" >&2
+	sed 's/^/  /' "$OUT/badness.txt" >&2
+	exit 5
+fi
+if [ -z "$status" ]; then
+	echo "run.sh: error: $FLAVOR/$VARIANT guest died without reporting a status (qemu exit $rc; console: $CONSOLE)" >&2
+	tail -n 5 "$CONSOLE" | sed 's/^/  /' >&2
+	exit 4
+fi
+log "$FLAVOR/$VARIANT plan $PLAN exited $status"
+[ "$status" = 0 ] || exit 1
+exit 0

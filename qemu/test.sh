@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# chainscope's test run (make test): host unit tests, the guest test plan
+# on the stock and chainscope kernels, the harness self-tests and the
+# debug-kernel soak, aggregated into one report ending in
+#   N passed, N failed, N skipped
+#
+#   qemu/test.sh [-t GLOB] [-n]
+#     -t GLOB  only tests whose full name matches GLOB, e.g.
+#              'chainscope.kunit.notifier_api.*', 'host.*', '*.tracepoints'
+#     -n       no debug soak (faster local runs)
+#
+# Test names: host.<suite>.<case>, <variant>.<test>,
+# <variant>.kunit.<suite>.<case>, selftest.<case>, debug.<...>.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(dirname "$HERE")
+OUTROOT=${CS_OUTPUT:-$REPO/output}/test
+GLOB='*'
+DEBUG=1
+SOAK_ITERS=${CS_SOAK_ITERS:-20000}
+while getopts 't:n' opt; do
+	case $opt in
+	t) GLOB=$OPTARG ;;
+	n) DEBUG=0 ;;
+	*) echo "usage: test.sh [-t GLOB] [-n]" >&2; exit 2 ;;
+	esac
+done
+
+mkdir -p "$OUTROOT"
+RESULTS=$OUTROOT/results.txt
+: >"$RESULTS"
+log() { echo "[$(date +%H:%M:%S)] test.sh: $*" >&2; }
+
+# Keep the result lines whose test name matches GLOB.
+record() {
+	local line name
+	while IFS= read -r line; do
+		case "$line" in PASS:* | FAIL:* | SKIP:*) ;; *) continue ;; esac
+		name=${line#*: }
+		name=${name%%: *}
+		# shellcheck disable=SC2254
+		case "$name" in $GLOB) echo "$line" | tee -a "$RESULTS" ;; esac
+	done
+}
+
+# Could GLOB match a name that starts with PREFIX.?
+selected() {
+	case "$GLOB" in *.*) ;; *) return 0 ;; esac
+	# shellcheck disable=SC2254
+	case "$1" in ${GLOB%%.*}) return 0 ;; esac
+	return 1
+}
+
+# Boot a kernel, run a plan and record its tests under PREFIX.
+guest_run() { # guest_run PREFIX VARIANT FLAVOR [run.sh options...]
+	local prefix=$1 variant=$2 flavor=$3 out rc=0
+	shift 3
+	out=$OUTROOT/$prefix
+	"$HERE/run.sh" -o "$out" -f "$(guest_filter "$prefix" "$variant")" "$@" \
+		"$variant" "$flavor" || rc=$?
+	# The guest names its tests <variant>.<test>; report them as <prefix>.
+	sed -E "s/^(PASS|FAIL|SKIP): $variant\./\1: $prefix./" \
+		"$out/guest/results.txt" 2>/dev/null | record
+	if ls "$out"/guest/kunit/*.ktap >/dev/null 2>&1; then
+		"$HERE/ktap.sh" "$prefix.kunit" "$out"/guest/kunit/*.ktap | record
+	fi
+	case $rc in
+	0 | 1) ;;
+	3) echo "FAIL: $prefix.boot: guest hung and was killed" | record ;;
+	4) echo "FAIL: $prefix.boot: guest died without reporting" | record ;;
+	5) echo "FAIL: $prefix.boot: console badness: $(head -n1 "$out/badness.txt")" | record ;;
+	*) echo "FAIL: $prefix.boot: run.sh exit $rc" | record ;;
+	esac
+	return 0
+}
+
+# The guest plan filters on <variant>.<test>; map our prefix onto that.
+guest_filter() {
+	case "$GLOB" in
+	"$1".*) echo "$2${GLOB#"$1"}" ;;
+	*) echo '*' ;;
+	esac
+}
+
+# A harness self-test: boot a plan and expect run.sh to exit with CODE.
+selftest() { # selftest NAME PLAN CODE [run.sh options]
+	local name=$1 plan=$2 want=$3 rc=0
+	shift 3
+	selected selftest || return 0
+	case "selftest.$name" in $GLOB) ;; *) return 0 ;; esac
+	"$HERE/run.sh" -o "$OUTROOT/selftest-$name" -p "$plan" "$@" chainscope \
+		>/dev/null 2>"$OUTROOT/selftest-$name.err" || rc=$?
+	if [ "$rc" = "$want" ]; then
+		echo "PASS: selftest.$name" | record
+	else
+		echo "FAIL: selftest.$name: run.sh exit $rc, expected $want" | record
+	fi
+}
+
+log "host tests"
+if selected host; then
+	for t in "$HERE"/tests/*.sh; do
+		bash "$t" | record
+	done
+	if [ -f "$REPO/userspace/Makefile" ]; then
+		make -s -C "$REPO/userspace" test 2>&1 | record
+	fi
+fi
+
+for variant in stock chainscope; do
+	selected "$variant" || continue
+	log "guest tests on the $variant kernel"
+	guest_run "$variant" "$variant" normal -p test
+done
+
+log "harness self-tests"
+selftest fail-detected selftest-fail 1 -t 120
+selftest warn-detected selftest-warn 5 -t 120
+selftest announced-warn-excused selftest-announced 0 -t 120
+selftest hang-killed selftest-hang 3 -t 20
+
+if [ "$DEBUG" = 1 ] && selected debug; then
+	log "debug soak (lockdep, PROVE_RCU, KASAN; stress_iters=$SOAK_ITERS)"
+	start=$(date +%s)
+	guest_run debug chainscope debug -p soak -t 1500 \
+		-a "chainscope.kunit=stress_iters=$SOAK_ITERS"
+	log "debug soak took $(($(date +%s) - start)) s"
+fi
+
+pass=$(grep -c '^PASS' "$RESULTS")
+fail=$(grep -c '^FAIL' "$RESULTS")
+skip=$(grep -c '^SKIP' "$RESULTS")
+if [ $((pass + fail + skip)) = 0 ]; then
+	echo "test.sh: error: no test matched '$GLOB'" >&2
+	fail=1
+fi
+echo
+echo "Failures:" >&2
+grep '^FAIL' "$RESULTS" >&2 || echo "  none" >&2
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Host tests of the guest harness's parsers: console badness scan and
+# KTAP conversion. Prints one PASS/FAIL line per case.
+set -uo pipefail
+Q=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+check() { # check NAME CONDITION-RESULT DETAIL
+	if [ "$2" = 0 ]; then echo "PASS: host.harness.$1"; else echo "FAIL: host.harness.$1: $3"; fi
+}
+
+# --- badness.sh ---------------------------------------------------------
+cat >"$TMP/clean.log" <<'LOG'
+[    0.000000] Linux version 6.1.192
+[    1.234567] chainscope-guest: plan=test
+LOG
+"$Q/badness.sh" "$TMP/clean.log" >/dev/null
+check badness-clean-log-passes $? "clean log flagged"
+
+cat >"$TMP/warn.log" <<'LOG'
+[    2.000000] ------------[ cut here ]------------
+[    2.000001] cs_selftest: deliberate warning
+[    2.000002] WARNING: CPU: 0 PID: 1 at cs_selftest.c:20 cs_selftest_init+0x1/0x2
+[    2.000003] Call Trace:
+[    2.000009] ---[ end trace 0000000000000000 ]---
+LOG
+out=$("$Q/badness.sh" "$TMP/warn.log"); rc=$?
+[ $rc = 1 ] && grep -q 'WARNING: CPU: 0' <<<"$out"
+check badness-unannounced-warn-fails $? "rc=$rc out=$out"
+
+{ echo "[    1.900000] notifier_kunit: expect WARN: cs_selftest: deliberate warning"; cat "$TMP/warn.log"; } >"$TMP/announced.log"
+"$Q/badness.sh" "$TMP/announced.log" >/dev/null
+check badness-announced-warn-excused $? "announced WARN flagged"
+
+{ echo "[    1.900000] expect WARN: cs_selftest: another text"; cat "$TMP/warn.log"; } >"$TMP/mismatch.log"
+out=$("$Q/badness.sh" "$TMP/mismatch.log"); rc=$?
+[ $rc = 1 ] && grep -q 'never appeared: cs_selftest: another text' <<<"$out" &&
+	grep -q 'WARNING:' <<<"$out"
+check badness-announcement-must-match-exactly $? "rc=$rc out=$out"
+
+# One announcement excuses one splat, not two.
+{ echo "[    1.900000] expect WARN: cs_selftest: deliberate warning"; cat "$TMP/warn.log" "$TMP/warn.log"; } >"$TMP/twice.log"
+out=$("$Q/badness.sh" "$TMP/twice.log"); rc=$?
+[ $rc = 1 ] && [ "$(grep -c 'WARNING:' <<<"$out")" = 1 ]
+check badness-one-announcement-one-splat $? "rc=$rc out=$out"
+
+for pat in "BUG: KASAN: slab-out-of-bounds in foo+0x1/0x2" \
+	"BUG: kernel NULL pointer dereference, address: 0000000000000000" \
+	"Oops: 0002 [#1] PREEMPT SMP" "WARNING: suspicious RCU usage" \
+	"WARNING: possible circular locking dependency detected" \
+	"rcu: INFO: rcu_sched self-detected stall on CPU" \
+	"UBSAN: shift-out-of-bounds in lib/foo.c:1:2" \
+	"BUG: sleeping function called from invalid context at kernel/notifier.c:1" \
+	"INFO: trying to register non-static key." \
+	"Kernel panic - not syncing: Fatal exception"; do
+	printf '[    3.000000] %s\n' "$pat" >"$TMP/one.log"
+	"$Q/badness.sh" "$TMP/one.log" >/dev/null
+	[ $? = 1 ]
+	check "badness-detects-$(echo "$pat" | tr -cs 'a-zA-Z0-9\n' '-' | cut -c1-30)" $? "not flagged: $pat"
+done
+
+# --- ktap.sh ------------------------------------------------------------
+cat >"$TMP/notifier_api.ktap" <<'KTAP'
+    # Subtest: notifier_api
+    1..4
+    ok 1 notifier_test_order
+    not ok 2 notifier_test_stop
+    ok 3 notifier_test_tp # SKIP notifier tracepoints not present
+        # Subtest: notifier_test_param
+        ok 1 a
+        ok 2 b
+    ok 4 notifier_test_param
+ok 1 notifier_api
+KTAP
+out=$("$Q/ktap.sh" chainscope.kunit "$TMP/notifier_api.ktap")
+want="PASS: chainscope.kunit.notifier_api.notifier_test_order
+FAIL: chainscope.kunit.notifier_api.notifier_test_stop
+SKIP: chainscope.kunit.notifier_api.notifier_test_tp: notifier tracepoints not present
+PASS: chainscope.kunit.notifier_api.notifier_test_param"
+[ "$out" = "$want" ]
+check ktap-cases-pass-fail-skip $? "got: $out"
+
+head -n 4 "$TMP/notifier_api.ktap" >"$TMP/crashed.ktap"
+out=$("$Q/ktap.sh" x "$TMP/crashed.ktap")
+grep -qx 'FAIL: x.crashed: 2 of 4 cases reported (crash?)' <<<"$out"
+check ktap-truncated-suite-fails $? "got: $out"
+
+: >"$TMP/empty.ktap"
+out=$("$Q/ktap.sh" x "$TMP/empty.ktap")
+grep -qx 'FAIL: x.empty: no test case results' <<<"$out"
+check ktap-empty-suite-fails $? "got: $out"
