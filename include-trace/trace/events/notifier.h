@@ -6,12 +6,18 @@
  * with the largest ->priority runs first; blocks of equal priority run
  * in registration order.
  *
- * Every event carries the chain head (@head, printed with %ps so static
- * chains show up by name) and the kind of chain (@kind).  Events that
- * describe a single callback take that callback as their first argument
- * and field, @cb, like the upstream (6.4+) notifier_register,
+ * Every event carries the chain head (field "head", printed with %ps so
+ * that static chains show up by name) and the kind of chain (@kind).
+ * Events about a single callback take that callback as their first
+ * argument and field, @cb, like the upstream (6.4+) notifier_register,
  * notifier_unregister and notifier_run events, so that filters such as
  * 'cb == 0x...' and scripts written for those keep working.
+ *
+ * The head argument is spelled @nh in the prototypes: perf_trace_<event>()
+ * in 6.1's include/trace/perf.h has a local variable named "head" that a
+ * parameter of that name would collide with.  Only the C parameter name
+ * differs; its position and type, and the field name "head", are as
+ * specified.
  *
  * notifier_register / notifier_unregister
  *	@nb was linked into / unlinked from the chain (@err is 0).
@@ -25,7 +31,10 @@
  *	@type tells a plain *_call_chain() pass from the val_up pass of a
  *	*_call_chain_robust() call and from its val_down rollback pass.
  *	@nr_to_call is -1 for "all".  notifier_call_end carries the value
- *	returned by the pass and the number of callbacks that ran.
+ *	returned by the pass and the number of callbacks that ran.  The
+ *	rollback pass is emitted whenever the val_up pass was stopped, even
+ *	when the first callback stopped it (@nr_to_call is 0 then).  A call
+ *	on an empty blocking chain emits both without taking the rwsem.
  * notifier_run
  *	Just before a callback is called.
  * notifier_return
@@ -37,6 +46,9 @@
  *	The callback's return value had NOTIFY_STOP_MASK set, so the pass
  *	ends here.  Emitted after that callback's notifier_return; @nr_calls
  *	counts the callbacks of the pass that ran, this one included.
+ *	By the time of notifier_return and notifier_stop @nb may have been
+ *	freed (a callback may unregister and free its own block); @cb and
+ *	@priority were read before the call.  Do not dereference @nb there.
  * notifier_lock_wait
  *	The rwsem of a blocking chain or the mutex of an SRCU chain was
  *	acquired.  @op tells readers (call paths) from writers
@@ -132,10 +144,10 @@ TRACE_DEFINE_ENUM(NOTIFIER_LOCK_WRITE);
 #define NOTIFIER_CALL_FMT "head=%ps kind=%s val=%lu nr_to_call=%d type=%s"
 
 DECLARE_EVENT_CLASS(notifier_membership,
-		    TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+		    TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			     int priority, enum notifier_chain_kind kind,
 			     int err),
-		    TP_ARGS(cb, head, nb, priority, kind, err),
+		    TP_ARGS(cb, nh, nb, priority, kind, err),
 		    TP_STRUCT__entry(__field(void *, cb)
 				     __field(void *, head)
 				     __field(struct notifier_block *, nb)
@@ -144,7 +156,7 @@ DECLARE_EVENT_CLASS(notifier_membership,
 				     __field(int, err)
 		    ),
 		    TP_fast_assign(__entry->cb = cb;
-				   __entry->head = head;
+				   __entry->head = nh;
 				   __entry->nb = nb;
 				   __entry->priority = priority;
 				   __entry->kind = kind;
@@ -156,34 +168,34 @@ DECLARE_EVENT_CLASS(notifier_membership,
 			      show_notifier_kind(__entry->kind), __entry->err));
 
 DEFINE_EVENT_FN(notifier_membership, notifier_register,
-		TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
-		TP_ARGS(cb, head, nb, priority, kind, err),
+		TP_ARGS(cb, nh, nb, priority, kind, err),
 		notifier_trace_reg, notifier_trace_unreg);
 
 DEFINE_EVENT_FN(notifier_membership, notifier_unregister,
-		TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
-		TP_ARGS(cb, head, nb, priority, kind, err),
+		TP_ARGS(cb, nh, nb, priority, kind, err),
 		notifier_trace_reg, notifier_trace_unreg);
 
 DEFINE_EVENT_FN(notifier_membership, notifier_register_error,
-		TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
-		TP_ARGS(cb, head, nb, priority, kind, err),
+		TP_ARGS(cb, nh, nb, priority, kind, err),
 		notifier_trace_reg, notifier_trace_unreg);
 
 DEFINE_EVENT_FN(notifier_membership, notifier_unregister_error,
-		TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
-		TP_ARGS(cb, head, nb, priority, kind, err),
+		TP_ARGS(cb, nh, nb, priority, kind, err),
 		notifier_trace_reg, notifier_trace_unreg);
 
 TRACE_EVENT_FN(notifier_run,
-	       TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+	       TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			int priority, enum notifier_chain_kind kind,
 			unsigned long val),
-	       TP_ARGS(cb, head, nb, priority, kind, val),
+	       TP_ARGS(cb, nh, nb, priority, kind, val),
 	       TP_STRUCT__entry(__field(void *, cb)
 				__field(void *, head)
 				__field(struct notifier_block *, nb)
@@ -192,7 +204,7 @@ TRACE_EVENT_FN(notifier_run,
 				__field(unsigned long, val)
 	       ),
 	       TP_fast_assign(__entry->cb = cb;
-			      __entry->head = head;
+			      __entry->head = nh;
 			      __entry->nb = nb;
 			      __entry->priority = priority;
 			      __entry->kind = kind;
@@ -205,10 +217,10 @@ TRACE_EVENT_FN(notifier_run,
 	       notifier_trace_reg, notifier_trace_unreg);
 
 TRACE_EVENT_FN(notifier_return,
-	       TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+	       TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			int priority, enum notifier_chain_kind kind,
 			unsigned long val, int ret, u64 duration_ns),
-	       TP_ARGS(cb, head, nb, priority, kind, val, ret, duration_ns),
+	       TP_ARGS(cb, nh, nb, priority, kind, val, ret, duration_ns),
 	       TP_STRUCT__entry(__field(void *, cb)
 				__field(void *, head)
 				__field(struct notifier_block *, nb)
@@ -219,7 +231,7 @@ TRACE_EVENT_FN(notifier_return,
 				__field(u64, duration_ns)
 	       ),
 	       TP_fast_assign(__entry->cb = cb;
-			      __entry->head = head;
+			      __entry->head = nh;
 			      __entry->nb = nb;
 			      __entry->priority = priority;
 			      __entry->kind = kind;
@@ -235,10 +247,10 @@ TRACE_EVENT_FN(notifier_return,
 	       notifier_trace_reg, notifier_trace_unreg);
 
 TRACE_EVENT_FN(notifier_stop,
-	       TP_PROTO(void *cb, void *head, struct notifier_block *nb,
+	       TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			int priority, enum notifier_chain_kind kind,
 			unsigned long val, int ret, int nr_calls),
-	       TP_ARGS(cb, head, nb, priority, kind, val, ret, nr_calls),
+	       TP_ARGS(cb, nh, nb, priority, kind, val, ret, nr_calls),
 	       TP_STRUCT__entry(__field(void *, cb)
 				__field(void *, head)
 				__field(struct notifier_block *, nb)
@@ -249,7 +261,7 @@ TRACE_EVENT_FN(notifier_stop,
 				__field(int, nr_calls)
 	       ),
 	       TP_fast_assign(__entry->cb = cb;
-			      __entry->head = head;
+			      __entry->head = nh;
 			      __entry->nb = nb;
 			      __entry->priority = priority;
 			      __entry->kind = kind;
@@ -265,17 +277,17 @@ TRACE_EVENT_FN(notifier_stop,
 	       notifier_trace_reg, notifier_trace_unreg);
 
 TRACE_EVENT_FN(notifier_call_begin,
-	       TP_PROTO(void *head, enum notifier_chain_kind kind,
+	       TP_PROTO(void *nh, enum notifier_chain_kind kind,
 			unsigned long val, int nr_to_call,
 			enum notifier_call_type type),
-	       TP_ARGS(head, kind, val, nr_to_call, type),
+	       TP_ARGS(nh, kind, val, nr_to_call, type),
 	       TP_STRUCT__entry(__field(void *, head)
 				__field(enum notifier_chain_kind, kind)
 				__field(unsigned long, val)
 				__field(int, nr_to_call)
 				__field(enum notifier_call_type, type)
 	       ),
-	       TP_fast_assign(__entry->head = head;
+	       TP_fast_assign(__entry->head = nh;
 			      __entry->kind = kind;
 			      __entry->val = val;
 			      __entry->nr_to_call = nr_to_call;
@@ -288,10 +300,10 @@ TRACE_EVENT_FN(notifier_call_begin,
 	       notifier_trace_reg, notifier_trace_unreg);
 
 TRACE_EVENT_FN(notifier_call_end,
-	       TP_PROTO(void *head, enum notifier_chain_kind kind,
+	       TP_PROTO(void *nh, enum notifier_chain_kind kind,
 			unsigned long val, int nr_to_call,
 			enum notifier_call_type type, int ret, int nr_calls),
-	       TP_ARGS(head, kind, val, nr_to_call, type, ret, nr_calls),
+	       TP_ARGS(nh, kind, val, nr_to_call, type, ret, nr_calls),
 	       TP_STRUCT__entry(__field(void *, head)
 				__field(enum notifier_chain_kind, kind)
 				__field(unsigned long, val)
@@ -300,7 +312,7 @@ TRACE_EVENT_FN(notifier_call_end,
 				__field(int, ret)
 				__field(int, nr_calls)
 	       ),
-	       TP_fast_assign(__entry->head = head;
+	       TP_fast_assign(__entry->head = nh;
 			      __entry->kind = kind;
 			      __entry->val = val;
 			      __entry->nr_to_call = nr_to_call;
@@ -316,16 +328,16 @@ TRACE_EVENT_FN(notifier_call_end,
 	       notifier_trace_reg, notifier_trace_unreg);
 
 TRACE_EVENT_FN(notifier_lock_wait,
-	       TP_PROTO(void *head, void *lock, enum notifier_chain_kind kind,
+	       TP_PROTO(void *nh, void *lock, enum notifier_chain_kind kind,
 			enum notifier_lock_op op, u64 wait_ns),
-	       TP_ARGS(head, lock, kind, op, wait_ns),
+	       TP_ARGS(nh, lock, kind, op, wait_ns),
 	       TP_STRUCT__entry(__field(void *, head)
 				__field(void *, lock)
 				__field(enum notifier_chain_kind, kind)
 				__field(enum notifier_lock_op, op)
 				__field(u64, wait_ns)
 	       ),
-	       TP_fast_assign(__entry->head = head;
+	       TP_fast_assign(__entry->head = nh;
 			      __entry->lock = lock;
 			      __entry->kind = kind;
 			      __entry->op = op;

@@ -1,0 +1,990 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Notifier chains, with tracepoints.
+ *
+ * A notifier chain is a singly linked list of struct notifier_block,
+ * linked through the RCU-protected ->next pointer and kept sorted by
+ * ->priority in DESCENDING order: the block with the highest priority is
+ * called first, and a newly registered block goes behind the blocks that
+ * already have its priority, so equal priorities run in registration
+ * order.  (A widely read 2006 article on notifier chains says the list
+ * is kept in "increasing priority" order; that is the wrong way round.)
+ *
+ * A call walks the chain, passing (val, v) to each callback, until
+ * nr_to_call callbacks have run (negative: no limit) or one returns a
+ * value with NOTIFY_STOP_MASK set.  It returns the value of the last
+ * callback that ran, or NOTIFY_DONE if none did.  The next pointer is
+ * read before a callback runs, so a callback may unregister its own
+ * block.  A robust call sends val_up down the chain and, if a callback
+ * stops it, val_down to the callbacks that ran before that one; it
+ * returns the NOTIFY_* value of the val_up pass, which callers convert
+ * with notifier_to_errno().
+ *
+ * Locking, per kind of chain:
+ *
+ *  atomic:   writers hold ->lock (spinlock, IRQs off); unregistration
+ *	      then waits for an RCU grace period.  Calls run under
+ *	      rcu_read_lock() and may come from any context, NMI included
+ *	      (the die chain, see notify_die()).
+ *  blocking: writers take ->rwsem for writing, callers for reading.  A
+ *	      call on an empty chain returns without touching the rwsem.
+ *  raw:      no locking at all; the caller provides it.
+ *  srcu:     writers hold ->mutex; unregistration then waits for an SRCU
+ *	      grace period.  Calls run inside an SRCU read-side section.
+ *
+ * Blocking and SRCU chains are (un)registered without their lock while
+ * system_state is SYSTEM_BOOTING: only one CPU runs then and sleeping
+ * locks cannot be used yet.
+ *
+ * Tracing (include/trace/events/notifier.h): every notifier event has
+ * notifier_trace_reg()/notifier_trace_unreg() as its (un)registration
+ * hooks, so notifier_trace_key is on exactly while at least one of them
+ * is enabled.  Each call entry point tests that key once and either runs
+ * the plain walk, which is the same loop as without tracepoints, or the
+ * traced variant.  Both are generated from one __always_inline body with
+ * a constant "traced" argument, so with tracing off a chain call costs a
+ * single static-branch NOP more than before (a load and a branch without
+ * CONFIG_JUMP_LABEL) and nothing per callback; the plain walk does not
+ * even keep a call counter when there is no nr_to_call limit.
+ * The traced variant checks the individual events and only then does any
+ * extra work such as reading the clock (ktime_get_mono_fast_ns(), which
+ * is NMI-safe).  (Un)registration is not hot and calls trace_*() directly.
+ *
+ * Everything on the atomic call path is NOKPROBE: the die chain is called
+ * from the int3 and other exception handlers.
+ */
+
+#include <linux/bug.h>
+#include <linux/export.h>
+#include <linux/jump_label.h>
+#include <linux/kdebug.h>
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/rcupdate.h>
+#include <linux/reboot.h>
+#include <linux/rwsem.h>
+#include <linux/spinlock.h>
+#include <linux/srcu.h>
+#include <linux/timekeeping.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/notifier.h>
+
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_register);
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_unregister);
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_register_error);
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_unregister_error);
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_run);
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_return);
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_stop);
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_call_begin);
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_call_end);
+EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_lock_wait);
+
+/*
+ * Kernel code that wants to know about shutdown, e.g. to stop DMA, hangs
+ * off this chain (see register_reboot_notifier()).
+ */
+BLOCKING_NOTIFIER_HEAD(reboot_notifier_list);
+
+/* On while at least one notifier event is enabled. */
+DEFINE_STATIC_KEY_FALSE(notifier_trace_key);
+
+int notifier_trace_reg(void)
+{
+	static_branch_inc(&notifier_trace_key);
+	return 0;
+}
+
+void notifier_trace_unreg(void)
+{
+	static_branch_dec(&notifier_trace_key);
+}
+
+/*
+ * List surgery.  Writers are serialised by the chain's lock, by running
+ * alone during early boot, or (raw chains) by the caller, so plain
+ * protected dereferences are enough here.
+ */
+#define notifier_next_locked(p)	rcu_dereference_protected(p, true)
+
+static int notifier_link(struct notifier_block __rcu **pos,
+			 struct notifier_block *nb, bool unique_prio)
+{
+	struct notifier_block *cur;
+
+	while ((cur = notifier_next_locked(*pos))) {
+		if (unlikely(cur == nb)) {
+			WARN(1, "notifier callback %ps already registered",
+			     nb->notifier_call);
+			return -EEXIST;
+		}
+		/* Insert in front of the first lower-priority block. */
+		if (cur->priority < nb->priority)
+			break;
+		if (unique_prio && cur->priority == nb->priority)
+			return -EBUSY;
+		pos = &cur->next;
+	}
+
+	RCU_INIT_POINTER(nb->next, cur);
+	rcu_assign_pointer(*pos, nb);
+	return 0;
+}
+
+static int notifier_unlink(struct notifier_block __rcu **pos,
+			   struct notifier_block *nb)
+{
+	struct notifier_block *cur;
+
+	for (; (cur = notifier_next_locked(*pos)); pos = &cur->next) {
+		if (cur != nb)
+			continue;
+		/* Readers still on @nb keep following its ->next. */
+		rcu_assign_pointer(*pos, notifier_next_locked(nb->next));
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int notifier_add(struct notifier_block __rcu **first, void *head,
+			enum notifier_chain_kind kind,
+			struct notifier_block *nb, bool unique_prio)
+{
+	int err = notifier_link(first, nb, unique_prio);
+
+	if (!err)
+		trace_notifier_register((void *)nb->notifier_call, head, nb,
+					nb->priority, kind, 0);
+	else
+		trace_notifier_register_error((void *)nb->notifier_call, head,
+					      nb, nb->priority, kind, err);
+	return err;
+}
+
+static int notifier_del(struct notifier_block __rcu **first, void *head,
+			enum notifier_chain_kind kind,
+			struct notifier_block *nb)
+{
+	int err = notifier_unlink(first, nb);
+
+	if (!err)
+		trace_notifier_unregister((void *)nb->notifier_call, head, nb,
+					  nb->priority, kind, 0);
+	else
+		trace_notifier_unregister_error((void *)nb->notifier_call,
+						head, nb, nb->priority, kind,
+						err);
+	return err;
+}
+
+/*
+ * One callback, traced.  @nb may be gone once the callback returns (it
+ * may unregister itself from a raw chain and free itself), so everything
+ * the events need is read beforehand.
+ */
+static __always_inline int
+notifier_call_one_traced(struct notifier_block *nb, void *head,
+			 enum notifier_chain_kind kind, unsigned long val,
+			 void *v, int nr_calls)
+{
+	notifier_fn_t fn = nb->notifier_call;
+	int prio = nb->priority;
+	u64 t0 = 0, elapsed = 0;
+	bool timed;
+	int ret;
+
+	trace_notifier_run((void *)fn, head, nb, prio, kind, val);
+
+	/* elapsed stays 0 if notifier_return gets enabled during the call. */
+	timed = trace_notifier_return_enabled();
+	if (timed)
+		t0 = ktime_get_mono_fast_ns();
+	ret = fn(nb, val, v);
+	if (timed)
+		elapsed = ktime_get_mono_fast_ns() - t0;
+
+	trace_notifier_return((void *)fn, head, nb, prio, kind, val, ret,
+			      elapsed);
+	if (ret & NOTIFY_STOP_MASK)
+		trace_notifier_stop((void *)fn, head, nb, prio, kind, val, ret,
+				    nr_calls);
+	return ret;
+}
+
+/*
+ * The chain walk.  With @traced false it compiles to the bare loop; @head
+ * and @kind are then unused.  A negative @nr_to_call (callers pass -1)
+ * means no limit; as every plain call passes a constant -1, the counter
+ * then disappears from the loop.  The number of callbacks that ran is
+ * stored in *@nr_calls if that is not NULL.
+ */
+static __always_inline int
+notifier_walk(struct notifier_block __rcu **first, void *head,
+	      enum notifier_chain_kind kind, unsigned long val, void *v,
+	      int nr_to_call, int *nr_calls, const bool traced)
+{
+	const bool limited = nr_to_call >= 0;
+	struct notifier_block *nb, *next;
+	int ret = NOTIFY_DONE;
+	int ran = 0;
+
+	for (nb = rcu_dereference_raw(*first); nb; nb = next) {
+		if (limited && !nr_to_call)
+			break;
+		next = rcu_dereference_raw(nb->next);
+
+		if (IS_ENABLED(CONFIG_DEBUG_NOTIFIERS) &&
+		    unlikely(!func_ptr_is_kernel_text((void *)nb->notifier_call))) {
+			WARN(1, "Invalid notifier called!");
+			continue;
+		}
+
+		ran++;
+		if (traced)
+			ret = notifier_call_one_traced(nb, head, kind, val, v,
+						       ran);
+		else
+			ret = nb->notifier_call(nb, val, v);
+
+		if (ret & NOTIFY_STOP_MASK)
+			break;
+		if (limited)
+			nr_to_call--;
+	}
+
+	if (nr_calls)
+		*nr_calls = ran;
+	return ret;
+}
+
+/* One pass over a chain, bracketed by notifier_call_begin/end. */
+static noinline int
+notifier_walk_traced(struct notifier_block __rcu **first, void *head,
+		     enum notifier_chain_kind kind, unsigned long val, void *v,
+		     int nr_to_call, enum notifier_call_type type,
+		     int *nr_calls)
+{
+	int ran = 0;
+	int ret;
+
+	trace_notifier_call_begin(head, kind, val, nr_to_call, type);
+	ret = notifier_walk(first, head, kind, val, v, nr_to_call, &ran, true);
+	trace_notifier_call_end(head, kind, val, nr_to_call, type, ret, ran);
+
+	if (nr_calls)
+		*nr_calls = ran;
+	return ret;
+}
+
+NOKPROBE_SYMBOL(notifier_walk_traced);
+
+static __always_inline int
+notifier_pass(struct notifier_block __rcu **first, void *head,
+	      enum notifier_chain_kind kind, unsigned long val, void *v,
+	      int nr_to_call, enum notifier_call_type type, int *nr_calls,
+	      const bool traced)
+{
+	if (traced)
+		return notifier_walk_traced(first, head, kind, val, v,
+					    nr_to_call, type, nr_calls);
+	return notifier_walk(first, head, kind, val, v, nr_to_call, nr_calls,
+			     false);
+}
+
+/*
+ * Robust call: send @val_up to the whole chain; if a callback stops it,
+ * send @val_down to the callbacks that ran before that one, in the same
+ * order.  Returns the result of the @val_up pass (a NOTIFY_* value, which
+ * the callers turn into an errno with notifier_to_errno()).
+ */
+static __always_inline int
+notifier_pass_robust(struct notifier_block __rcu **first, void *head,
+		     enum notifier_chain_kind kind, unsigned long val_up,
+		     unsigned long val_down, void *v, const bool traced)
+{
+	int ran = 0;
+	int ret;
+
+	ret = notifier_pass(first, head, kind, val_up, v, -1,
+			    NOTIFIER_CALL_ROBUST, &ran, traced);
+	if (ret & NOTIFY_STOP_MASK)
+		notifier_pass(first, head, kind, val_down, v, ran - 1,
+			      NOTIFIER_CALL_ROLLBACK, NULL, traced);
+	return ret;
+}
+
+/*
+ * begin/end events for a blocking chain found empty before locking: a
+ * traced pass over a local empty list, so that notifier_walk_traced()
+ * stays the only caller of trace_notifier_call_begin/end().
+ */
+static void notifier_trace_empty(void *head, enum notifier_chain_kind kind,
+				 unsigned long val,
+				 enum notifier_call_type type)
+{
+	struct notifier_block __rcu *none = NULL;
+
+	notifier_walk_traced(&none, head, kind, val, NULL, -1, type, NULL);
+}
+
+/*
+ *	Atomic notifier chains
+ */
+
+static int atomic_chain_add(struct atomic_notifier_head *nh,
+			    struct notifier_block *nb, bool unique_prio)
+{
+	unsigned long flags;
+	int err;
+
+	spin_lock_irqsave(&nh->lock, flags);
+	err = notifier_add(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, nb,
+			   unique_prio);
+	spin_unlock_irqrestore(&nh->lock, flags);
+	return err;
+}
+
+/**
+ * atomic_notifier_chain_register - add a block to an atomic notifier chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * May be called from atomic context.
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int atomic_notifier_chain_register(struct atomic_notifier_head *nh,
+				   struct notifier_block *nb)
+{
+	return atomic_chain_add(nh, nb, false);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_chain_register);
+
+/**
+ * atomic_notifier_chain_register_unique_prio - add a block, unless its
+ *	priority is taken
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Like atomic_notifier_chain_register(), but fails if some block on the
+ * chain already has the priority of @nb.
+ *
+ * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
+ */
+int atomic_notifier_chain_register_unique_prio(struct atomic_notifier_head *nh,
+					       struct notifier_block *nb)
+{
+	return atomic_chain_add(nh, nb, true);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_chain_register_unique_prio);
+
+/**
+ * atomic_notifier_chain_unregister - remove a block from an atomic chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Waits for an RCU grace period, so that no call still uses @nb when this
+ * returns.  Must not be called from atomic context or from a callback.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh,
+				     struct notifier_block *nb)
+{
+	unsigned long flags;
+	int err;
+
+	spin_lock_irqsave(&nh->lock, flags);
+	err = notifier_del(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, nb);
+	spin_unlock_irqrestore(&nh->lock, flags);
+
+	synchronize_rcu();
+	return err;
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_chain_unregister);
+
+/**
+ * atomic_notifier_call_chain_is_empty - test for callbacks on a chain
+ * @nh: the chain
+ *
+ * The answer is a snapshot; it may change as soon as it is returned.
+ *
+ * Return: true if no block is registered on @nh.
+ */
+bool atomic_notifier_call_chain_is_empty(struct atomic_notifier_head *nh)
+{
+	/* Only the pointer value is looked at: no RCU read section needed. */
+	return !rcu_access_pointer(nh->head);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_call_chain_is_empty);
+
+static __always_inline int atomic_chain_call(struct atomic_notifier_head *nh,
+					     unsigned long val, void *v,
+					     const bool traced)
+{
+	int ret;
+
+	rcu_read_lock();
+	ret = notifier_pass(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, val, v, -1,
+			    NOTIFIER_CALL_PLAIN, NULL, traced);
+	rcu_read_unlock();
+	return ret;
+}
+
+static noinline int atomic_chain_call_traced(struct atomic_notifier_head *nh,
+					     unsigned long val, void *v)
+{
+	return atomic_chain_call(nh, val, v, true);
+}
+
+NOKPROBE_SYMBOL(atomic_chain_call_traced);
+
+/**
+ * atomic_notifier_call_chain - call the callbacks of an atomic chain
+ * @nh: the chain
+ * @val: passed to each callback as its action argument
+ * @v: passed to each callback as its data argument
+ *
+ * Calls the callbacks in priority order, highest first, until one of
+ * them returns a value with NOTIFY_STOP_MASK set.  Runs inside an RCU
+ * read-side section, so callbacks must not sleep.  Any context.
+ *
+ * Return: the value returned by the last callback called, or NOTIFY_DONE
+ * if there was none.
+ */
+int atomic_notifier_call_chain(struct atomic_notifier_head *nh,
+			       unsigned long val, void *v)
+{
+	if (static_branch_unlikely(&notifier_trace_key))
+		return atomic_chain_call_traced(nh, val, v);
+	return atomic_chain_call(nh, val, v, false);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_call_chain);
+NOKPROBE_SYMBOL(atomic_notifier_call_chain);
+
+/*
+ *	Blocking notifier chains
+ */
+
+static __always_inline bool notifier_rwsem_try(struct rw_semaphore *sem,
+					       enum notifier_lock_op op)
+{
+	if (op == NOTIFIER_LOCK_READ)
+		return down_read_trylock(sem);
+	return down_write_trylock(sem);
+}
+
+static __always_inline void notifier_rwsem_take(struct rw_semaphore *sem,
+						enum notifier_lock_op op)
+{
+	if (op == NOTIFIER_LOCK_READ)
+		down_read(sem);
+	else
+		down_write(sem);
+}
+
+static noinline void
+notifier_rwsem_take_timed(struct blocking_notifier_head *nh,
+			  enum notifier_lock_op op)
+{
+	u64 t0, waited = 0;
+
+	if (!notifier_rwsem_try(&nh->rwsem, op)) {
+		t0 = ktime_get_mono_fast_ns();
+		notifier_rwsem_take(&nh->rwsem, op);
+		waited = ktime_get_mono_fast_ns() - t0;
+	}
+	trace_notifier_lock_wait(nh, &nh->rwsem, NOTIFIER_CHAIN_BLOCKING, op,
+				 waited);
+}
+
+/* Take @nh->rwsem, reporting the wait if notifier_lock_wait is on. */
+static __always_inline void
+notifier_rwsem_lock(struct blocking_notifier_head *nh, enum notifier_lock_op op,
+		    const bool traced)
+{
+	if (traced && trace_notifier_lock_wait_enabled())
+		notifier_rwsem_take_timed(nh, op);
+	else
+		notifier_rwsem_take(&nh->rwsem, op);
+}
+
+static int blocking_chain_add(struct blocking_notifier_head *nh,
+			      struct notifier_block *nb, bool unique_prio)
+{
+	int err;
+
+	/* Early boot: one CPU, and sleeping locks are not usable yet. */
+	if (unlikely(system_state == SYSTEM_BOOTING))
+		return notifier_add(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb,
+				    unique_prio);
+
+	notifier_rwsem_lock(nh, NOTIFIER_LOCK_WRITE, true);
+	err = notifier_add(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb,
+			   unique_prio);
+	up_write(&nh->rwsem);
+	return err;
+}
+
+/**
+ * blocking_notifier_chain_register - add a block to a blocking chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * Process context only (takes the chain's rwsem, except during boot).
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int blocking_notifier_chain_register(struct blocking_notifier_head *nh,
+				     struct notifier_block *nb)
+{
+	return blocking_chain_add(nh, nb, false);
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_chain_register);
+
+/**
+ * blocking_notifier_chain_register_unique_prio - add a block, unless its
+ *	priority is taken
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Like blocking_notifier_chain_register(), but fails if some block on the
+ * chain already has the priority of @nb.
+ *
+ * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
+ */
+int blocking_notifier_chain_register_unique_prio(struct blocking_notifier_head *nh,
+						 struct notifier_block *nb)
+{
+	return blocking_chain_add(nh, nb, true);
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_chain_register_unique_prio);
+
+/**
+ * blocking_notifier_chain_unregister - remove a block from a blocking chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Process context only; must not be called from one of the chain's
+ * callbacks.  No call uses @nb any more once this returns.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int blocking_notifier_chain_unregister(struct blocking_notifier_head *nh,
+				       struct notifier_block *nb)
+{
+	int err;
+
+	/* Early boot: one CPU, and sleeping locks are not usable yet. */
+	if (unlikely(system_state == SYSTEM_BOOTING))
+		return notifier_del(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb);
+
+	notifier_rwsem_lock(nh, NOTIFIER_LOCK_WRITE, true);
+	err = notifier_del(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb);
+	up_write(&nh->rwsem);
+	return err;
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_chain_unregister);
+
+/*
+ * The head is peeked at without the rwsem.  A racing (un)registration may
+ * or may not be seen either way; if the chain looks non-empty, the walk
+ * itself runs under the rwsem and sees a consistent list.
+ */
+static __always_inline int
+blocking_chain_call(struct blocking_notifier_head *nh, unsigned long val,
+		    void *v, const bool traced)
+{
+	int ret;
+
+	if (!rcu_access_pointer(nh->head)) {
+		if (traced)
+			notifier_trace_empty(nh, NOTIFIER_CHAIN_BLOCKING, val,
+					     NOTIFIER_CALL_PLAIN);
+		return NOTIFY_DONE;
+	}
+
+	notifier_rwsem_lock(nh, NOTIFIER_LOCK_READ, traced);
+	ret = notifier_pass(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, val, v, -1,
+			    NOTIFIER_CALL_PLAIN, NULL, traced);
+	up_read(&nh->rwsem);
+	return ret;
+}
+
+static noinline int
+blocking_chain_call_traced(struct blocking_notifier_head *nh,
+			   unsigned long val, void *v)
+{
+	return blocking_chain_call(nh, val, v, true);
+}
+
+static __always_inline int
+blocking_chain_call_robust(struct blocking_notifier_head *nh,
+			   unsigned long val_up, unsigned long val_down,
+			   void *v, const bool traced)
+{
+	int ret;
+
+	if (!rcu_access_pointer(nh->head)) {
+		if (traced)
+			notifier_trace_empty(nh, NOTIFIER_CHAIN_BLOCKING,
+					     val_up, NOTIFIER_CALL_ROBUST);
+		return NOTIFY_DONE;
+	}
+
+	/* Both passes under one read hold: the chain cannot change between. */
+	notifier_rwsem_lock(nh, NOTIFIER_LOCK_READ, traced);
+	ret = notifier_pass_robust(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING,
+				   val_up, val_down, v, traced);
+	up_read(&nh->rwsem);
+	return ret;
+}
+
+static noinline int
+blocking_chain_call_robust_traced(struct blocking_notifier_head *nh,
+				  unsigned long val_up, unsigned long val_down,
+				  void *v)
+{
+	return blocking_chain_call_robust(nh, val_up, val_down, v, true);
+}
+
+/**
+ * blocking_notifier_call_chain_robust - call a blocking chain, undoing
+ *	the callbacks that ran if one of them fails
+ * @nh: the chain
+ * @val_up: action passed to every callback
+ * @val_down: action passed, on failure, to the callbacks that had run
+ * @v: data argument for the callbacks
+ *
+ * Calls the callbacks with @val_up, highest priority first.  If one of
+ * them returns a value with NOTIFY_STOP_MASK set, the callbacks that ran
+ * before it are called again, in the same order, with @val_down.  Process
+ * context only.
+ *
+ * Return: the value returned by the last callback of the @val_up pass, or
+ * NOTIFY_DONE; use notifier_to_errno() on it.
+ */
+int blocking_notifier_call_chain_robust(struct blocking_notifier_head *nh,
+					unsigned long val_up,
+					unsigned long val_down, void *v)
+{
+	if (static_branch_unlikely(&notifier_trace_key))
+		return blocking_chain_call_robust_traced(nh, val_up, val_down,
+							 v);
+	return blocking_chain_call_robust(nh, val_up, val_down, v, false);
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_call_chain_robust);
+
+/**
+ * blocking_notifier_call_chain - call the callbacks of a blocking chain
+ * @nh: the chain
+ * @val: passed to each callback as its action argument
+ * @v: passed to each callback as its data argument
+ *
+ * Calls the callbacks in priority order, highest first, until one of
+ * them returns a value with NOTIFY_STOP_MASK set.  Callbacks run in
+ * process context with the chain's rwsem held for reading.
+ *
+ * Return: the value returned by the last callback called, or NOTIFY_DONE
+ * if there was none.
+ */
+int blocking_notifier_call_chain(struct blocking_notifier_head *nh,
+				 unsigned long val, void *v)
+{
+	if (static_branch_unlikely(&notifier_trace_key))
+		return blocking_chain_call_traced(nh, val, v);
+	return blocking_chain_call(nh, val, v, false);
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_call_chain);
+
+/*
+ *	Raw notifier chains: all locking is up to the caller.
+ */
+
+/**
+ * raw_notifier_chain_register - add a block to a raw notifier chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * The caller serialises this against every other use of the chain.
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int raw_notifier_chain_register(struct raw_notifier_head *nh,
+				struct notifier_block *nb)
+{
+	return notifier_add(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, false);
+}
+EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
+
+/**
+ * raw_notifier_chain_unregister - remove a block from a raw notifier chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * The caller serialises this against every other use of the chain.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int raw_notifier_chain_unregister(struct raw_notifier_head *nh,
+				  struct notifier_block *nb)
+{
+	return notifier_del(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb);
+}
+EXPORT_SYMBOL_GPL(raw_notifier_chain_unregister);
+
+static noinline int raw_chain_call_traced(struct raw_notifier_head *nh,
+					  unsigned long val, void *v)
+{
+	return notifier_walk_traced(&nh->head, nh, NOTIFIER_CHAIN_RAW, val, v,
+				    -1, NOTIFIER_CALL_PLAIN, NULL);
+}
+
+static noinline int
+raw_chain_call_robust_traced(struct raw_notifier_head *nh,
+			     unsigned long val_up, unsigned long val_down,
+			     void *v)
+{
+	return notifier_pass_robust(&nh->head, nh, NOTIFIER_CHAIN_RAW, val_up,
+				    val_down, v, true);
+}
+
+/**
+ * raw_notifier_call_chain_robust - call a raw chain, undoing the
+ *	callbacks that ran if one of them fails
+ * @nh: the chain
+ * @val_up: action passed to every callback
+ * @val_down: action passed, on failure, to the callbacks that had run
+ * @v: data argument for the callbacks
+ *
+ * As blocking_notifier_call_chain_robust(), with the caller providing
+ * all locking.
+ *
+ * Return: the value returned by the last callback of the @val_up pass, or
+ * NOTIFY_DONE; use notifier_to_errno() on it.
+ */
+int raw_notifier_call_chain_robust(struct raw_notifier_head *nh,
+				   unsigned long val_up,
+				   unsigned long val_down, void *v)
+{
+	if (static_branch_unlikely(&notifier_trace_key))
+		return raw_chain_call_robust_traced(nh, val_up, val_down, v);
+	return notifier_pass_robust(&nh->head, nh, NOTIFIER_CHAIN_RAW, val_up,
+				    val_down, v, false);
+}
+EXPORT_SYMBOL_GPL(raw_notifier_call_chain_robust);
+
+/**
+ * raw_notifier_call_chain - call the callbacks of a raw notifier chain
+ * @nh: the chain
+ * @val: passed to each callback as its action argument
+ * @v: passed to each callback as its data argument
+ *
+ * Calls the callbacks in priority order, highest first, until one of
+ * them returns a value with NOTIFY_STOP_MASK set.  No locking is done;
+ * the caller provides it.
+ *
+ * Return: the value returned by the last callback called, or NOTIFY_DONE
+ * if there was none.
+ */
+int raw_notifier_call_chain(struct raw_notifier_head *nh,
+			    unsigned long val, void *v)
+{
+	if (static_branch_unlikely(&notifier_trace_key))
+		return raw_chain_call_traced(nh, val, v);
+	return notifier_walk(&nh->head, nh, NOTIFIER_CHAIN_RAW, val, v, -1,
+			     NULL, false);
+}
+EXPORT_SYMBOL_GPL(raw_notifier_call_chain);
+
+#ifdef CONFIG_SRCU
+/*
+ *	SRCU notifier chains
+ */
+
+/* Take @nh->mutex, reporting the wait if notifier_lock_wait is on. */
+static void notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
+{
+	u64 t0, waited = 0;
+
+	if (!trace_notifier_lock_wait_enabled()) {
+		mutex_lock(&nh->mutex);
+		return;
+	}
+
+	if (!mutex_trylock(&nh->mutex)) {
+		t0 = ktime_get_mono_fast_ns();
+		mutex_lock(&nh->mutex);
+		waited = ktime_get_mono_fast_ns() - t0;
+	}
+	trace_notifier_lock_wait(nh, &nh->mutex, NOTIFIER_CHAIN_SRCU,
+				 NOTIFIER_LOCK_WRITE, waited);
+}
+
+/**
+ * srcu_notifier_chain_register - add a block to an SRCU notifier chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * Process context only (takes the chain's mutex, except during boot).
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int srcu_notifier_chain_register(struct srcu_notifier_head *nh,
+				 struct notifier_block *nb)
+{
+	int err;
+
+	/* Early boot: one CPU, and sleeping locks are not usable yet. */
+	if (unlikely(system_state == SYSTEM_BOOTING))
+		return notifier_add(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb,
+				    false);
+
+	notifier_srcu_mutex_lock(nh);
+	err = notifier_add(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, false);
+	mutex_unlock(&nh->mutex);
+	return err;
+}
+EXPORT_SYMBOL_GPL(srcu_notifier_chain_register);
+
+/**
+ * srcu_notifier_chain_unregister - remove a block from an SRCU chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Waits for an SRCU grace period, so that no call still uses @nb when
+ * this returns.  Process context only; never from one of the chain's
+ * callbacks.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int srcu_notifier_chain_unregister(struct srcu_notifier_head *nh,
+				   struct notifier_block *nb)
+{
+	int err;
+
+	/* Early boot: one CPU, no readers to wait for, no mutex yet. */
+	if (unlikely(system_state == SYSTEM_BOOTING))
+		return notifier_del(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb);
+
+	notifier_srcu_mutex_lock(nh);
+	err = notifier_del(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb);
+	mutex_unlock(&nh->mutex);
+
+	synchronize_srcu(&nh->srcu);
+	return err;
+}
+EXPORT_SYMBOL_GPL(srcu_notifier_chain_unregister);
+
+static __always_inline int srcu_chain_call(struct srcu_notifier_head *nh,
+					   unsigned long val, void *v,
+					   const bool traced)
+{
+	int idx, ret;
+
+	idx = srcu_read_lock(&nh->srcu);
+	ret = notifier_pass(&nh->head, nh, NOTIFIER_CHAIN_SRCU, val, v, -1,
+			    NOTIFIER_CALL_PLAIN, NULL, traced);
+	srcu_read_unlock(&nh->srcu, idx);
+	return ret;
+}
+
+static noinline int srcu_chain_call_traced(struct srcu_notifier_head *nh,
+					   unsigned long val, void *v)
+{
+	return srcu_chain_call(nh, val, v, true);
+}
+
+/**
+ * srcu_notifier_call_chain - call the callbacks of an SRCU notifier chain
+ * @nh: the chain
+ * @val: passed to each callback as its action argument
+ * @v: passed to each callback as its data argument
+ *
+ * Calls the callbacks in priority order, highest first, until one of
+ * them returns a value with NOTIFY_STOP_MASK set.  Callbacks run in
+ * process context inside an SRCU read-side section and may sleep.
+ *
+ * Return: the value returned by the last callback called, or NOTIFY_DONE
+ * if there was none.
+ */
+int srcu_notifier_call_chain(struct srcu_notifier_head *nh,
+			     unsigned long val, void *v)
+{
+	if (static_branch_unlikely(&notifier_trace_key))
+		return srcu_chain_call_traced(nh, val, v);
+	return srcu_chain_call(nh, val, v, false);
+}
+EXPORT_SYMBOL_GPL(srcu_notifier_call_chain);
+
+/**
+ * srcu_init_notifier_head - set up a dynamically allocated SRCU chain head
+ * @nh: the head
+ *
+ * Heads set up this way must be torn down with srcu_cleanup_notifier_head()
+ * before their memory is freed.  Statically defined heads
+ * (SRCU_NOTIFIER_HEAD()) need neither.
+ */
+void srcu_init_notifier_head(struct srcu_notifier_head *nh)
+{
+	RCU_INIT_POINTER(nh->head, NULL);
+	mutex_init(&nh->mutex);
+	/* Fails only for lack of memory, and the head is unusable then. */
+	if (init_srcu_struct(&nh->srcu) < 0)
+		BUG();
+}
+EXPORT_SYMBOL_GPL(srcu_init_notifier_head);
+
+#endif /* CONFIG_SRCU */
+
+/*
+ *	The die chain: told about oopses, traps and debug exceptions.
+ */
+
+static ATOMIC_NOTIFIER_HEAD(die_chain);
+
+/**
+ * register_die_notifier - get told about oopses, traps and debug exceptions
+ * @block: the notifier block; its callback gets a struct die_args as its
+ *	data argument
+ *
+ * Return: 0, or -EEXIST if @block is already registered.
+ */
+int register_die_notifier(struct notifier_block *block)
+{
+	return atomic_chain_add(&die_chain, block, false);
+}
+EXPORT_SYMBOL_GPL(register_die_notifier);
+
+/**
+ * unregister_die_notifier - undo register_die_notifier()
+ * @block: the notifier block
+ *
+ * Return: 0, or -ENOENT if @block was not registered.
+ */
+int unregister_die_notifier(struct notifier_block *block)
+{
+	return atomic_notifier_chain_unregister(&die_chain, block);
+}
+EXPORT_SYMBOL_GPL(unregister_die_notifier);
+
+/*
+ * Called from exception handlers, possibly in NMI context: notrace, and
+ * kept away from kprobes together with everything it calls here.
+ */
+int notrace notify_die(enum die_val val, const char *str,
+		       struct pt_regs *regs, long err, int trap, int sig)
+{
+	struct die_args args = {
+		.regs = regs, .str = str, .err = err,
+		.trapnr = trap, .signr = sig,
+	};
+
+	RCU_LOCKDEP_WARN(!rcu_is_watching(),
+			 "notify_die called but RCU thinks we're quiescent");
+	return atomic_notifier_call_chain(&die_chain, val, &args);
+}
+NOKPROBE_SYMBOL(notify_die);
