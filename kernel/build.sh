@@ -164,6 +164,11 @@ ensure_config() {
 	[ ${#missing[@]} -eq 0 ] ||
 		die "config options dropped by olddefconfig: ${missing[*]}"
 	touch "$b/.chainscope-configured"
+	# Builds of this flavor from older fragments are dead weight (~2 GB).
+	local d
+	for d in "$TOP/build-$flavor"-*; do
+		[ "$d" = "$b" ] || rm -rf "$d"
+	done
 }
 
 # Our out-of-tree modules (kernel/modules/NAME/), built against the tree

@@ -149,34 +149,38 @@ static int notifier_unlink(struct notifier_block __rcu **pos,
 	return -ENOENT;
 }
 
-static int notifier_add(struct notifier_block __rcu **first, void *head,
-			enum notifier_chain_kind kind,
-			struct notifier_block *nb, bool unique_prio)
+/* What a chain's (un)registration helper is asked to do with a block. */
+enum notifier_op {
+	NOTIFIER_OP_ADD,
+	NOTIFIER_OP_ADD_UNIQUE_PRIO,
+	NOTIFIER_OP_DEL,
+};
+
+/*
+ * Carry out @op on the chain at @first, writers already serialised, and
+ * report the outcome to the (un)registration events.
+ */
+static int notifier_update(struct notifier_block __rcu **first, void *head,
+			   enum notifier_chain_kind kind, struct notifier_block *nb,
+			   enum notifier_op op)
 {
-	int err = notifier_link(first, nb, unique_prio);
+	void *cb = (void *)nb->notifier_call;
+	int err;
 
-	if (!err)
-		trace_notifier_register((void *)nb->notifier_call, head, nb,
-					nb->priority, kind, 0);
+	if (op == NOTIFIER_OP_DEL) {
+		err = notifier_unlink(first, nb);
+		if (err)
+			trace_notifier_unregister_error(cb, head, nb, nb->priority, kind, err);
+		else
+			trace_notifier_unregister(cb, head, nb, nb->priority, kind, 0);
+		return err;
+	}
+
+	err = notifier_link(first, nb, op == NOTIFIER_OP_ADD_UNIQUE_PRIO);
+	if (err)
+		trace_notifier_register_error(cb, head, nb, nb->priority, kind, err);
 	else
-		trace_notifier_register_error((void *)nb->notifier_call, head,
-					      nb, nb->priority, kind, err);
-	return err;
-}
-
-static int notifier_del(struct notifier_block __rcu **first, void *head,
-			enum notifier_chain_kind kind,
-			struct notifier_block *nb)
-{
-	int err = notifier_unlink(first, nb);
-
-	if (!err)
-		trace_notifier_unregister((void *)nb->notifier_call, head, nb,
-					  nb->priority, kind, 0);
-	else
-		trace_notifier_unregister_error((void *)nb->notifier_call,
-						head, nb, nb->priority, kind,
-						err);
+		trace_notifier_register(cb, head, nb, nb->priority, kind, 0);
 	return err;
 }
 
@@ -334,93 +338,6 @@ static void notifier_trace_empty(void *head, enum notifier_chain_kind kind,
  *	Atomic notifier chains
  */
 
-static int atomic_chain_add(struct atomic_notifier_head *nh,
-			    struct notifier_block *nb, bool unique_prio)
-{
-	unsigned long flags;
-	int err;
-
-	spin_lock_irqsave(&nh->lock, flags);
-	err = notifier_add(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, nb,
-			   unique_prio);
-	spin_unlock_irqrestore(&nh->lock, flags);
-	return err;
-}
-
-/**
- * atomic_notifier_chain_register - add a block to an atomic notifier chain
- * @nh: the chain
- * @nb: the block; it is called before blocks of lower priority
- *
- * May be called from atomic context.
- *
- * Return: 0, or -EEXIST if @nb is already on the chain.
- */
-int atomic_notifier_chain_register(struct atomic_notifier_head *nh,
-				   struct notifier_block *nb)
-{
-	return atomic_chain_add(nh, nb, false);
-}
-EXPORT_SYMBOL_GPL(atomic_notifier_chain_register);
-
-/**
- * atomic_notifier_chain_register_unique_prio - add a block, unless its
- *	priority is taken
- * @nh: the chain
- * @nb: the block
- *
- * Like atomic_notifier_chain_register(), but fails if some block on the
- * chain already has the priority of @nb.
- *
- * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
- */
-int atomic_notifier_chain_register_unique_prio(struct atomic_notifier_head *nh,
-					       struct notifier_block *nb)
-{
-	return atomic_chain_add(nh, nb, true);
-}
-EXPORT_SYMBOL_GPL(atomic_notifier_chain_register_unique_prio);
-
-/**
- * atomic_notifier_chain_unregister - remove a block from an atomic chain
- * @nh: the chain
- * @nb: the block
- *
- * Waits for an RCU grace period, so that no call still uses @nb when this
- * returns.  Must not be called from atomic context or from a callback.
- *
- * Return: 0, or -ENOENT if @nb was not on the chain.
- */
-int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh,
-				     struct notifier_block *nb)
-{
-	unsigned long flags;
-	int err;
-
-	spin_lock_irqsave(&nh->lock, flags);
-	err = notifier_del(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, nb);
-	spin_unlock_irqrestore(&nh->lock, flags);
-
-	synchronize_rcu();
-	return err;
-}
-EXPORT_SYMBOL_GPL(atomic_notifier_chain_unregister);
-
-/**
- * atomic_notifier_call_chain_is_empty - test for callbacks on a chain
- * @nh: the chain
- *
- * The answer is a snapshot; it may change as soon as it is returned.
- *
- * Return: true if no block is registered on @nh.
- */
-bool atomic_notifier_call_chain_is_empty(struct atomic_notifier_head *nh)
-{
-	/* Only the pointer value is looked at: no RCU read section needed. */
-	return !rcu_access_pointer(nh->head);
-}
-EXPORT_SYMBOL_GPL(atomic_notifier_call_chain_is_empty);
-
 static __always_inline int atomic_chain_call(struct atomic_notifier_head *nh,
 					     unsigned long val, void *v,
 					     const bool traced)
@@ -442,6 +359,26 @@ static noinline int atomic_chain_call_traced(struct atomic_notifier_head *nh,
 
 NOKPROBE_SYMBOL(atomic_chain_call_traced);
 
+/*
+ * Every (un)registration on an atomic chain: under ->lock with IRQs off,
+ * and, for a removal, followed by an RCU grace period so that no call
+ * still walks through the block when this returns.
+ */
+static int atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
+			       enum notifier_op op)
+{
+	unsigned long flags;
+	int err;
+
+	spin_lock_irqsave(&nh->lock, flags);
+	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, nb, op);
+	spin_unlock_irqrestore(&nh->lock, flags);
+
+	if (op == NOTIFIER_OP_DEL)
+		synchronize_rcu();
+	return err;
+}
+
 /**
  * atomic_notifier_call_chain - call the callbacks of an atomic chain
  * @nh: the chain
@@ -455,8 +392,7 @@ NOKPROBE_SYMBOL(atomic_chain_call_traced);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int atomic_notifier_call_chain(struct atomic_notifier_head *nh,
-			       unsigned long val, void *v)
+int atomic_notifier_call_chain(struct atomic_notifier_head *nh, unsigned long val, void *v)
 {
 	if (static_branch_unlikely(&notifier_trace_key))
 		return atomic_chain_call_traced(nh, val, v);
@@ -464,6 +400,70 @@ int atomic_notifier_call_chain(struct atomic_notifier_head *nh,
 }
 EXPORT_SYMBOL_GPL(atomic_notifier_call_chain);
 NOKPROBE_SYMBOL(atomic_notifier_call_chain);
+
+/**
+ * atomic_notifier_call_chain_is_empty - test for callbacks on a chain
+ * @nh: the chain
+ *
+ * The answer is a snapshot; it may change as soon as it is returned.
+ *
+ * Return: true if no block is registered on @nh.
+ */
+bool atomic_notifier_call_chain_is_empty(struct atomic_notifier_head *nh)
+{
+	/* Only the pointer value is looked at: no RCU read section needed. */
+	return !rcu_access_pointer(nh->head);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_call_chain_is_empty);
+
+/**
+ * atomic_notifier_chain_register_unique_prio - add a block, unless its
+ *	priority is taken
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Like atomic_notifier_chain_register(), but fails if some block on the
+ * chain already has the priority of @nb.
+ *
+ * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
+ */
+int atomic_notifier_chain_register_unique_prio(struct atomic_notifier_head *nh,
+					       struct notifier_block *nb)
+{
+	return atomic_chain_update(nh, nb, NOTIFIER_OP_ADD_UNIQUE_PRIO);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_chain_register_unique_prio);
+
+/**
+ * atomic_notifier_chain_register - add a block to an atomic notifier chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * May be called from atomic context.
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int atomic_notifier_chain_register(struct atomic_notifier_head *nh, struct notifier_block *nb)
+{
+	return atomic_chain_update(nh, nb, NOTIFIER_OP_ADD);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_chain_register);
+
+/**
+ * atomic_notifier_chain_unregister - remove a block from an atomic chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Waits for an RCU grace period, so that no call still uses @nb when this
+ * returns.  Must not be called from atomic context or from a callback.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh, struct notifier_block *nb)
+{
+	return atomic_chain_update(nh, nb, NOTIFIER_OP_DEL);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_chain_unregister);
 
 /*
  *	Blocking notifier chains
@@ -512,82 +512,24 @@ notifier_rwsem_lock(struct blocking_notifier_head *nh, enum notifier_lock_op op,
 		notifier_rwsem_take(&nh->rwsem, op);
 }
 
-static int blocking_chain_add(struct blocking_notifier_head *nh,
-			      struct notifier_block *nb, bool unique_prio)
+/*
+ * Every (un)registration on a blocking chain: under ->rwsem held for
+ * writing, except during early boot, when only one CPU runs and sleeping
+ * locks are not usable yet.
+ */
+static int blocking_chain_update(struct blocking_notifier_head *nh, struct notifier_block *nb,
+				 enum notifier_op op)
 {
 	int err;
 
-	/* Early boot: one CPU, and sleeping locks are not usable yet. */
 	if (unlikely(system_state == SYSTEM_BOOTING))
-		return notifier_add(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb,
-				    unique_prio);
+		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb, op);
 
 	notifier_rwsem_lock(nh, NOTIFIER_LOCK_WRITE, true);
-	err = notifier_add(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb,
-			   unique_prio);
+	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb, op);
 	up_write(&nh->rwsem);
 	return err;
 }
-
-/**
- * blocking_notifier_chain_register - add a block to a blocking chain
- * @nh: the chain
- * @nb: the block; it is called before blocks of lower priority
- *
- * Process context only (takes the chain's rwsem, except during boot).
- *
- * Return: 0, or -EEXIST if @nb is already on the chain.
- */
-int blocking_notifier_chain_register(struct blocking_notifier_head *nh,
-				     struct notifier_block *nb)
-{
-	return blocking_chain_add(nh, nb, false);
-}
-EXPORT_SYMBOL_GPL(blocking_notifier_chain_register);
-
-/**
- * blocking_notifier_chain_register_unique_prio - add a block, unless its
- *	priority is taken
- * @nh: the chain
- * @nb: the block
- *
- * Like blocking_notifier_chain_register(), but fails if some block on the
- * chain already has the priority of @nb.
- *
- * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
- */
-int blocking_notifier_chain_register_unique_prio(struct blocking_notifier_head *nh,
-						 struct notifier_block *nb)
-{
-	return blocking_chain_add(nh, nb, true);
-}
-EXPORT_SYMBOL_GPL(blocking_notifier_chain_register_unique_prio);
-
-/**
- * blocking_notifier_chain_unregister - remove a block from a blocking chain
- * @nh: the chain
- * @nb: the block
- *
- * Process context only; must not be called from one of the chain's
- * callbacks.  No call uses @nb any more once this returns.
- *
- * Return: 0, or -ENOENT if @nb was not on the chain.
- */
-int blocking_notifier_chain_unregister(struct blocking_notifier_head *nh,
-				       struct notifier_block *nb)
-{
-	int err;
-
-	/* Early boot: one CPU, and sleeping locks are not usable yet. */
-	if (unlikely(system_state == SYSTEM_BOOTING))
-		return notifier_del(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb);
-
-	notifier_rwsem_lock(nh, NOTIFIER_LOCK_WRITE, true);
-	err = notifier_del(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb);
-	up_write(&nh->rwsem);
-	return err;
-}
-EXPORT_SYMBOL_GPL(blocking_notifier_chain_unregister);
 
 /*
  * The head is peeked at without the rwsem.  A racing (un)registration may
@@ -691,8 +633,7 @@ EXPORT_SYMBOL_GPL(blocking_notifier_call_chain_robust);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int blocking_notifier_call_chain(struct blocking_notifier_head *nh,
-				 unsigned long val, void *v)
+int blocking_notifier_call_chain(struct blocking_notifier_head *nh, unsigned long val, void *v)
 {
 	if (static_branch_unlikely(&notifier_trace_key))
 		return blocking_chain_call_traced(nh, val, v);
@@ -700,41 +641,58 @@ int blocking_notifier_call_chain(struct blocking_notifier_head *nh,
 }
 EXPORT_SYMBOL_GPL(blocking_notifier_call_chain);
 
-/*
- *	Raw notifier chains: all locking is up to the caller.
- */
-
 /**
- * raw_notifier_chain_register - add a block to a raw notifier chain
- * @nh: the chain
- * @nb: the block; it is called before blocks of lower priority
- *
- * The caller serialises this against every other use of the chain.
- *
- * Return: 0, or -EEXIST if @nb is already on the chain.
- */
-int raw_notifier_chain_register(struct raw_notifier_head *nh,
-				struct notifier_block *nb)
-{
-	return notifier_add(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, false);
-}
-EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
-
-/**
- * raw_notifier_chain_unregister - remove a block from a raw notifier chain
+ * blocking_notifier_chain_register_unique_prio - add a block, unless its
+ *	priority is taken
  * @nh: the chain
  * @nb: the block
  *
- * The caller serialises this against every other use of the chain.
+ * Like blocking_notifier_chain_register(), but fails if some block on the
+ * chain already has the priority of @nb.
+ *
+ * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
+ */
+int blocking_notifier_chain_register_unique_prio(struct blocking_notifier_head *nh,
+						 struct notifier_block *nb)
+{
+	return blocking_chain_update(nh, nb, NOTIFIER_OP_ADD_UNIQUE_PRIO);
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_chain_register_unique_prio);
+
+/**
+ * blocking_notifier_chain_register - add a block to a blocking chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * Process context only (takes the chain's rwsem, except during boot).
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int blocking_notifier_chain_register(struct blocking_notifier_head *nh, struct notifier_block *nb)
+{
+	return blocking_chain_update(nh, nb, NOTIFIER_OP_ADD);
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_chain_register);
+
+/**
+ * blocking_notifier_chain_unregister - remove a block from a blocking chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Process context only; must not be called from one of the chain's
+ * callbacks.  No call uses @nb any more once this returns.
  *
  * Return: 0, or -ENOENT if @nb was not on the chain.
  */
-int raw_notifier_chain_unregister(struct raw_notifier_head *nh,
-				  struct notifier_block *nb)
+int blocking_notifier_chain_unregister(struct blocking_notifier_head *nh, struct notifier_block *nb)
 {
-	return notifier_del(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb);
+	return blocking_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
-EXPORT_SYMBOL_GPL(raw_notifier_chain_unregister);
+EXPORT_SYMBOL_GPL(blocking_notifier_chain_unregister);
+
+/*
+ *	Raw notifier chains: all locking is up to the caller.
+ */
 
 static noinline int raw_chain_call_traced(struct raw_notifier_head *nh,
 					  unsigned long val, void *v)
@@ -790,8 +748,7 @@ EXPORT_SYMBOL_GPL(raw_notifier_call_chain_robust);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int raw_notifier_call_chain(struct raw_notifier_head *nh,
-			    unsigned long val, void *v)
+int raw_notifier_call_chain(struct raw_notifier_head *nh, unsigned long val, void *v)
 {
 	if (static_branch_unlikely(&notifier_trace_key))
 		return raw_chain_call_traced(nh, val, v);
@@ -800,84 +757,40 @@ int raw_notifier_call_chain(struct raw_notifier_head *nh,
 }
 EXPORT_SYMBOL_GPL(raw_notifier_call_chain);
 
+/**
+ * raw_notifier_chain_register - add a block to a raw notifier chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * The caller serialises this against every other use of the chain.
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int raw_notifier_chain_register(struct raw_notifier_head *nh, struct notifier_block *nb)
+{
+	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, NOTIFIER_OP_ADD);
+}
+EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
+
+/**
+ * raw_notifier_chain_unregister - remove a block from a raw notifier chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * The caller serialises this against every other use of the chain.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int raw_notifier_chain_unregister(struct raw_notifier_head *nh, struct notifier_block *nb)
+{
+	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, NOTIFIER_OP_DEL);
+}
+EXPORT_SYMBOL_GPL(raw_notifier_chain_unregister);
+
 #ifdef CONFIG_SRCU
 /*
  *	SRCU notifier chains
  */
-
-/* Take @nh->mutex, reporting the wait if notifier_lock_wait is on. */
-static void notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
-{
-	u64 t0, waited = 0;
-
-	if (!trace_notifier_lock_wait_enabled()) {
-		mutex_lock(&nh->mutex);
-		return;
-	}
-
-	if (!mutex_trylock(&nh->mutex)) {
-		t0 = ktime_get_mono_fast_ns();
-		mutex_lock(&nh->mutex);
-		waited = ktime_get_mono_fast_ns() - t0;
-	}
-	trace_notifier_lock_wait(nh, &nh->mutex, NOTIFIER_CHAIN_SRCU,
-				 NOTIFIER_LOCK_WRITE, waited);
-}
-
-/**
- * srcu_notifier_chain_register - add a block to an SRCU notifier chain
- * @nh: the chain
- * @nb: the block; it is called before blocks of lower priority
- *
- * Process context only (takes the chain's mutex, except during boot).
- *
- * Return: 0, or -EEXIST if @nb is already on the chain.
- */
-int srcu_notifier_chain_register(struct srcu_notifier_head *nh,
-				 struct notifier_block *nb)
-{
-	int err;
-
-	/* Early boot: one CPU, and sleeping locks are not usable yet. */
-	if (unlikely(system_state == SYSTEM_BOOTING))
-		return notifier_add(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb,
-				    false);
-
-	notifier_srcu_mutex_lock(nh);
-	err = notifier_add(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, false);
-	mutex_unlock(&nh->mutex);
-	return err;
-}
-EXPORT_SYMBOL_GPL(srcu_notifier_chain_register);
-
-/**
- * srcu_notifier_chain_unregister - remove a block from an SRCU chain
- * @nh: the chain
- * @nb: the block
- *
- * Waits for an SRCU grace period, so that no call still uses @nb when
- * this returns.  Process context only; never from one of the chain's
- * callbacks.
- *
- * Return: 0, or -ENOENT if @nb was not on the chain.
- */
-int srcu_notifier_chain_unregister(struct srcu_notifier_head *nh,
-				   struct notifier_block *nb)
-{
-	int err;
-
-	/* Early boot: one CPU, no readers to wait for, no mutex yet. */
-	if (unlikely(system_state == SYSTEM_BOOTING))
-		return notifier_del(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb);
-
-	notifier_srcu_mutex_lock(nh);
-	err = notifier_del(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb);
-	mutex_unlock(&nh->mutex);
-
-	synchronize_srcu(&nh->srcu);
-	return err;
-}
-EXPORT_SYMBOL_GPL(srcu_notifier_chain_unregister);
 
 static __always_inline int srcu_chain_call(struct srcu_notifier_head *nh,
 					   unsigned long val, void *v,
@@ -898,27 +811,47 @@ static noinline int srcu_chain_call_traced(struct srcu_notifier_head *nh,
 	return srcu_chain_call(nh, val, v, true);
 }
 
-/**
- * srcu_notifier_call_chain - call the callbacks of an SRCU notifier chain
- * @nh: the chain
- * @val: passed to each callback as its action argument
- * @v: passed to each callback as its data argument
- *
- * Calls the callbacks in priority order, highest first, until one of
- * them returns a value with NOTIFY_STOP_MASK set.  Callbacks run in
- * process context inside an SRCU read-side section and may sleep.
- *
- * Return: the value returned by the last callback called, or NOTIFY_DONE
- * if there was none.
- */
-int srcu_notifier_call_chain(struct srcu_notifier_head *nh,
-			     unsigned long val, void *v)
+/* Take @nh->mutex, reporting the wait if notifier_lock_wait is on. */
+static void notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
 {
-	if (static_branch_unlikely(&notifier_trace_key))
-		return srcu_chain_call_traced(nh, val, v);
-	return srcu_chain_call(nh, val, v, false);
+	u64 t0, waited = 0;
+
+	if (!trace_notifier_lock_wait_enabled()) {
+		mutex_lock(&nh->mutex);
+		return;
+	}
+
+	if (!mutex_trylock(&nh->mutex)) {
+		t0 = ktime_get_mono_fast_ns();
+		mutex_lock(&nh->mutex);
+		waited = ktime_get_mono_fast_ns() - t0;
+	}
+	trace_notifier_lock_wait(nh, &nh->mutex, NOTIFIER_CHAIN_SRCU,
+				 NOTIFIER_LOCK_WRITE, waited);
 }
-EXPORT_SYMBOL_GPL(srcu_notifier_call_chain);
+
+/*
+ * Every (un)registration on an SRCU chain: under ->mutex and, for a
+ * removal, followed by an SRCU grace period.  During early boot only one
+ * CPU runs, the mutex is not usable yet and there are no readers to wait
+ * for, so both are skipped.
+ */
+static int srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
+			     enum notifier_op op)
+{
+	int err;
+
+	if (unlikely(system_state == SYSTEM_BOOTING))
+		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, op);
+
+	notifier_srcu_mutex_lock(nh);
+	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, op);
+	mutex_unlock(&nh->mutex);
+
+	if (op == NOTIFIER_OP_DEL)
+		synchronize_srcu(&nh->srcu);
+	return err;
+}
 
 /**
  * srcu_init_notifier_head - set up a dynamically allocated SRCU chain head
@@ -938,6 +871,59 @@ void srcu_init_notifier_head(struct srcu_notifier_head *nh)
 }
 EXPORT_SYMBOL_GPL(srcu_init_notifier_head);
 
+/**
+ * srcu_notifier_call_chain - call the callbacks of an SRCU notifier chain
+ * @nh: the chain
+ * @val: passed to each callback as its action argument
+ * @v: passed to each callback as its data argument
+ *
+ * Calls the callbacks in priority order, highest first, until one of
+ * them returns a value with NOTIFY_STOP_MASK set.  Callbacks run in
+ * process context inside an SRCU read-side section and may sleep.
+ *
+ * Return: the value returned by the last callback called, or NOTIFY_DONE
+ * if there was none.
+ */
+int srcu_notifier_call_chain(struct srcu_notifier_head *nh, unsigned long val, void *v)
+{
+	if (static_branch_unlikely(&notifier_trace_key))
+		return srcu_chain_call_traced(nh, val, v);
+	return srcu_chain_call(nh, val, v, false);
+}
+EXPORT_SYMBOL_GPL(srcu_notifier_call_chain);
+
+/**
+ * srcu_notifier_chain_register - add a block to an SRCU notifier chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * Process context only (takes the chain's mutex, except during boot).
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int srcu_notifier_chain_register(struct srcu_notifier_head *nh, struct notifier_block *nb)
+{
+	return srcu_chain_update(nh, nb, NOTIFIER_OP_ADD);
+}
+EXPORT_SYMBOL_GPL(srcu_notifier_chain_register);
+
+/**
+ * srcu_notifier_chain_unregister - remove a block from an SRCU chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Waits for an SRCU grace period, so that no call still uses @nb when
+ * this returns.  Process context only; never from one of the chain's
+ * callbacks.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int srcu_notifier_chain_unregister(struct srcu_notifier_head *nh, struct notifier_block *nb)
+{
+	return srcu_chain_update(nh, nb, NOTIFIER_OP_DEL);
+}
+EXPORT_SYMBOL_GPL(srcu_notifier_chain_unregister);
+
 #endif /* CONFIG_SRCU */
 
 /*
@@ -955,7 +941,7 @@ static ATOMIC_NOTIFIER_HEAD(die_chain);
  */
 int register_die_notifier(struct notifier_block *block)
 {
-	return atomic_chain_add(&die_chain, block, false);
+	return atomic_chain_update(&die_chain, block, NOTIFIER_OP_ADD);
 }
 EXPORT_SYMBOL_GPL(register_die_notifier);
 
@@ -967,7 +953,7 @@ EXPORT_SYMBOL_GPL(register_die_notifier);
  */
 int unregister_die_notifier(struct notifier_block *block)
 {
-	return atomic_notifier_chain_unregister(&die_chain, block);
+	return atomic_chain_update(&die_chain, block, NOTIFIER_OP_DEL);
 }
 EXPORT_SYMBOL_GPL(unregister_die_notifier);
 

@@ -98,6 +98,17 @@ selftest() { # selftest NAME PLAN CODE [run.sh options]
 	fi
 }
 
+# Build both kernel variants up front (stock first: switching to ours is
+# then one incremental step), so the CLI can use our kernel's BTF.
+for variant in stock chainscope; do
+	selected "$variant" || [ "$variant" = chainscope ] || continue
+	if ! "$REPO/kernel/build.sh" build "$variant" normal >/dev/null; then
+		echo "FAIL: build.kernel-$variant: kernel build failed" | record
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+done
+
 log "host tests"
 if selected host; then
 	for t in "$HERE"/tests/*.sh; do
@@ -105,6 +116,17 @@ if selected host; then
 	done
 	if [ -f "$REPO/userspace/Makefile" ]; then
 		make -s -C "$REPO/userspace" test 2>&1 | record
+	fi
+fi
+
+# The CLI and its guest test programs go into every guest.
+if [ -f "$REPO/userspace/Makefile" ]; then
+	log "building the chainscope CLI"
+	if make -s -C "$REPO/userspace" >"$OUTROOT/userspace-build.log" 2>&1; then
+		CS_GUEST_BINS=$(find "$REPO/userspace/.output" -maxdepth 1 -type f -executable | sort | tr '\n' ' ')
+		export CS_GUEST_BINS
+	else
+		echo "FAIL: host.cli.build: make -C userspace failed (see $OUTROOT/userspace-build.log)" | record
 	fi
 fi
 
