@@ -865,9 +865,14 @@ void srcu_init_notifier_head(struct srcu_notifier_head *nh)
 {
 	RCU_INIT_POINTER(nh->head, NULL);
 	mutex_init(&nh->mutex);
-	/* Fails only for lack of memory, and the head is unusable then. */
+	/*
+	 * Fails only for lack of memory, and this function cannot report
+	 * it.  There is no recovery: without its per-CPU data the first
+	 * srcu_read_lock() on the head would scribble over per-CPU memory.
+	 * Stop here, naming the cause (stock 6.1 BUG()s at this point).
+	 */
 	if (init_srcu_struct(&nh->srcu) < 0)
-		BUG();
+		panic("%s: no memory for the SRCU state of %ps\n", __func__, nh);
 }
 EXPORT_SYMBOL_GPL(srcu_init_notifier_head);
 
@@ -970,7 +975,8 @@ int notrace notify_die(enum die_val val, const char *str,
 	};
 
 	RCU_LOCKDEP_WARN(!rcu_is_watching(),
-			 "notify_die called but RCU thinks we're quiescent");
+			 "die chain called but RCU thinks we're quiescent");
 	return atomic_notifier_call_chain(&die_chain, val, &args);
 }
+
 NOKPROBE_SYMBOL(notify_die);

@@ -118,8 +118,8 @@ kernel without them."
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-"${GIT[@]}" format-patch -q -o "$OUT" HEAD~3..HEAD
 OUT=$(cd "$OUT" && pwd)
+"${GIT[@]}" format-patch -q -o "$OUT" HEAD~3..HEAD
 
 # Each patch applies, in order, to the pristine base.
 git clone -q "$WORK/series" "$WORK/check"
