@@ -414,7 +414,6 @@ bool atomic_notifier_call_chain_is_empty(struct atomic_notifier_head *nh)
 	/* Only the pointer value is looked at: no RCU read section needed. */
 	return !rcu_access_pointer(nh->head);
 }
-EXPORT_SYMBOL_GPL(atomic_notifier_call_chain_is_empty);
 
 /**
  * atomic_notifier_chain_register_unique_prio - add a block, unless its
