@@ -31,9 +31,21 @@ awk '/ notifier_run: / {
 }
 END { for (k in n) printf "%6d  %s\n", n[k], k }' /out/demo-trace.txt | sort -rn | head -n 25
 echo
-echo "== first chain calls, as recorded (see output/.../guest/demo-trace.txt)"
-grep -m 24 -E 'notifier_(call_begin|run|return|stop|call_end|lock_wait):' /out/demo-trace.txt |
-	sed -E 's/^ *//; s/ +/ /g' | cut -c1-150
+echo "== chain calls by chain (count, head, kind): empty chains included"
+awk '/ notifier_call_begin: / {
+	h = ""; k = ""
+	for (i = 1; i <= NF; i++) {
+		if ($i ~ /^head=/) h = substr($i, 6)
+		if ($i ~ /^kind=/) k = substr($i, 6)
+	}
+	n[h " " k]++
+}
+END { for (c in n) printf "%6d  %s\n", n[c], c }' /out/demo-trace.txt | sort -rn | head -n 12
+echo
+echo "== one netdevice chain call, event by event (full trace: guest/demo-trace.txt)"
+awk '/notifier_call_begin: head=netdev_chain/ && !done { on = 1 }
+on { print; if ($0 ~ /notifier_call_end: head=netdev_chain/) { on = 0; done = 1 } }' \
+	/out/demo-trace.txt | sed -E 's/^ *//; s/ +/ /g' | cut -c1-160 | head -n 40
 echo
 echo "== power-off: the reboot notifier chain, printed live (tp_printk)"
 echo 1 > $T/events/notifier/notifier_run/enable
