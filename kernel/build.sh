@@ -146,11 +146,15 @@ ensure_config() {
 	[ -f "$b/.chainscope-configured" ] && return 0
 	mkdir -p "$b"
 	log "configuring $flavor kernel in $b"
-	make -s -C "$SRC" O="$b" tinyconfig >/dev/null
+	# merge_config.sh leaves temporary files in its working directory.
 	# shellcheck disable=SC2046
-	"$SRC/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" \
-		$(flavor_frags "$flavor") >/dev/null
-	make -s -C "$SRC" O="$b" olddefconfig >/dev/null
+	(
+		cd "$b" &&
+		make -s -C "$SRC" O="$b" tinyconfig &&
+		"$SRC/scripts/kconfig/merge_config.sh" -m -O "$b" "$b/.config" \
+			$(flavor_frags "$flavor") &&
+		make -s -C "$SRC" O="$b" olddefconfig
+	) >"$b/config.log" 2>&1 || die "configuring failed; see $b/config.log"
 	local missing=() opt val got
 	while IFS='=' read -r opt val; do
 		case "$opt" in CONFIG_*) ;; *) continue ;; esac
