@@ -3,6 +3,7 @@
 # which reports one result per case ($variant.kunit.<suite>.<case>).
 ko=$(find /lib/modules -name notifier_kunit.ko | head -n1)
 [ -n "$ko" ] || { echo "notifier_kunit.ko is not in the initramfs"; exit 1; }
+echo "insmod notifier_kunit.ko ${CS_KUNIT_ARGS:-}"
 # shellcheck disable=SC2086
 insmod "$ko" $CS_KUNIT_ARGS || { echo "insmod notifier_kunit failed"; exit 1; }
 mkdir -p /out/kunit
