@@ -41,6 +41,7 @@
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
 #include <linux/kdebug.h>
+#include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/minmax.h>
@@ -66,15 +67,64 @@
  */
 #include <trace/events/notifier.h>
 
+/*
+ * Loaded as a module, these are read by nt_params_load(), not only by the
+ * module loader: see there.
+ */
 static unsigned int stress_iters = 1000;
 module_param(stress_iters, uint, 0444);
 MODULE_PARM_DESC(stress_iters,
-		 "chain calls per caller thread and chain kind in notifier_test_stress (default 1000); a run makes 8 * stress_iters calls and more, so 125000 gives 10^6 operations");
+		 "chain calls per caller thread and chain kind in notifier_test_stress (default 1000): at least 8 * stress_iters calls in all, plus the (un)registrations; each case reports its operations, the suite their total");
 
 static unsigned int stress_max_ms = 60000;
 module_param(stress_max_ms, uint, 0444);
 MODULE_PARM_DESC(stress_max_ms,
-		 "time budget of one notifier_test_stress run in ms, a safety net: running out is reported, not failed (default 60000)");
+		 "time budget of one notifier_test_stress case in ms, a safety net: running out is reported, not failed (default 60000)");
+
+/*
+ * KUnit of Linux 6.1 runs a module's suites from its MODULE_STATE_COMING
+ * notifier, and load_module() calls that before parse_args() has set the
+ * module's parameters: the tests would only ever see the defaults above,
+ * while /sys/module/notifier_kunit/parameters shows the given values once
+ * the load completed.  The arguments are in THIS_MODULE->args by then, so
+ * take ours from there, as parse_args() would (on a copy: next_arg() cuts
+ * up the string it walks).  Built in, the parameters are set from the
+ * kernel command line long before KUnit runs.
+ */
+static bool nt_param_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !(strchr("-_", *a) && strchr("-_", *b)))
+			return false;
+	return *a == *b;
+}
+
+static void nt_params_load(void)
+{
+#ifdef MODULE
+	char *buf, *args, *param, *val;
+	unsigned int v;
+
+	if (!THIS_MODULE->args)
+		return;
+	buf = kstrdup(THIS_MODULE->args, GFP_KERNEL);
+	if (!buf)
+		return;
+	args = skip_spaces(buf);
+	while (*args) {
+		args = next_arg(args, &param, &val);
+		if (!val && !strcmp(param, "--"))
+			break;
+		if (!val || kstrtouint(val, 0, &v))
+			continue;	/* parse_args() will refuse the load */
+		if (nt_param_eq(param, "stress_iters"))
+			stress_iters = v;
+		else if (nt_param_eq(param, "stress_max_ms"))
+			stress_max_ms = v;
+	}
+	kfree(buf);
+#endif
+}
 
 #define NT_VAL			0x4e54UL
 #define NT_VAL_UP		0x101UL
@@ -1449,6 +1499,8 @@ struct nt_stress {
 	atomic_t threads_left;
 	struct completion done;
 	atomic_long_t calls;		/* chain calls made */
+	atomic_long_t regs;		/* registrations made */
+	atomic_long_t unregs;		/* unregistrations made */
 	atomic_long_t stable_calls;	/* calls of the stable block */
 	atomic_long_t churn_ops;	/* one unregister plus one register */
 	atomic_t bad_calls;		/* stable block not run exactly once */
@@ -1538,6 +1590,7 @@ static int nt_stress_caller(void *arg)
 static void nt_churn_add(struct nt_stress *s, struct nt_sblock *b)
 {
 	WRITE_ONCE(b->dead, false);
+	atomic_long_inc(&s->regs);
 	if (nt_chain_register(s->chain, &b->nb))
 		atomic_inc(&s->op_errors);
 	else
@@ -1546,6 +1599,7 @@ static void nt_churn_add(struct nt_stress *s, struct nt_sblock *b)
 
 static void nt_churn_del(struct nt_stress *s, struct nt_sblock *b)
 {
+	atomic_long_inc(&s->unregs);
 	if (nt_chain_unregister(s->chain, &b->nb))
 		atomic_inc(&s->op_errors);
 	b->on_chain = false;
@@ -1585,19 +1639,32 @@ static int nt_stress_churner(void *arg)
 	return 0;
 }
 
+/* What the stress cases of one run of the suite did, for suite_exit. */
+static atomic_long_t nt_stress_total_ops;
+static atomic_t nt_stress_cases;
+static atomic_t nt_stress_cases_out_of_time;
+
 /*
  * Two threads call the chain while a third registers and unregisters
  * blocks around a block that stays registered throughout.  Raw chains get
  * the caller-provided lock they require.  Whatever the interleaving:
  * every call runs the stable block exactly once and sees the priorities
  * in order, and no block runs after its unregistration returned.
+ *
+ * Reports the operations made on the chain: calls, registrations and
+ * unregistrations, the stable block's and the final check call included.
+ * How many of each depends on the kind: the churner of an atomic or SRCU
+ * chain waits for a grace period in every unregistration, while the
+ * callers go on calling until it has churned enough.
  */
 static void notifier_test_stress(struct kunit *test)
 {
 	const struct nt_kind_param *p = nt_param(test);
 	struct nt_stress *s;
-	unsigned long budget, calls, before;
-	unsigned int i;
+	unsigned long budget, calls, regs, unregs, ops, before;
+	unsigned int i, max_ms = max(stress_max_ms, 1000U);
+	ktime_t start;
+	s64 ms;
 
 	s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, s);
@@ -1607,8 +1674,7 @@ static void notifier_test_stress(struct kunit *test)
 		s->chain->raw_lock = &s->raw_lock;
 	s->iters = max(stress_iters, 1U);
 	s->churn_min = max(stress_iters / 128, 8U);
-	budget = msecs_to_jiffies(max(stress_max_ms, 1000U));
-	s->deadline = jiffies + budget;
+	budget = msecs_to_jiffies(max_ms);
 	atomic_set(&s->callers_left, NT_STRESS_CALLERS);
 	atomic_set(&s->threads_left, NT_STRESS_CALLERS + 1);
 	init_completion(&s->done);
@@ -1622,6 +1688,9 @@ static void notifier_test_stress(struct kunit *test)
 		s->churn[i].nb.notifier_call = nt_stress_cb;
 		s->churn[i].nb.priority = (int)(i % 3) - 1;
 	}
+	start = ktime_get();
+	s->deadline = jiffies + budget;
+	atomic_long_inc(&s->regs);
 	KUNIT_ASSERT_EQ(test, nt_reg(test, s->chain, &s->stable.nb), 0);
 
 	for (i = 0; i < NT_STRESS_CALLERS; i++)
@@ -1644,19 +1713,33 @@ static void notifier_test_stress(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&s->order_errors), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&s->after_unregister), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&s->op_errors), 0);
-	if (atomic_read(&s->out_of_time))
-		kunit_info(test, "%s: time budget of %u ms used up",
-			   p->name, stress_max_ms);
-	kunit_info(test, "%s: %lu calls, %ld churn iterations", p->name,
-		   calls, atomic_long_read(&s->churn_ops));
 
 	/* Once its unregistration returned, the stable block never runs. */
+	atomic_long_inc(&s->unregs);
 	KUNIT_EXPECT_EQ(test, nt_unreg(test, s->chain, &s->stable.nb), 0);
 	before = atomic_long_read(&s->stable_calls);
 	KUNIT_EXPECT_EQ(test, nt_chain_call(s->chain, NT_VAL, NULL),
 			NOTIFY_DONE);
+	calls++;
 	KUNIT_EXPECT_EQ(test, (unsigned long)atomic_long_read(&s->stable_calls),
 			before);
+	ms = ktime_ms_delta(ktime_get(), start);
+
+	regs = atomic_long_read(&s->regs);
+	unregs = atomic_long_read(&s->unregs);
+	KUNIT_EXPECT_EQ(test, regs, unregs);
+	ops = calls + regs + unregs;
+	atomic_long_add(ops, &nt_stress_total_ops);
+	atomic_inc(&nt_stress_cases);
+	if (atomic_read(&s->out_of_time)) {
+		atomic_inc(&nt_stress_cases_out_of_time);
+		kunit_info(test, "%s: time budget of %u ms used up",
+			   p->name, max_ms);
+	}
+	kunit_info(test,
+		   "%s: %lu operations: %lu calls, %lu registrations, %lu unregistrations (%ld churn iterations, stress_iters %u, %lld ms)",
+		   p->name, ops, calls, regs, unregs,
+		   atomic_long_read(&s->churn_ops), stress_iters, ms);
 }
 
 /* Counts the contexts an atomic chain callback runs in. */
@@ -2155,10 +2238,32 @@ static struct kunit_case notifier_concurrency_cases[] = {
 	{}
 };
 
+static int nt_concurrency_suite_init(struct kunit_suite *suite)
+{
+	nt_params_load();
+	atomic_long_set(&nt_stress_total_ops, 0);
+	atomic_set(&nt_stress_cases, 0);
+	atomic_set(&nt_stress_cases_out_of_time, 0);
+	return 0;
+}
+
+/* One line with the stress total, on the console and in the results. */
+static void nt_concurrency_suite_exit(struct kunit_suite *suite)
+{
+	kunit_log(KERN_INFO, suite,
+		  KUNIT_SUBTEST_INDENT
+		  "# %s: stress total %ld operations in %d cases (stress_iters %u, %d out of time)",
+		  suite->name, atomic_long_read(&nt_stress_total_ops),
+		  atomic_read(&nt_stress_cases), stress_iters,
+		  atomic_read(&nt_stress_cases_out_of_time));
+}
+
 static struct kunit_suite notifier_concurrency_suite = {
 	.name = "notifier_concurrency",
 	.init = nt_test_init,
 	.exit = nt_test_exit,
+	.suite_init = nt_concurrency_suite_init,
+	.suite_exit = nt_concurrency_suite_exit,
 	.test_cases = notifier_concurrency_cases,
 };
 

@@ -18,7 +18,7 @@ REPO=$(dirname "$HERE")
 OUTROOT=${CS_OUTPUT:-$REPO/output}/test
 GLOB='*'
 DEBUG=1
-SOAK_ITERS=${CS_SOAK_ITERS:-20000}
+SOAK_ITERS=${CS_SOAK_ITERS:-125000}
 while getopts 't:n' opt; do
 	case $opt in
 	t) GLOB=$OPTARG ;;
