@@ -123,7 +123,7 @@ fi
 if [ -f "$REPO/userspace/Makefile" ]; then
 	log "building the chainscope CLI"
 	if make -s -C "$REPO/userspace" >"$OUTROOT/userspace-build.log" 2>&1; then
-		CS_GUEST_BINS=$(find "$REPO/userspace/.output" -maxdepth 1 -type f -executable | sort | tr '\n' ' ')
+		CS_GUEST_BINS=$(make -s -C "$REPO/userspace" guest-bins | tr '\n' ' ')
 		export CS_GUEST_BINS
 	else
 		echo "FAIL: host.cli.build: make -C userspace failed (see $OUTROOT/userspace-build.log)" | record

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * chainscope contention: waits for the lock of blocking (rwsem) and SRCU
+ * (mutex) notifier chains, from notifier:notifier_lock_wait, cross-checked
+ * against lock:contention_begin/contention_end on the same lock.
+ *
+ * As in latency.bpf.c each program comes as a tp_btf/raw_tp pair.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "contention.h"
+#include "chainscope.bpf.h"
+
+const volatile __u64 targ_head = 0;	/* only this chain head (0: all) */
+const volatile int targ_units = CS_UNITS_US;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CS_MAP_ENTRIES);
+	__type(key, struct cs_cont_key);
+	__type(value, struct cs_cont_val);
+} waits SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CS_MAP_ENTRIES);
+	__type(key, struct cs_waiter_key);
+	__type(value, struct cs_waiter_val);
+} waiters SEC(".maps");
+
+/*
+ * lock:contention_begin timestamps and finished begin->end times, per
+ * (task, lock). Entries for locks that turn out not to be a notifier
+ * chain's are never consumed, so these are LRU maps: old ones just go.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, CS_MAP_ENTRIES);
+	__type(key, struct cs_lt_key);
+	__type(value, __u64);
+} lt_begin SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, CS_MAP_ENTRIES);
+	__type(key, struct cs_lt_key);
+	__type(value, __u64);
+} lt_done SEC(".maps");
+
+static struct cs_cont_val zero_cont;
+static struct cs_waiter_val zero_waiter;
+
+/* include/trace/events/lock.h: LCB_F_* */
+#define CS_LCB_F_SPIN	(1U << 0)
+#define CS_LCB_F_READ	(1U << 1)
+#define CS_LCB_F_WRITE	(1U << 2)
+#define CS_LCB_F_PERCPU	(1U << 4)
+#define CS_LCB_F_MUTEX	(1U << 5)
+
+static __always_inline int handle_lock_wait(void *head, void *lock, int kind,
+					    int op, __u64 wait_ns)
+{
+	struct cs_cont_key key = {};
+	struct cs_lt_key lkey = {};
+	struct cs_cont_val *v;
+	__u64 *lt;
+
+	if (targ_head && (__u64)head != targ_head)
+		return 0;
+	key.head = (__u64)head;
+	key.op = op;
+	v = cs_lookup_or_init(&waits, &key, &zero_cont);
+	if (!v)
+		return 0;
+	v->kind = kind;
+	v->lock = (__u64)lock;
+	CS_HIST_ADD(v, wait_ns, targ_units);
+	if (wait_ns)
+		__sync_fetch_and_add(&v->contended, 1);
+
+	/* did the lock tracepoints see this acquisition wait? */
+	lkey.task = (__u64)bpf_get_current_task();
+	lkey.lock = (__u64)lock;
+	lt = bpf_map_lookup_elem(&lt_done, &lkey);
+	if (lt) {
+		__u64 ns = *lt;
+
+		bpf_map_delete_elem(&lt_done, &lkey);
+		__sync_fetch_and_add(&v->lt_count, 1);
+		__sync_fetch_and_add(&v->lt_sum_ns, ns);
+		cs_update_max(&v->lt_max_ns, ns);
+	}
+
+	if (wait_ns) {
+		struct cs_waiter_key wkey = {};
+		struct cs_waiter_val *w;
+		__u64 id = bpf_get_current_pid_tgid();
+
+		wkey.head = (__u64)head;
+		wkey.pid = (__u32)id;
+		w = cs_lookup_or_init(&waiters, &wkey, &zero_waiter);
+		if (!w)
+			return 0;
+		if (!w->count) {
+			w->tgid = id >> 32;
+			bpf_get_current_comm(w->comm, sizeof(w->comm));
+		}
+		__sync_fetch_and_add(&w->count, 1);
+		__sync_fetch_and_add(&w->total_ns, wait_ns);
+		cs_update_max(&w->max_ns, wait_ns);
+	}
+	return 0;
+}
+
+static __always_inline int handle_contention_begin(void *lock, unsigned int flags)
+{
+	struct cs_lt_key key = {};
+	__u64 now;
+
+	/* only sleeping rwsems and mutexes can be a notifier chain's lock */
+	if (!(flags & CS_LCB_F_MUTEX) &&
+	    (!(flags & (CS_LCB_F_READ | CS_LCB_F_WRITE)) ||
+	     (flags & (CS_LCB_F_SPIN | CS_LCB_F_PERCPU))))
+		return 0;
+	key.task = (__u64)bpf_get_current_task();
+	key.lock = (__u64)lock;
+	now = bpf_ktime_get_ns();
+	/*
+	 * A mutex reports begin twice (optimistic spin, then sleep) and end
+	 * once: keep the first timestamp.
+	 */
+	bpf_map_update_elem(&lt_begin, &key, &now, BPF_NOEXIST);
+	return 0;
+}
+
+static __always_inline int handle_contention_end(void *lock)
+{
+	struct cs_lt_key key = {};
+	__u64 *ts, ns;
+
+	key.task = (__u64)bpf_get_current_task();
+	key.lock = (__u64)lock;
+	ts = bpf_map_lookup_elem(&lt_begin, &key);
+	if (!ts)
+		return 0;
+	ns = bpf_ktime_get_ns() - *ts;
+	bpf_map_delete_elem(&lt_begin, &key);
+	bpf_map_update_elem(&lt_done, &key, &ns, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/notifier_lock_wait")
+int BPF_PROG(lock_wait_btf, void *head, void *lock, enum notifier_chain_kind kind,
+	     enum notifier_lock_op op, u64 wait_ns)
+{
+	return handle_lock_wait(head, lock, kind, op, wait_ns);
+}
+
+SEC("raw_tp/notifier_lock_wait")
+int BPF_PROG(lock_wait_raw, void *head, void *lock, enum notifier_chain_kind kind,
+	     enum notifier_lock_op op, u64 wait_ns)
+{
+	return handle_lock_wait(head, lock, kind, op, wait_ns);
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(contention_begin_btf, void *lock, unsigned int flags)
+{
+	return handle_contention_begin(lock, flags);
+}
+
+SEC("raw_tp/contention_begin")
+int BPF_PROG(contention_begin_raw, void *lock, unsigned int flags)
+{
+	return handle_contention_begin(lock, flags);
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(contention_end_btf, void *lock, int ret)
+{
+	return handle_contention_end(lock);
+}
+
+SEC("raw_tp/contention_end")
+int BPF_PROG(contention_end_raw, void *lock, int ret)
+{
+	return handle_contention_end(lock);
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

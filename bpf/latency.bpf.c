@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * chainscope latency: how long notifier callbacks (and with -C whole
+ * chain passes) take, from the chainscope notifier tracepoints.
+ *
+ * Every program exists twice: tp_btf (typed, preferred) and raw_tp (the
+ * fallback, also the one BPF_PROG_TEST_RUN can run on 6.1). User space
+ * keeps one of each pair via bpf_program__set_autoload().
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "latency.h"
+#include "chainscope.bpf.h"
+
+/* Settings, filled in by user space before load. */
+const volatile __u64 targ_head = 0;	/* only this chain head (0: all) */
+const volatile __u64 targ_cb = 0;	/* only this callback (0: all) */
+const volatile int targ_kind = CS_KIND_ANY;	/* only this chain kind */
+const volatile int targ_units = CS_UNITS_US;
+const volatile bool targ_per_val = false;	/* -a: key by event value too */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CS_MAP_ENTRIES);
+	__type(key, struct cs_lat_key);
+	__type(value, struct cs_lat_hist);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CS_MAP_ENTRIES);
+	__type(key, struct cs_chain_key);
+	__type(value, struct cs_chain_hist);
+} chain_hists SEC(".maps");
+
+/* -C: open passes per (task, execution context); see latency.h */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CS_MAP_ENTRIES);
+	__type(key, struct cs_stack_key);
+	__type(value, struct cs_chain_stack);
+} stacks SEC(".maps");
+
+/*
+ * -C: set while call_begin_* or call_end_* runs on this CPU. The kernel
+ * skips a program that fires again on a CPU where it already runs (an
+ * interrupt arriving in the middle of it), per program: an interrupt
+ * could lose its call_end and keep its call_begin, leaving a stale frame.
+ * This flag is shared by both programs, and within one interrupt it
+ * cannot change, so an interrupt's begin and end are skipped together.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} in_chain_prog SEC(".maps");
+
+/* An interrupt-context pass never lasts this long: such a frame is stale. */
+#define CS_IRQ_STALE_NS 1000000000ULL
+
+/* zero values to create map entries from */
+static struct cs_lat_hist zero_lat;
+static struct cs_chain_hist zero_chain;
+static struct cs_chain_stack zero_stack;
+
+/*
+ * Set by user space once every program is attached. Before that, a
+ * call_end without its begin is a pass that was already running when we
+ * attached: not worth a warning.
+ */
+__u32 chain_armed = 0;
+
+/* bumped by the `ping` program (bpftool prog run demo, no context) */
+__u64 ping_count = 0;
+
+/* x86 6.1 keeps preempt_count in this per-CPU variable */
+extern const int __preempt_count __ksym __weak;
+
+#define CS_NMI_MASK		0x00f00000
+#define CS_HARDIRQ_MASK		0x000f0000
+#define CS_SOFTIRQ_OFFSET	0x00000100
+
+static __always_inline __u32 exec_ctx(void)
+{
+	const int *pc;
+	int v;
+
+	if (!&__preempt_count)
+		return CS_CTX_TASK;
+	pc = bpf_this_cpu_ptr(&__preempt_count);
+	v = *pc;
+	if (v & CS_NMI_MASK)
+		return CS_CTX_NMI;
+	if (v & CS_HARDIRQ_MASK)
+		return CS_CTX_HARDIRQ;
+	if (v & CS_SOFTIRQ_OFFSET)	/* serving a softirq, not just bh-disabled */
+		return CS_CTX_SOFTIRQ;
+	return CS_CTX_TASK;
+}
+
+static __always_inline bool chain_wanted(void *head, int kind)
+{
+	if (targ_head && (__u64)head != targ_head)
+		return false;
+	if (targ_kind != CS_KIND_ANY && kind != targ_kind)
+		return false;
+	return true;
+}
+
+static __always_inline int handle_return(void *cb, void *head, int kind,
+					 unsigned long val, int ret, __u64 ns)
+{
+	struct cs_lat_key key = {};
+	struct cs_lat_hist *h;
+
+	if (!chain_wanted(head, kind))
+		return 0;
+	if (targ_cb && (__u64)cb != targ_cb)
+		return 0;
+	key.head = (__u64)head;
+	key.cb = (__u64)cb;
+	key.val = targ_per_val ? val : 0;
+	h = cs_lookup_or_init(&hists, &key, &zero_lat);
+	if (!h)
+		return 0;
+	h->kind = kind;
+	if (ns) {
+		CS_HIST_ADD(h, ns, targ_units);
+	} else {
+		__sync_fetch_and_add(&h->count, 1);
+		__sync_fetch_and_add(&h->untimed, 1);
+	}
+	if (ret & CS_NOTIFY_STOP_MASK) {
+		int plain = ret & ~CS_NOTIFY_STOP_MASK;
+
+		/* notifier_to_errno(): plain > NOTIFY_OK encodes an errno */
+		if (ret == CS_NOTIFY_BAD)
+			__sync_fetch_and_add(&h->bad, 1);
+		else if (plain > CS_NOTIFY_OK)
+			__sync_fetch_and_add(&h->err, 1);
+		else
+			__sync_fetch_and_add(&h->stop, 1);
+	}
+	return 0;
+}
+
+static __always_inline void do_call_begin(void *head)
+{
+	struct cs_stack_key key = {};
+	struct cs_chain_stack *st;
+	__u64 now = bpf_ktime_get_ns();
+	__u32 d;
+
+	key.task = (__u64)bpf_get_current_task();
+	key.ctx = exec_ctx();
+	st = cs_lookup_or_init(&stacks, &key, &zero_stack);
+	if (!st)
+		return;
+	d = st->depth;
+	/*
+	 * Safety net: in an interrupt context, a top frame this old cannot
+	 * belong to a pass still running; it and all below it are stale.
+	 */
+	if (key.ctx != CS_CTX_TASK && d && d <= CS_MAX_DEPTH &&
+	    now - st->frames[(d - 1) & (CS_MAX_DEPTH - 1)].ts > CS_IRQ_STALE_NS) {
+		__u32 idx = CS_STAT_STALE;
+		__u64 *cnt = bpf_map_lookup_elem(&stats, &idx);
+
+		if (cnt)
+			*cnt += d;
+		d = 0;
+	}
+	if (d < CS_MAX_DEPTH) {
+		st->frames[d & (CS_MAX_DEPTH - 1)].head = (__u64)head;
+		st->frames[d & (CS_MAX_DEPTH - 1)].ts = now;
+	} else {
+		cs_stat_inc(CS_STAT_TOO_DEEP);
+	}
+	st->depth = d + 1;
+}
+
+static __always_inline void do_call_end(void *head, int kind, unsigned long val,
+					int type, int ret, int nr_calls)
+{
+	struct cs_stack_key key = {};
+	struct cs_chain_key ckey = {};
+	struct cs_chain_stack *st;
+	struct cs_chain_hist *h;
+	__u64 now = bpf_ktime_get_ns(), ts;
+	__u32 d, i;
+
+	key.task = (__u64)bpf_get_current_task();
+	key.ctx = exec_ctx();
+	st = bpf_map_lookup_elem(&stacks, &key);
+	if (!st || !st->depth) {
+		/* began before we attached, or its call_begin was missed */
+		if (chain_armed)
+			cs_stat_inc(CS_STAT_UNPAIRED);
+		return;
+	}
+	d = st->depth - 1;
+	if (d >= CS_MAX_DEPTH) {
+		/* its begin was past the stack: nothing to time */
+		st->depth = d;
+		return;
+	}
+	/*
+	 * Normally the top frame is this pass. If a call_begin or call_end
+	 * was missed (e.g. BPF recursion protection skipped us) look down
+	 * for the nearest frame of this head and drop what is above it.
+	 */
+	if (st->frames[d & (CS_MAX_DEPTH - 1)].head != (__u64)head) {
+		bool found = false;
+
+		for (i = 1; i < CS_MAX_DEPTH; i++) {
+			if (i > d)
+				break;
+			if (st->frames[(d - i) & (CS_MAX_DEPTH - 1)].head == (__u64)head) {
+				found = true;
+				break;
+			}
+		}
+		if (chain_armed)
+			cs_stat_inc(CS_STAT_UNPAIRED);
+		if (!found)
+			return;
+		d -= i;
+	}
+	ts = st->frames[d & (CS_MAX_DEPTH - 1)].ts;
+	st->depth = d;
+	if (!d)
+		bpf_map_delete_elem(&stacks, &key);
+
+	ckey.head = (__u64)head;
+	ckey.val = targ_per_val ? val : 0;
+	h = cs_lookup_or_init(&chain_hists, &ckey, &zero_chain);
+	if (!h)
+		return;
+	h->kind = kind;
+	CS_HIST_ADD(h, now - ts, targ_units);
+	if (ret & CS_NOTIFY_STOP_MASK)
+		__sync_fetch_and_add(&h->stopped, 1);
+	if (type == 2)	/* NOTIFIER_CALL_ROLLBACK */
+		__sync_fetch_and_add(&h->rollbacks, 1);
+	if (nr_calls > 0)
+		__sync_fetch_and_add(&h->nr_calls, nr_calls);
+}
+
+/* The per-CPU guard around both (see in_chain_prog); NULL: skip. */
+static __always_inline __u32 *chain_guard_enter(void)
+{
+	__u32 zero = 0, *busy = bpf_map_lookup_elem(&in_chain_prog, &zero);
+
+	if (!busy)
+		return NULL;
+	if (*busy) {
+		cs_stat_inc(CS_STAT_NESTED);
+		return NULL;
+	}
+	*busy = 1;
+	return busy;
+}
+
+static __always_inline int handle_call_begin(void *head, int kind)
+{
+	__u32 *busy;
+
+	if (!chain_wanted(head, kind))
+		return 0;
+	busy = chain_guard_enter();
+	if (!busy)
+		return 0;
+	do_call_begin(head);
+	*busy = 0;
+	return 0;
+}
+
+static __always_inline int handle_call_end(void *head, int kind, unsigned long val,
+					   int type, int ret, int nr_calls)
+{
+	__u32 *busy;
+
+	if (!chain_wanted(head, kind))
+		return 0;
+	busy = chain_guard_enter();
+	if (!busy)
+		return 0;
+	do_call_end(head, kind, val, type, ret, nr_calls);
+	*busy = 0;
+	return 0;
+}
+
+SEC("tp_btf/notifier_return")
+int BPF_PROG(notifier_return_btf, void *cb, void *head, struct notifier_block *nb,
+	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
+	     u64 duration_ns)
+{
+	return handle_return(cb, head, kind, val, ret, duration_ns);
+}
+
+SEC("raw_tp/notifier_return")
+int BPF_PROG(notifier_return_raw, void *cb, void *head, struct notifier_block *nb,
+	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
+	     u64 duration_ns)
+{
+	return handle_return(cb, head, kind, val, ret, duration_ns);
+}
+
+SEC("tp_btf/notifier_call_begin")
+int BPF_PROG(call_begin_btf, void *head, enum notifier_chain_kind kind,
+	     unsigned long val, int nr_to_call, enum notifier_call_type type)
+{
+	return handle_call_begin(head, kind);
+}
+
+SEC("raw_tp/notifier_call_begin")
+int BPF_PROG(call_begin_raw, void *head, enum notifier_chain_kind kind,
+	     unsigned long val, int nr_to_call, enum notifier_call_type type)
+{
+	return handle_call_begin(head, kind);
+}
+
+SEC("tp_btf/notifier_call_end")
+int BPF_PROG(call_end_btf, void *head, enum notifier_chain_kind kind,
+	     unsigned long val, int nr_to_call, enum notifier_call_type type, int ret,
+	     int nr_calls)
+{
+	return handle_call_end(head, kind, val, type, ret, nr_calls);
+}
+
+SEC("raw_tp/notifier_call_end")
+int BPF_PROG(call_end_raw, void *head, enum notifier_chain_kind kind,
+	     unsigned long val, int nr_to_call, enum notifier_call_type type, int ret,
+	     int nr_calls)
+{
+	return handle_call_end(head, kind, val, type, ret, nr_calls);
+}
+
+/*
+ * Reads no context, so `bpftool prog run pinned PATH repeat 0` can run it
+ * on 6.1 (see userspace/README.md). Never attached.
+ */
+SEC("raw_tp")
+int ping(void *ctx)
+{
+	__sync_fetch_and_add(&ping_count, 1);
+	return 42;
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,93 @@
+#!/bin/sh
+# chainscope contention: rwsem waits of a blocking chain (callers hold it
+# for reading 2 ms at a time while a writer registers/unregisters), the
+# SRCU chain's mutex, the lock:contention_* cross-check and top waiters.
+# Readers sleep 5 ms under the read lock, so a writer nearly always finds
+# it taken, whatever the scheduler does.
+. /chainscope/tests/cli-common.inc
+stock_expect_exit5 contention
+loadgen
+
+# section_line HEADER-PATTERN LINE-PATTERN: first matching line of a section
+section_line() {
+	PAT=$1 WANT=$2 awk '
+		/^chain: / { insec = ($0 ~ ENVIRON["PAT"]); next }
+		insec && $0 ~ ENVIRON["WANT"] { print; exit }
+	' "$OUT"
+}
+
+ctl "add blocking sleep sleep_ms=5"
+cs_start cont contention
+# readers keep calling for as long as the writers run
+ctl "callers blocking 2 0"
+# let the readers get going first (PREEMPT_NONE: the shell may run ahead)
+i=0
+while [ "$(sed -n 's/.*callers_calls=\([0-9]*\).*/\1/p' "$LG/stats")" -lt 10 ]; do
+	i=$((i + 1))
+	[ $i -lt 300 ] || fail "callers made no calls within 30 s"
+	usleep 100000
+done
+ctl "writers blocking 1 20"
+ctl "writers srcu 2 20"
+ctl wait
+ctl stop
+cs_stop
+cat "$LG/stats"
+calls=$(sed -n 's/.*callers_calls=\([0-9]*\).*/\1/p' "$LG/stats")
+cycles=$(sed -n 's/.*writers_cycles=\([0-9]*\).*/\1/p' "$LG/stats")
+expect_ge "loadgen callers_calls" "$calls" 1
+expect_eq "loadgen writers_cycles" "$cycles" 60
+
+RD='cs_loadgen_blocking \(blocking\) op: read lock: cs_loadgen_blocking '
+WR='cs_loadgen_blocking \(blocking\) op: write lock: cs_loadgen_blocking '
+SR='cs_loadgen_srcu \(srcu\) op: write lock: cs_loadgen_srcu '
+hr=$(header "^chain: $RD")
+hw=$(header "^chain: $WR")
+hs=$(header "^chain: $SR")
+[ -n "$hr" ] && [ -n "$hw" ] && [ -n "$hs" ] || fail "missing read/write/srcu sections"
+expect_eq "blocking read acquisitions = calls" "$(field count "$hr")" "$calls"
+expect_eq "blocking write acquisitions = 2 x 20 cycles" "$(field count "$hw")" 40
+expect_eq "srcu mutex acquisitions = 2 x 2 x 20 cycles" "$(field count "$hs")" 80
+wc=$(field contended "$hw")
+expect_ge "blocking write acquisitions that waited" "$wc" 1
+# a writer waits behind readers holding the rwsem for 5+ ms
+expect_ge "blocking write max wait (us)" "$(field max "$hw")" 1000
+# the histogram holds every acquisition
+expect_eq "write histogram total" "$(rows_from "$WR" 0)" 40
+
+# lock:contention_begin/end saw some of the same acquisitions wait; each
+# of those also failed the notifier's trylock, so never more than waited
+lt=$(section_line "$WR" 'lock tracepoint saw')
+echo "$lt"
+n=$(echo "$lt" | sed -n 's/.*saw \([0-9]*\) contended.*/\1/p')
+expect_ge "lock tracepoint contended writes" "$n" 1
+expect_le "lock tracepoint contended writes" "$n" "$wc"
+n=$(section_line "$RD" 'lock tracepoint saw' | sed -n 's/.*saw \([0-9]*\) contended.*/\1/p')
+expect_le "lock tracepoint contended reads" "$n" "$(field contended "$hr")"
+
+# top waiters of the blocking chain: our kthreads, at most 5
+tw=$(awk '/^chain: cs_loadgen_blocking /{ s = 1 } /^chain: / && !/cs_loadgen_blocking/ { s = 0 }
+	s && /^    cslg_/' "$OUT")
+echo "$tw"
+[ -n "$tw" ] || fail "no cslg_* thread among the top waiters of cs_loadgen_blocking"
+expect_le "top waiters listed" "$(echo "$tw" | wc -l)" 5
+echo "$tw" | grep -q 'pid=[0-9]* *total=[0-9]*us count=[0-9]* max=' || fail "top waiter line format"
+
+grep -q "WARNING: .* dropped" "$OUT" && fail "unexpected warning: $(grep WARNING "$OUT")"
+grep WARNING "$OUT"
+
+# JSON: one line, with the cross-check and top waiters
+cs_start contj contention -j -n -c cs_loadgen_blocking
+ctl "callers blocking 1 10"
+ctl "writers blocking 1 5"
+ctl wait
+cs_stop
+expect_eq "JSON lines" "$(wc -l < "$OUT")" 1
+for k in '"type":"contention"' '"units":"nsecs"' '"dropped":0' '"lock_tracepoints":true' \
+	'"op":"read"' '"op":"write"' '"lock_tracepoint":{"count":' '"top_waiters":\[{"chain":"cs_loadgen_blocking"'; do
+	grep -q "$k" "$OUT" || fail "no $k in the JSON"
+done
+grep -q 'cs_loadgen_srcu' "$OUT" && fail "-c cs_loadgen_blocking let srcu through"
+echo "ok: JSON keys"
+cs_cleanup
+echo "lock waits counted per chain and op, cross-checked, top waiters listed"

@@ -1,0 +1,968 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * cs-bpf-unit: unit tests of chainscope's BPF aggregation, run in the
+ * guest. Each case loads a fresh skeleton (raw_tp programs only: 6.1 can
+ * BPF_PROG_TEST_RUN raw_tp, not tp_btf), feeds the programs synthetic
+ * tracepoint arguments, then reads the maps back.
+ *
+ * 6.1 raw_tp test runs: ctx_in is 8 bytes per tracepoint argument,
+ * repeat must be 0, and data_in/out, ctx_out and duration must be unset.
+ * Nothing is attached, so the tracepoints need not exist: this also runs
+ * on a stock kernel.
+ *
+ *   cs-bpf-unit              run every case; "PASS: bpf-unit.<case>" lines
+ *   cs-bpf-unit -t GLOB      only cases matching GLOB
+ *   cs-bpf-unit --pin PATH   load and pin the context-free `ping` program
+ *                            for `bpftool prog run pinned PATH repeat 0`
+ *   cs-bpf-unit -v           libbpf debug output
+ * Exit: 0 all passed, 1 a case failed, 2 usage.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "latency.h"
+#include "contention.h"
+#include "latency.skel.h"
+#include "contention.skel.h"
+#include "trace_helpers.h"
+
+#define HEAD_A 0xffffffffc0002000ULL
+#define HEAD_B 0xffffffffc0002100ULL
+#define LOCK_A 0xffffffffc0002000ULL	/* the rwsem is the head's first member */
+#define CB_1 0xffffffffc0000000ULL
+#define CB_2 0xffffffffc0000100ULL
+#define CB_3 0xffffffffc0000200ULL
+
+enum { KIND_RAW, KIND_ATOMIC, KIND_BLOCKING, KIND_SRCU };
+
+static bool verbose;
+static const char *filter = "*";
+static int failures, passes;
+static char why[512];
+
+static bool failf(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+#define CHECK(cond, ...) do { if (!(cond)) { ok = failf(__VA_ARGS__); goto out; } } while (0)
+#define CHECK_EQ(a, b, what) \
+	CHECK((unsigned long long)(a) == (unsigned long long)(b), \
+	      "%s: got %llu, want %llu", what, (unsigned long long)(a), \
+	      (unsigned long long)(b))
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* --- latency skeleton ---------------------------------------------------- */
+
+struct lat_opts {
+	__u64 head, cb;
+	int kind;
+	int units;
+	bool per_val;
+	__u32 hist_entries;	/* 0: default */
+};
+
+static struct latency_bpf *lat_load(const struct lat_opts *o)
+{
+	struct latency_bpf *skel = latency_bpf__open();
+	struct bpf_program *p;
+
+	if (!skel) {
+		failf("latency_bpf__open: %s", strerror(errno));
+		return NULL;
+	}
+	skel->rodata->targ_head = o->head;
+	skel->rodata->targ_cb = o->cb;
+	skel->rodata->targ_kind = o->kind;
+	skel->rodata->targ_units = o->units;
+	skel->rodata->targ_per_val = o->per_val;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, bpf_program__type(p) ==
+					  BPF_PROG_TYPE_RAW_TRACEPOINT);
+	if (o->hist_entries)
+		bpf_map__set_max_entries(skel->maps.hists, o->hist_entries);
+	if (latency_bpf__load(skel)) {
+		failf("latency_bpf__load: %s (run with -v)", strerror(errno));
+		latency_bpf__destroy(skel);
+		return NULL;
+	}
+	skel->bss->chain_armed = 1;	/* as the CLI does once attached */
+	return skel;
+}
+
+/* Run a raw_tp program once on this CPU (cpu < 0) or on another one. */
+static int run_on(const struct bpf_program *prog, const __u64 *args, int nargs,
+		  int cpu)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		    .ctx_in = args,
+		    .ctx_size_in = nargs * sizeof(__u64));
+	int err;
+
+	if (cpu >= 0) {
+		opts.flags = BPF_F_TEST_RUN_ON_CPU;
+		opts.cpu = cpu;
+	}
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
+	if (err)
+		return -errno;
+	return (int)opts.retval;
+}
+
+static int run(const struct bpf_program *prog, const __u64 *args, int nargs)
+{
+	return run_on(prog, args, nargs, -1);
+}
+
+/* notifier_return(cb, head, nb, priority, kind, val, ret, duration_ns) */
+static int ret_event(struct latency_bpf *s, __u64 head, __u64 cb, int kind,
+		     __u64 val, int ret, __u64 ns)
+{
+	__u64 a[8] = { cb, head, 0xffff888000001000ULL, 0, (__u64)kind, val,
+		       (__u64)(__s64)ret, ns };
+
+	return run(s->progs.notifier_return_raw, a, 8);
+}
+
+/* notifier_call_begin(head, kind, val, nr_to_call, type) */
+static int begin_event_on(struct latency_bpf *s, __u64 head, int kind, int cpu)
+{
+	__u64 a[5] = { head, (__u64)kind, 0, (__u64)-1, 0 };
+
+	return run_on(s->progs.call_begin_raw, a, 5, cpu);
+}
+
+static int begin_event(struct latency_bpf *s, __u64 head, int kind)
+{
+	return begin_event_on(s, head, kind, -1);
+}
+
+/* notifier_call_end(head, kind, val, nr_to_call, type, ret, nr_calls) */
+static int end_event_full(struct latency_bpf *s, __u64 head, int kind, int type,
+			  int ret, int nr_calls, int cpu)
+{
+	__u64 a[7] = { head, (__u64)kind, 0, (__u64)-1, (__u64)type,
+		       (__u64)(__s64)ret, (__u64)nr_calls };
+
+	return run_on(s->progs.call_end_raw, a, 7, cpu);
+}
+
+static int end_event(struct latency_bpf *s, __u64 head, int kind)
+{
+	return end_event_full(s, head, kind, 0, 1, 1, -1);
+}
+
+static bool get_lat(struct latency_bpf *s, __u64 head, __u64 cb, __u64 val,
+		    struct cs_lat_hist *h)
+{
+	struct cs_lat_key k = { .head = head, .cb = cb, .val = val };
+
+	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.hists), &k, h);
+}
+
+static bool get_chain(struct latency_bpf *s, __u64 head, struct cs_chain_hist *h)
+{
+	struct cs_chain_key k = { .head = head };
+
+	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.chain_hists), &k, h);
+}
+
+static int map_count(int fd, size_t key_sz)
+{
+	char key[64], next[64];
+	int n = 0;
+
+	if (key_sz > sizeof(key))
+		return -1;
+	if (bpf_map_get_next_key(fd, NULL, next))
+		return 0;
+	do {
+		n++;
+		memcpy(key, next, key_sz);
+	} while (!bpf_map_get_next_key(fd, key, next));
+	return n;
+}
+
+static __u64 stat_sum(int fd, __u32 idx)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	__u64 vals[256] = {}, sum = 0;
+
+	if (ncpu <= 0 || ncpu > 256 || bpf_map_lookup_elem(fd, &idx, vals))
+		return ~0ULL;
+	for (i = 0; i < ncpu; i++)
+		sum += vals[i];
+	return sum;
+}
+
+static const struct lat_opts lat_ns = { .kind = -1, .units = CS_UNITS_NS };
+
+/* --- latency cases ---------------------------------------------------------- */
+
+static bool t_lat_histogram_ns(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	struct cs_lat_hist h;
+	bool ok = true;
+	int i;
+
+	if (!s)
+		return false;
+	CHECK(ret_event(s, HEAD_A, CB_1, KIND_BLOCKING, 0, 1, 3000) == 0, "test run failed");
+	for (i = 0; i < 5; i++)
+		ret_event(s, HEAD_A, CB_1, KIND_BLOCKING, 0, 1, 100);
+	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "no entry for (head, cb)");
+	CHECK_EQ(h.count, 6, "count");
+	CHECK_EQ(h.slots[log2_bucket(3000)], 1, "slot of 3000ns");
+	CHECK_EQ(h.slots[log2_bucket(100)], 5, "slot of 100ns");
+	CHECK_EQ(log2_bucket(3000), 11, "user/BPF bucket agreement");
+	CHECK_EQ(h.sum_ns, 3500, "sum_ns");
+	CHECK_EQ(h.max_ns, 3000, "max_ns");
+	CHECK_EQ(h.kind, KIND_BLOCKING, "kind");
+	CHECK_EQ(h.stop + h.bad + h.err, 0, "return-code counters");
+	/* duration 0: the kernel did not time the call; counted, not binned */
+	ret_event(s, HEAD_A, CB_1, KIND_BLOCKING, 0, 0x8001, 0);
+	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "entry gone");
+	CHECK_EQ(h.count, 7, "count with an untimed call");
+	CHECK_EQ(h.untimed, 1, "untimed");
+	CHECK_EQ(h.slots[0], 0, "an untimed call in bucket 0");
+	CHECK_EQ(h.stop, 1, "an untimed call's return code");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_lat_buckets_match_user_space(void)
+{
+	static const __u64 samples[] = { 1, 2, 3, 4, 1023, 1024, 65535, 65536,
+					 1ULL << 33, (1ULL << 40) + 5 };
+	struct latency_bpf *s = lat_load(&lat_ns);
+	struct cs_lat_hist h;
+	unsigned int want[CS_MAX_SLOTS] = {};
+	bool ok = true;
+	size_t i;
+
+	if (!s)
+		return false;
+	for (i = 0; i < sizeof(samples) / sizeof(samples[0]); i++) {
+		unsigned int b = log2_bucket(samples[i]);
+
+		ret_event(s, HEAD_A, CB_1, KIND_ATOMIC, 0, 0, samples[i]);
+		want[b < CS_MAX_SLOTS ? b : CS_MAX_SLOTS - 1]++;
+	}
+	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "no entry");
+	for (i = 0; i < CS_MAX_SLOTS; i++)
+		CHECK(h.slots[i] == want[i], "slot %zu: BPF %u, log2_bucket() %u", i,
+		      h.slots[i], want[i]);
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_lat_units(void)
+{
+	struct lat_opts o = lat_ns;
+	struct latency_bpf *s;
+	struct cs_lat_hist h;
+	bool ok = true;
+
+	o.units = CS_UNITS_US;
+	s = lat_load(&o);
+	if (!s)
+		return false;
+	ret_event(s, HEAD_A, CB_1, KIND_BLOCKING, 0, 1, 3000000);	/* 3 ms */
+	ret_event(s, HEAD_A, CB_1, KIND_BLOCKING, 0, 1, 20000000);	/* 20 ms */
+	ret_event(s, HEAD_A, CB_1, KIND_BLOCKING, 0, 1, 999);	/* < 1 us */
+	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "no entry");
+	CHECK_EQ(h.slots[11], 1, "usecs: 3000us in 2048..4095");
+	CHECK_EQ(h.slots[14], 1, "usecs: 20000us in 16384..32767");
+	CHECK_EQ(h.slots[0], 1, "usecs: 999ns in 0..1");
+	CHECK_EQ(h.max_ns, 20000000, "max stays in ns");
+	latency_bpf__destroy(s);
+
+	o.units = CS_UNITS_MS;
+	s = lat_load(&o);
+	if (!s)
+		return false;
+	ret_event(s, HEAD_A, CB_1, KIND_BLOCKING, 0, 1, 20000000);
+	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "no entry");
+	CHECK_EQ(h.slots[4], 1, "msecs: 20ms in 16..31");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_lat_return_codes(void)
+{
+	static const struct {
+		int ret;
+		int stop, bad, err;
+	} cases[] = {
+		{ 0x0000, 0, 0, 0 },	/* NOTIFY_DONE */
+		{ 0x0001, 0, 0, 0 },	/* NOTIFY_OK */
+		{ 0x8001, 1, 0, 0 },	/* NOTIFY_STOP */
+		{ 0x8000, 1, 0, 0 },	/* STOP_MASK | DONE: stops, no errno */
+		{ 0x8002, 0, 1, 0 },	/* NOTIFY_BAD (= errno -EPERM, counted as bad) */
+		{ 0x8017, 0, 0, 1 },	/* notifier_from_errno(-EINVAL) */
+		{ 0x8011, 0, 0, 1 },	/* notifier_from_errno(-EBUSY) */
+		{ 0x0017, 0, 0, 0 },	/* no STOP_MASK: the chain goes on */
+	};
+	struct latency_bpf *s = lat_load(&lat_ns);
+	struct cs_lat_hist h;
+	int stop = 0, bad = 0, err = 0;
+	bool ok = true;
+	size_t i;
+
+	if (!s)
+		return false;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ret_event(s, HEAD_A, CB_1, KIND_ATOMIC, 0, cases[i].ret, 10);
+		stop += cases[i].stop;
+		bad += cases[i].bad;
+		err += cases[i].err;
+		CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "no entry");
+		CHECK(h.stop == (__u64)stop && h.bad == (__u64)bad && h.err == (__u64)err,
+		      "after ret=0x%x: stop=%llu bad=%llu errno=%llu, want %d/%d/%d",
+		      cases[i].ret, (unsigned long long)h.stop, (unsigned long long)h.bad,
+		      (unsigned long long)h.err, stop, bad, err);
+	}
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_lat_filters(void)
+{
+	struct lat_opts o = lat_ns;
+	struct latency_bpf *s;
+	struct cs_lat_hist h;
+	bool ok = true;
+
+	o.head = HEAD_A;
+	o.cb = CB_2;
+	o.kind = KIND_SRCU;
+	s = lat_load(&o);
+	if (!s)
+		return false;
+	ret_event(s, HEAD_A, CB_2, KIND_SRCU, 0, 1, 10);	/* wanted */
+	ret_event(s, HEAD_B, CB_2, KIND_SRCU, 0, 1, 10);	/* other head */
+	ret_event(s, HEAD_A, CB_1, KIND_SRCU, 0, 1, 10);	/* other cb */
+	ret_event(s, HEAD_A, CB_2, KIND_ATOMIC, 0, 1, 10);	/* other kind */
+	CHECK(get_lat(s, HEAD_A, CB_2, 0, &h), "wanted event not counted");
+	CHECK_EQ(h.count, 1, "count");
+	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists), sizeof(struct cs_lat_key)), 1,
+		 "entries in hists");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_lat_per_val(void)
+{
+	struct lat_opts o = lat_ns;
+	struct latency_bpf *s;
+	struct cs_lat_hist h;
+	bool ok = true;
+
+	s = lat_load(&o);
+	if (!s)
+		return false;
+	ret_event(s, HEAD_A, CB_1, KIND_RAW, 3, 1, 10);
+	ret_event(s, HEAD_A, CB_1, KIND_RAW, 4, 1, 10);
+	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "without -a values share key val=0");
+	CHECK_EQ(h.count, 2, "count without -a");
+	latency_bpf__destroy(s);
+
+	o.per_val = true;
+	s = lat_load(&o);
+	if (!s)
+		return false;
+	ret_event(s, HEAD_A, CB_1, KIND_RAW, 3, 1, 10);
+	ret_event(s, HEAD_A, CB_1, KIND_RAW, 4, 1, 10);
+	ret_event(s, HEAD_A, CB_1, KIND_RAW, 4, 1, 10);
+	CHECK(get_lat(s, HEAD_A, CB_1, 3, &h) && h.count == 1, "val=3 entry");
+	CHECK(get_lat(s, HEAD_A, CB_1, 4, &h) && h.count == 2, "val=4 entry");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_lat_map_full(void)
+{
+	struct lat_opts o = lat_ns;
+	struct latency_bpf *s;
+	bool ok = true;
+
+	o.hist_entries = 2;
+	s = lat_load(&o);
+	if (!s)
+		return false;
+	ret_event(s, HEAD_A, CB_1, KIND_RAW, 0, 1, 10);
+	ret_event(s, HEAD_A, CB_2, KIND_RAW, 0, 1, 10);
+	ret_event(s, HEAD_A, CB_3, KIND_RAW, 0, 1, 10);	/* no room */
+	ret_event(s, HEAD_A, CB_3, KIND_RAW, 0, 1, 10);	/* no room */
+	ret_event(s, HEAD_A, CB_1, KIND_RAW, 0, 1, 10);	/* existing key: fine */
+	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_DROPPED), 2,
+		 "dropped counter");
+	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists), sizeof(struct cs_lat_key)), 2,
+		 "entries in hists");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+/* --- chain mode (-C) cases ------------------------------------------------------ */
+
+static bool stacks_empty(struct latency_bpf *s)
+{
+	return map_count(bpf_map__fd(s->maps.stacks), sizeof(struct cs_stack_key)) == 0;
+}
+
+static bool t_chain_pair(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	struct cs_chain_hist h;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	begin_event(s, HEAD_A, KIND_BLOCKING);
+	usleep(5000);
+	end_event_full(s, HEAD_A, KIND_BLOCKING, 2 /* rollback */, 0x8002, 3, -1);
+	CHECK(get_chain(s, HEAD_A, &h), "no chain entry");
+	CHECK_EQ(h.count, 1, "count");
+	CHECK(h.max_ns >= 5000000 && h.max_ns < 5000000000ULL,
+	      "5 ms between begin and end measured as %llu ns",
+	      (unsigned long long)h.max_ns);
+	CHECK_EQ(h.slots[log2_bucket(h.max_ns)], 1, "slot");
+	CHECK_EQ(h.stopped, 1, "stopped");
+	CHECK_EQ(h.rollbacks, 1, "rollbacks");
+	CHECK_EQ(h.nr_calls, 3, "nr_calls");
+	CHECK_EQ(h.kind, KIND_BLOCKING, "kind");
+	CHECK(stacks_empty(s), "stack entry left behind");
+	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_UNPAIRED), 0, "unpaired");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_chain_nested_same_head(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	struct cs_chain_hist h;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	begin_event(s, HEAD_A, KIND_ATOMIC);
+	usleep(3000);
+	begin_event(s, HEAD_A, KIND_ATOMIC);	/* nested pass of the same chain */
+	end_event(s, HEAD_A, KIND_ATOMIC);
+	end_event(s, HEAD_A, KIND_ATOMIC);
+	CHECK(get_chain(s, HEAD_A, &h), "no chain entry");
+	CHECK_EQ(h.count, 2, "count");
+	/* the outer pass includes the 3 ms and the inner pass */
+	CHECK(h.max_ns >= 3000000, "outer pass %llu ns", (unsigned long long)h.max_ns);
+	CHECK(h.sum_ns - h.max_ns <= h.max_ns, "inner pass %llu ns > outer",
+	      (unsigned long long)(h.sum_ns - h.max_ns));
+	CHECK(stacks_empty(s), "stack entry left behind");
+	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_UNPAIRED), 0, "unpaired");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_chain_nested_other_head(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	struct cs_chain_hist a, b;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	begin_event(s, HEAD_A, KIND_ATOMIC);
+	begin_event(s, HEAD_B, KIND_RAW);
+	usleep(2000);
+	end_event(s, HEAD_B, KIND_RAW);
+	end_event(s, HEAD_A, KIND_ATOMIC);
+	CHECK(get_chain(s, HEAD_A, &a) && get_chain(s, HEAD_B, &b), "missing entries");
+	CHECK(a.count == 1 && b.count == 1, "counts %llu/%llu",
+	      (unsigned long long)a.count, (unsigned long long)b.count);
+	CHECK(a.max_ns >= b.max_ns, "outer %llu < inner %llu",
+	      (unsigned long long)a.max_ns, (unsigned long long)b.max_ns);
+	CHECK(stacks_empty(s), "stack entry left behind");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_chain_unpaired(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	int stats = -1;
+	struct cs_chain_hist h;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	stats = bpf_map__fd(s->maps.stats);
+	/* before user space arms it, a lone end is a pass already running */
+	s->bss->chain_armed = 0;
+	end_event(s, HEAD_A, KIND_ATOMIC);
+	CHECK_EQ(stat_sum(stats, CS_STAT_UNPAIRED), 0, "unpaired before arming");
+	s->bss->chain_armed = 1;
+	/* an end whose begin we never saw (e.g. it began before attach) */
+	end_event(s, HEAD_A, KIND_ATOMIC);
+	CHECK_EQ(stat_sum(stats, CS_STAT_UNPAIRED), 1, "unpaired after a lone end");
+	CHECK(!get_chain(s, HEAD_A, &h), "a lone end was timed");
+	/* a missed inner end: A's end still closes A, B's frame goes */
+	begin_event(s, HEAD_A, KIND_ATOMIC);
+	begin_event(s, HEAD_B, KIND_ATOMIC);
+	end_event(s, HEAD_A, KIND_ATOMIC);
+	CHECK(get_chain(s, HEAD_A, &h) && h.count == 1, "A not timed after a missed end");
+	CHECK_EQ(stat_sum(stats, CS_STAT_UNPAIRED), 2, "unpaired after a missed end");
+	CHECK(stacks_empty(s), "stack entry left behind");
+	/* a missed inner begin: B's end is dropped, A stays open and pairs */
+	begin_event(s, HEAD_A, KIND_ATOMIC);
+	end_event(s, HEAD_B, KIND_ATOMIC);
+	end_event(s, HEAD_A, KIND_ATOMIC);
+	CHECK(get_chain(s, HEAD_A, &h) && h.count == 2, "A not timed after a missed begin");
+	CHECK(!get_chain(s, HEAD_B, &h), "B timed without its begin");
+	CHECK_EQ(stat_sum(stats, CS_STAT_UNPAIRED), 3, "unpaired after a missed begin");
+	CHECK(stacks_empty(s), "stack entry left behind");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_chain_too_deep(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	struct cs_chain_hist h;
+	bool ok = true;
+	int i, depth = CS_MAX_DEPTH + 3;
+
+	if (!s)
+		return false;
+	for (i = 0; i < depth; i++)
+		begin_event(s, HEAD_A, KIND_RAW);
+	for (i = 0; i < depth; i++)
+		end_event(s, HEAD_A, KIND_RAW);
+	CHECK(get_chain(s, HEAD_A, &h), "no entry");
+	CHECK_EQ(h.count, CS_MAX_DEPTH, "timed passes");
+	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_TOO_DEEP), 3, "too_deep");
+	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_UNPAIRED), 0, "unpaired");
+	CHECK(stacks_empty(s), "stack entry left behind");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_chain_filters(void)
+{
+	struct lat_opts o = lat_ns;
+	struct latency_bpf *s;
+	struct cs_chain_hist h;
+	bool ok = true;
+
+	o.head = HEAD_A;
+	s = lat_load(&o);
+	if (!s)
+		return false;
+	begin_event(s, HEAD_A, KIND_ATOMIC);
+	begin_event(s, HEAD_B, KIND_ATOMIC);	/* filtered: no frame */
+	end_event(s, HEAD_B, KIND_ATOMIC);	/* filtered: not unpaired */
+	end_event(s, HEAD_A, KIND_ATOMIC);
+	CHECK(get_chain(s, HEAD_A, &h) && h.count == 1, "wanted chain not timed");
+	CHECK(!get_chain(s, HEAD_B, &h), "filtered chain timed");
+	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_UNPAIRED), 0, "unpaired");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+/*
+ * An interrupt runs with the interrupted task as `current`: its passes
+ * must go on a stack of their own. BPF_F_TEST_RUN_ON_CPU on another CPU
+ * runs the program from an IPI, i.e. in hardirq context, with whatever
+ * task runs there as `current`; a spinning thread pinned to that CPU
+ * keeps that task the same between the IPIs (usually: if the scheduler
+ * switches anyway, the IPI's end is counted unpaired, never mispaired).
+ */
+static volatile int spin_stop;
+
+static void *spinner(void *arg)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(*(int *)arg, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	while (!spin_stop)
+		;
+	return NULL;
+}
+
+static bool t_chain_irq_context(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	struct cs_stack_key k = {}, next, irq_key = {};
+	int fd, ncpu = libbpf_num_possible_cpus(), here = -1, other = -1, n = 0;
+	bool ok = true, task = false, irq = false, spinning = false;
+	struct cs_chain_hist h = {};
+	pthread_t spin;
+	cpu_set_t set;
+	__u64 unpaired;
+
+	if (!s)
+		return false;
+	fd = bpf_map__fd(s->maps.stacks);
+	if (ncpu < 2 || sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		printf("# chain-irq-context: needs 2 CPUs, checking task context only\n");
+	} else {
+		/* stay on one CPU so "another CPU" stays another one */
+		here = sched_getcpu();
+		CPU_ZERO(&set);
+		CPU_SET(here, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		other = here == 0 ? 1 : 0;
+		spin_stop = 0;
+		spinning = !pthread_create(&spin, NULL, spinner, &other);
+		usleep(20000);
+	}
+	CHECK(begin_event(s, HEAD_A, KIND_ATOMIC) == 0, "begin in task context failed");
+	if (other >= 0)
+		CHECK(begin_event_on(s, HEAD_A, KIND_ATOMIC, other) == 0,
+		      "begin from an IPI failed: %s", strerror(errno));
+	while (!bpf_map_get_next_key(fd, n ? &k : NULL, &next)) {
+		k = next;
+		n++;
+		if (k.ctx == CS_CTX_TASK)
+			task = true;
+		if (k.ctx == CS_CTX_HARDIRQ) {
+			irq = true;
+			irq_key = k;
+		}
+	}
+	CHECK(task, "no stack keyed as task context");
+	if (other >= 0) {
+		CHECK(irq, "the IPI's pass is not keyed as hardirq context (%d stacks)", n);
+		CHECK(end_event_full(s, HEAD_A, KIND_ATOMIC, 0, 1, 1, other) == 0,
+		      "end from an IPI failed");
+		unpaired = stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_UNPAIRED);
+		get_chain(s, HEAD_A, &h);
+		/* the IPI's end closed the IPI's pass, or (other task) nothing */
+		CHECK(h.count + unpaired == 1, "IPI end: %llu timed + %llu unpaired",
+		      (unsigned long long)h.count, (unsigned long long)unpaired);
+		if (unpaired)
+			printf("# chain-irq-context: the other CPU switched tasks between the IPIs\n");
+		bpf_map_delete_elem(fd, &irq_key);
+	}
+	/* the task's own pass is still open and still pairs */
+	CHECK(end_event(s, HEAD_A, KIND_ATOMIC) == 0, "end in task context failed");
+	CHECK(get_chain(s, HEAD_A, &h) && h.count >= 1, "task pass not timed");
+	CHECK(stacks_empty(s), "stack entry left behind");
+out:
+	if (spinning) {
+		spin_stop = 1;
+		pthread_join(spin, NULL);
+	}
+	CPU_ZERO(&set);
+	for (n = 0; n < ncpu && n < CPU_SETSIZE; n++)
+		CPU_SET(n, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_ping(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	bool ok = true;
+	int r;
+
+	if (!s)
+		return false;
+	/* no context at all: what bpftool prog run ... repeat 0 does */
+	r = run(s->progs.ping, NULL, 0);
+	CHECK(r == 42, "ping returned %d, want 42", r);
+	r = run(s->progs.ping, NULL, 0);
+	CHECK_EQ(s->bss->ping_count, 2, "ping_count");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+/* --- contention cases ------------------------------------------------------------- */
+
+static struct contention_bpf *cont_load(__u64 head, int units)
+{
+	struct contention_bpf *skel = contention_bpf__open();
+	struct bpf_program *p;
+
+	if (!skel) {
+		failf("contention_bpf__open: %s", strerror(errno));
+		return NULL;
+	}
+	skel->rodata->targ_head = head;
+	skel->rodata->targ_units = units;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, bpf_program__type(p) ==
+					  BPF_PROG_TYPE_RAW_TRACEPOINT);
+	if (contention_bpf__load(skel)) {
+		failf("contention_bpf__load: %s (run with -v)", strerror(errno));
+		contention_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/* notifier_lock_wait(head, lock, kind, op, wait_ns) */
+static int wait_event(struct contention_bpf *s, __u64 head, __u64 lock, int op,
+		      __u64 ns)
+{
+	__u64 a[5] = { head, lock, KIND_BLOCKING, (__u64)op, ns };
+
+	return run(s->progs.lock_wait_raw, a, 5);
+}
+
+static int lt_begin(struct contention_bpf *s, __u64 lock, unsigned int flags)
+{
+	__u64 a[2] = { lock, flags };
+
+	return run(s->progs.contention_begin_raw, a, 2);
+}
+
+static int lt_end(struct contention_bpf *s, __u64 lock)
+{
+	__u64 a[2] = { lock, 0 };
+
+	return run(s->progs.contention_end_raw, a, 2);
+}
+
+static bool get_wait(struct contention_bpf *s, __u64 head, int op, struct cs_cont_val *v)
+{
+	struct cs_cont_key k = { .head = head, .op = op };
+
+	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.waits), &k, v);
+}
+
+static bool t_cont_waits(void)
+{
+	struct contention_bpf *s = cont_load(0, CS_UNITS_NS);
+	struct cs_waiter_key wk = { .head = HEAD_A, .pid = (__u32)gettid() };
+	struct cs_waiter_val w;
+	struct cs_cont_val v;
+	char comm[16] = {};
+	bool ok = true;
+
+	if (!s)
+		return false;
+	CHECK(wait_event(s, HEAD_A, LOCK_A, 0, 0) == 0, "test run failed");
+	wait_event(s, HEAD_A, LOCK_A, 0, 5000);
+	wait_event(s, HEAD_A, LOCK_A, 0, 7000);
+	wait_event(s, HEAD_A, LOCK_A, 1, 100);
+	CHECK(get_wait(s, HEAD_A, 0, &v), "no read entry");
+	CHECK_EQ(v.count, 3, "read count");
+	CHECK_EQ(v.contended, 2, "read contended");
+	CHECK_EQ(v.max_ns, 7000, "read max");
+	CHECK_EQ(v.sum_ns, 12000, "read sum");
+	CHECK_EQ(v.slots[0], 1, "slot of an uncontended wait");
+	CHECK_EQ(v.slots[12], 2, "slot of 5000/7000 ns");
+	CHECK_EQ(v.lock, LOCK_A, "lock");
+	CHECK_EQ(v.kind, KIND_BLOCKING, "kind");
+	CHECK(get_wait(s, HEAD_A, 1, &v) && v.count == 1 && v.contended == 1,
+	      "write entry");
+	CHECK(!bpf_map_lookup_elem(bpf_map__fd(s->maps.waiters), &wk, &w),
+	      "no top-waiter entry for this thread");
+	CHECK_EQ(w.total_ns, 12100, "waiter total");
+	CHECK_EQ(w.count, 3, "waiter count (contended waits only)");
+	CHECK_EQ(w.tgid, getpid(), "waiter tgid");
+	FILE *f = fopen("/proc/self/comm", "r");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	CHECK(!strncmp(w.comm, comm, sizeof(w.comm)), "waiter comm '%.16s', want '%s'",
+	      w.comm, comm);
+out:
+	contention_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_cont_lock_crosscheck(void)
+{
+	struct contention_bpf *s = cont_load(0, CS_UNITS_NS);
+	struct cs_cont_val v;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	/* rwsem read slow path: begin, wait, end, then our acquisition event */
+	lt_begin(s, LOCK_A, 1U << 1 /* LCB_F_READ */);
+	usleep(2000);
+	lt_end(s, LOCK_A);
+	wait_event(s, HEAD_A, LOCK_A, 0, 2100000);
+	CHECK(get_wait(s, HEAD_A, 0, &v), "no entry");
+	CHECK_EQ(v.lt_count, 1, "lock tracepoint count");
+	CHECK(v.lt_sum_ns >= 2000000 && v.lt_max_ns == v.lt_sum_ns,
+	      "lock tracepoint time %llu ns", (unsigned long long)v.lt_sum_ns);
+	/* an uncontended acquisition right after: no stale pairing */
+	wait_event(s, HEAD_A, LOCK_A, 0, 0);
+	CHECK(get_wait(s, HEAD_A, 0, &v) && v.lt_count == 1, "stale pairing");
+	/* a spinlock's contention is ignored */
+	lt_begin(s, LOCK_A, 1U << 0 /* LCB_F_SPIN */);
+	lt_end(s, LOCK_A);
+	wait_event(s, HEAD_A, LOCK_A, 0, 0);
+	CHECK(get_wait(s, HEAD_A, 0, &v) && v.lt_count == 1, "spinlock counted");
+	/* mutex: begin (spin), begin (sleep), end: timed from the first */
+	lt_begin(s, LOCK_A, (1U << 5) | (1U << 0) /* MUTEX | SPIN */);
+	usleep(3000);
+	lt_begin(s, LOCK_A, 1U << 5 /* MUTEX */);
+	lt_end(s, LOCK_A);
+	wait_event(s, HEAD_A, LOCK_A, 1, 3100000);
+	CHECK(get_wait(s, HEAD_A, 1, &v) && v.lt_count == 1, "mutex wait not counted");
+	CHECK(v.lt_sum_ns >= 3000000, "mutex wait not timed from its first begin: %llu ns",
+	      (unsigned long long)v.lt_sum_ns);
+	/* another lock's contention does not pair with this chain's lock */
+	lt_begin(s, LOCK_A + 0x1000, 1U << 1);
+	lt_end(s, LOCK_A + 0x1000);
+	wait_event(s, HEAD_A, LOCK_A, 0, 0);
+	CHECK(get_wait(s, HEAD_A, 0, &v) && v.lt_count == 1, "other lock paired");
+out:
+	contention_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_cont_filter(void)
+{
+	struct contention_bpf *s = cont_load(HEAD_B, CS_UNITS_US);
+	struct cs_cont_val v;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	wait_event(s, HEAD_A, LOCK_A, 0, 5000000);
+	wait_event(s, HEAD_B, HEAD_B, 0, 5000000);
+	CHECK(!get_wait(s, HEAD_A, 0, &v), "filtered chain counted");
+	CHECK(get_wait(s, HEAD_B, 0, &v) && v.count == 1, "wanted chain not counted");
+	CHECK_EQ(v.slots[12], 1, "5000 us in 4096..8191");
+out:
+	contention_bpf__destroy(s);
+	return ok;
+}
+
+/* --- main ---------------------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	bool (*fn)(void);
+} cases[] = {
+	{ "lat-histogram-ns", t_lat_histogram_ns },
+	{ "lat-buckets-match-user-space", t_lat_buckets_match_user_space },
+	{ "lat-units", t_lat_units },
+	{ "lat-return-codes", t_lat_return_codes },
+	{ "lat-filters", t_lat_filters },
+	{ "lat-per-val", t_lat_per_val },
+	{ "lat-map-full-counts-drops", t_lat_map_full },
+	{ "chain-pair", t_chain_pair },
+	{ "chain-nested-same-head", t_chain_nested_same_head },
+	{ "chain-nested-other-head", t_chain_nested_other_head },
+	{ "chain-unpaired", t_chain_unpaired },
+	{ "chain-too-deep", t_chain_too_deep },
+	{ "chain-filters", t_chain_filters },
+	{ "chain-irq-context", t_chain_irq_context },
+	{ "ping", t_ping },
+	{ "cont-waits", t_cont_waits },
+	{ "cont-lock-crosscheck", t_cont_lock_crosscheck },
+	{ "cont-filter", t_cont_filter },
+};
+
+static int pin_ping(const char *path)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	int err;
+
+	if (!s) {
+		fprintf(stderr, "cs-bpf-unit: error: %s\n", why);
+		return 1;
+	}
+	err = bpf_program__pin(s->progs.ping, path);
+	if (err)
+		fprintf(stderr, "cs-bpf-unit: error: cannot pin ping at %s: %s\n", path,
+			strerror(-err));
+	else
+		printf("pinned ping at %s\n", path);
+	latency_bpf__destroy(s);	/* the pin keeps the program */
+	return err ? 1 : 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: cs-bpf-unit [-v] [-t GLOB] | --pin PATH\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *pin = NULL;
+	size_t i;
+	int a;
+
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-v")) {
+			verbose = true;
+		} else if (!strcmp(argv[a], "-t") && a + 1 < argc) {
+			filter = argv[++a];
+		} else if (!strcmp(argv[a], "--pin") && a + 1 < argc) {
+			pin = argv[++a];
+		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "cs-bpf-unit: error: bad argument '%s'\n", argv[a]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	libbpf_set_print(libbpf_print);
+	if (pin)
+		return pin_ping(pin);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (fnmatch(filter, cases[i].name, 0))
+			continue;
+		why[0] = '\0';
+		if (cases[i].fn()) {
+			printf("PASS: bpf-unit.%s\n", cases[i].name);
+			passes++;
+		} else {
+			printf("FAIL: bpf-unit.%s: %s\n", cases[i].name, why);
+			failures++;
+		}
+		fflush(stdout);
+	}
+	printf("# %d passed, %d failed\n", passes, failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* chainscope CLI: what the subcommands share (userspace/chainscope.c). */
+#ifndef CHAINSCOPE_H
+#define CHAINSCOPE_H
+
+#include <argp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <json-c/json.h>
+
+#include "trace_helpers.h"
+
+/* Exit codes; the start-up probes run in this order, before any bpf(). */
+enum cs_exit {
+	CS_EXIT_OK = 0,
+	CS_EXIT_ERROR = 1,	/* anything else (load/attach failure, ...) */
+	CS_EXIT_USAGE = 2,	/* bad command line, unknown -c/-f symbol */
+	CS_EXIT_NOT_ROOT = 3,	/* effective uid is not 0 */
+	CS_EXIT_NO_BTF = 4,	/* no readable kernel BTF */
+	CS_EXIT_NO_TP = 5,	/* the kernel lacks the chainscope tracepoints */
+};
+
+#define CS_EXIT_DOC							\
+	"Exit status:\n"						\
+	"  0  success\n"						\
+	"  1  other errors (loading or attaching BPF, ...)\n"		\
+	"  2  usage error, or a -c/-f symbol not in /proc/kallsyms\n"	\
+	"  3  not running as root\n"					\
+	"  4  no kernel BTF (/sys/kernel/btf/vmlinux, or $CHAINSCOPE_BTF)\n" \
+	"  5  the kernel has no chainscope notifier tracepoints\n"	\
+	"\n"								\
+	"Environment:\n"						\
+	"  CHAINSCOPE_BTF=PATH        kernel BTF for the start-up probes\n" \
+	"  CHAINSCOPE_KALLSYMS=PATH   symbol table instead of /proc/kallsyms\n" \
+	"  CHAINSCOPE_PROBE_ONLY=1    stop after the start-up probes (exit 0),\n" \
+	"                             before any bpf() system call\n" \
+	"  CHAINSCOPE_MAP_ENTRIES=N   size of the statistics hash maps (testing)\n"
+
+#define warn(...) fprintf(stderr, __VA_ARGS__)
+
+/* Options every subcommand takes (cs_common_argp, an argp child). */
+struct cs_common {
+	const char *cmd;	/* "chainscope latency", for messages */
+	bool verbose;
+	bool json;
+	bool raw_tp;		/* --raw-tp: skip tp_btf */
+	int units;		/* enum cs_units */
+	char units_flag;	/* the flag that set units, 0 if none */
+	long interval;		/* seconds, 0: until Ctrl-C */
+	long count;		/* intervals to print, 0: no limit */
+	int nr_args;
+};
+
+extern const struct argp cs_common_argp;
+extern volatile sig_atomic_t cs_exiting;
+
+void cs_common_init(struct cs_common *c, const char *cmd);
+/* One line on stderr, then exit(CS_EXIT_USAGE). */
+void cs_usage_error(const struct argp_state *state, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+/* argp_parse with one-line errors: returns 0 or exits CS_EXIT_USAGE. */
+int cs_parse_args(const struct argp *argp, int argc, char **argv, void *input);
+
+/* A tracepoint a subcommand needs, with its number of arguments. */
+struct cs_tp {
+	const char *name;	/* e.g. "notifier_return" */
+	int nr_args;
+};
+/* Root, BTF, tracepoints; returns CS_EXIT_OK or the exit code to use. */
+int cs_startup_probes(const char *cmd, const struct cs_tp *tps, int nr_tps);
+/* After the probes: is CHAINSCOPE_PROBE_ONLY set? (then exit 0) */
+bool cs_probe_only(const char *cmd);
+/* Whether a tracepoint's BTF type exists in the kernel BTF (a file read). */
+bool cs_btf_has_tp(const char *name, int nr_args);
+/* tp_btf works for this tracepoint: BTF type + a 2-insn test load (bpf()). */
+bool cs_tp_btf_usable(const char *tp);
+
+/* $CHAINSCOPE_MAP_ENTRIES (testing: shrink the hash maps), 0 if unset */
+__u32 cs_map_entries(void);
+
+void cs_setup_libbpf(bool verbose);
+void cs_setup_signals(void);
+/* Sleep one interval (or until a signal when interval is 0). */
+void cs_wait_interval(const struct cs_common *c);
+
+/* Resolve -c/-f: "0xADDR" or a symbol; CS_EXIT_OK or CS_EXIT_USAGE. */
+int cs_resolve(const char *cmd, const struct ksyms *ks, const char *what,
+	       const char *arg, __u64 *addr);
+struct ksyms *cs_load_ksyms(const char *cmd);
+
+const char *cs_units_name(int units);	/* "usecs" */
+const char *cs_units_suffix(int units);	/* "us" */
+unsigned long long cs_ns_to_units(__u64 ns, int units);
+const char *cs_kind_name(int kind);
+int cs_kind_parse(const char *s);	/* -1 if unknown */
+
+/* Sum of one per-CPU counter of a `stats` map; 0 on error. */
+__u64 cs_read_stat(int map_fd, __u32 idx);
+
+/*
+ * Events not counted, cumulative since load: the BPF side's `stats`
+ * counters plus the kernel's recursion_misses of every loaded program (a
+ * tracepoint that fired while its program already ran on that CPU, e.g.
+ * in an interrupt).
+ */
+struct cs_health {
+	__u64 dropped;		/* map full */
+	__u64 failed;		/* map update failed otherwise */
+	__u64 last_err;		/* the last such failure's error (negative) */
+	__u64 missed;		/* BPF recursion protection */
+	__u64 unpaired;		/* latency -C */
+	__u64 too_deep;		/* latency -C */
+	__u64 nested;		/* latency -C: interrupt events skipped */
+	__u64 stale;		/* latency -C: stale frames aged out */
+};
+struct bpf_object;
+void cs_read_health(struct bpf_object *obj, int stats_fd, struct cs_health *h);
+/*
+ * Report what is new since *prev: WARNING lines on stdout (json NULL) or
+ * fields of the JSON object. Then *prev = *now.
+ */
+void cs_report_health(const struct cs_health *now, struct cs_health *prev,
+		      bool chain_mode, json_object *json);
+
+/* Drain a hash map into malloc'ed (key, value) entries; count or -errno. */
+int cs_drain_map(int fd, size_t key_sz, size_t val_off, size_t entry_sz,
+		 void **out);
+
+/* count, max (in units) and log2-estimated p50/p99 (clamped to max) */
+struct cs_summary {
+	unsigned long long count, max, p50, p99;
+};
+void cs_summarize(const __u32 *slots, __u64 count, __u64 max_ns, int units,
+		  struct cs_summary *s);
+
+/* JSON helpers */
+void cs_json_summary(json_object *o, const struct cs_summary *s, __u64 sum_ns,
+		     __u64 max_ns, int units);
+/* field: name ("sym+0x10"), field_addr: "0x...", field_module if any */
+void cs_json_sym(json_object *o, const char *field, const struct ksyms *ks,
+		 __u64 addr);
+json_object *cs_json_hist(const __u32 *slots, int nslots);
+json_object *cs_json_addr(__u64 addr);
+void cs_json_print(json_object *obj);	/* one line, then frees it */
+void cs_print_time_header(void);
+double cs_now(void);
+
+int cmd_latency(int argc, char **argv);
+int cmd_contention(int argc, char **argv);
+
+#endif /* CHAINSCOPE_H */

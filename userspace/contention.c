@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * chainscope contention: how long blocking and SRCU notifier chains wait
+ * for their lock (notifier:notifier_lock_wait), per chain and lock op,
+ * cross-checked against lock:contention_begin/end, with the top waiters.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "chainscope.h"
+#include "contention.h"
+#include "contention.skel.h"
+
+#define TOP_WAITERS 5
+
+static struct env {
+	struct cs_common c;
+	const char *chain;
+} env;
+
+static const struct argp_option opts[] = {
+	{ "chain", 'c', "CHAIN", 0, "Only this chain head (symbol or 0xADDR)", 0 },
+	{},
+};
+
+static const char doc[] =
+"Summarize how long notifier chains wait for their lock.\n"
+"\n"
+"Blocking chains take an rwsem (read to call, write to (un)register),\n"
+"SRCU chains a mutex to (un)register. Per chain and op: a log2 histogram\n"
+"of the wait, how many acquisitions had to wait (contended), max, and\n"
+"what lock:contention_begin/end saw for the same acquisitions; per chain\n"
+"the top " "5" " waiting threads by total wait.\n"
+"\v"
+"Examples:\n"
+"  chainscope contention              # trace until Ctrl-C, then print\n"
+"  chainscope contention 5 3          # every 5 seconds, 3 times\n"
+"  chainscope contention -n -c cs_loadgen_blocking\n"
+"  chainscope contention -j 1         # JSON lines every second\n"
+"\n"
+CS_EXIT_DOC;
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &env.c;
+		return 0;
+	case 'c':
+		env.chain = arg;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp_child children[] = {
+	{ &cs_common_argp, 0, "Common options:", 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.options = opts,
+	.parser = parse_arg,
+	.args_doc = "[INTERVAL [COUNT]]",
+	.doc = doc,
+	.children = children,
+};
+
+struct cont_entry {
+	struct cs_cont_key key;
+	struct cs_cont_val val;
+};
+
+struct waiter_entry {
+	struct cs_waiter_key key;
+	struct cs_waiter_val val;
+};
+
+static int cmp_cont(const void *a, const void *b)
+{
+	const struct cs_cont_key *x = &((const struct cont_entry *)a)->key;
+	const struct cs_cont_key *y = &((const struct cont_entry *)b)->key;
+
+	if (x->head != y->head)
+		return x->head < y->head ? -1 : 1;
+	return (int)x->op - (int)y->op;
+}
+
+/* by head, then most total wait first */
+static int cmp_waiter(const void *a, const void *b)
+{
+	const struct waiter_entry *x = a, *y = b;
+
+	if (x->key.head != y->key.head)
+		return x->key.head < y->key.head ? -1 : 1;
+	if (x->val.total_ns != y->val.total_ns)
+		return x->val.total_ns > y->val.total_ns ? -1 : 1;
+	return (int)x->key.pid - (int)y->key.pid;
+}
+
+static const char *op_name(__u32 op)
+{
+	return op == 0 ? "read" : op == 1 ? "write" : "?";
+}
+
+static json_object *json_waiters(const struct waiter_entry *w, int n, __u64 head)
+{
+	json_object *arr = json_object_new_array();
+	int i, shown = 0;
+
+	for (i = 0; i < n && shown < TOP_WAITERS; i++) {
+		json_object *o;
+
+		if (w[i].key.head != head)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "pid", json_object_new_int64(w[i].key.pid));
+		json_object_object_add(o, "tgid", json_object_new_int64(w[i].val.tgid));
+		json_object_object_add(o, "comm", json_object_new_string_len(
+			w[i].val.comm, strnlen(w[i].val.comm, CS_TASK_COMM_LEN)));
+		json_object_object_add(o, "count", json_object_new_uint64(w[i].val.count));
+		json_object_object_add(o, "total",
+				       json_object_new_uint64(cs_ns_to_units(w[i].val.total_ns, env.c.units)));
+		json_object_object_add(o, "max",
+				       json_object_new_uint64(cs_ns_to_units(w[i].val.max_ns, env.c.units)));
+		json_object_object_add(o, "total_ns", json_object_new_uint64(w[i].val.total_ns));
+		json_object_array_add(arr, o);
+		shown++;
+	}
+	return arr;
+}
+
+static void print_waiters(const struct waiter_entry *w, int n, __u64 head)
+{
+	const char *unit = cs_units_suffix(env.c.units);
+	int i, shown = 0;
+
+	for (i = 0; i < n && shown < TOP_WAITERS; i++) {
+		if (w[i].key.head != head)
+			continue;
+		if (!shown)
+			printf("  top waiters:\n");
+		printf("    %-16.16s pid=%-7u total=%llu%s count=%llu max=%llu%s\n",
+		       w[i].val.comm, w[i].key.pid,
+		       cs_ns_to_units(w[i].val.total_ns, env.c.units), unit,
+		       (unsigned long long)w[i].val.count,
+		       cs_ns_to_units(w[i].val.max_ns, env.c.units), unit);
+		shown++;
+	}
+}
+
+static int print_interval(struct contention_bpf *skel, const struct ksyms *ks,
+			  bool lock_tps, struct cs_health *seen)
+{
+	const char *unit = cs_units_suffix(env.c.units);
+	struct cont_entry *ce = NULL;
+	struct waiter_entry *we = NULL;
+	int nc, nw, i, err = 0;
+	json_object *root, *locks, *tops = NULL;
+	char head[256], lock[256];
+	struct cs_summary s;
+	struct cs_health health;
+
+	nc = cs_drain_map(bpf_map__fd(skel->maps.waits), sizeof(struct cs_cont_key),
+			  offsetof(struct cont_entry, val), sizeof(struct cont_entry),
+			  (void **)&ce);
+	nw = cs_drain_map(bpf_map__fd(skel->maps.waiters), sizeof(struct cs_waiter_key),
+			  offsetof(struct waiter_entry, val), sizeof(struct waiter_entry),
+			  (void **)&we);
+	if (nc < 0 || nw < 0) {
+		warn("%s: error: cannot read the BPF maps: %s\n", env.c.cmd,
+		     strerror(nc < 0 ? -nc : -nw));
+		err = -EIO;
+		goto out;
+	}
+	qsort(ce, nc, sizeof(*ce), cmp_cont);
+	qsort(we, nw, sizeof(*we), cmp_waiter);
+	cs_read_health(skel->obj, bpf_map__fd(skel->maps.stats), &health);
+
+	if (env.c.json) {
+		root = json_object_new_object();
+		json_object_object_add(root, "type", json_object_new_string("contention"));
+		json_object_object_add(root, "time", json_object_new_double(cs_now()));
+		json_object_object_add(root, "units",
+				       json_object_new_string(cs_units_name(env.c.units)));
+		cs_report_health(&health, seen, false, root);
+		json_object_object_add(root, "lock_tracepoints", json_object_new_boolean(lock_tps));
+		locks = json_object_new_array();
+		tops = json_object_new_array();
+		for (i = 0; i < nc; i++) {
+			const struct cs_cont_val *v = &ce[i].val;
+			json_object *o = json_object_new_object(), *lt;
+
+			cs_json_sym(o, "chain", ks, ce[i].key.head);
+			json_object_object_add(o, "kind", json_object_new_string(cs_kind_name(v->kind)));
+			json_object_object_add(o, "op", json_object_new_string(op_name(ce[i].key.op)));
+			cs_json_sym(o, "lock", ks, v->lock);
+			cs_summarize(v->slots, v->count, v->max_ns, env.c.units, &s);
+			cs_json_summary(o, &s, v->sum_ns, v->max_ns, env.c.units);
+			json_object_object_add(o, "contended", json_object_new_uint64(v->contended));
+			json_object_object_add(o, "histogram", cs_json_hist(v->slots, CS_MAX_SLOTS));
+			if (lock_tps) {
+				lt = json_object_new_object();
+				json_object_object_add(lt, "count", json_object_new_uint64(v->lt_count));
+				json_object_object_add(lt, "sum",
+						       json_object_new_uint64(cs_ns_to_units(v->lt_sum_ns, env.c.units)));
+				json_object_object_add(lt, "max",
+						       json_object_new_uint64(cs_ns_to_units(v->lt_max_ns, env.c.units)));
+				json_object_object_add(lt, "sum_ns", json_object_new_uint64(v->lt_sum_ns));
+				json_object_object_add(lt, "max_ns", json_object_new_uint64(v->lt_max_ns));
+				json_object_object_add(o, "lock_tracepoint", lt);
+			}
+			json_object_array_add(locks, o);
+			if (i == nc - 1 || ce[i + 1].key.head != ce[i].key.head) {
+				json_object *t = json_object_new_object();
+
+				cs_json_sym(t, "chain", ks, ce[i].key.head);
+				json_object_object_add(t, "waiters",
+						       json_waiters(we, nw, ce[i].key.head));
+				json_object_array_add(tops, t);
+			}
+		}
+		json_object_object_add(root, "locks", locks);
+		json_object_object_add(root, "top_waiters", tops);
+		cs_json_print(root);
+		goto out;
+	}
+
+	if (env.c.interval)
+		cs_print_time_header();
+	if (!nc)
+		printf("no notifier chain lock was taken\n");
+	for (i = 0; i < nc; i++) {
+		const struct cs_cont_val *v = &ce[i].val;
+
+		cs_summarize(v->slots, v->count, v->max_ns, env.c.units, &s);
+		ksyms__format(ks, ce[i].key.head, head, sizeof(head));
+		ksyms__format(ks, v->lock, lock, sizeof(lock));
+		printf("\nchain: %s (%s) op: %s lock: %s  count=%llu contended=%llu "
+		       "max=%llu%s p50~%llu%s p99~%llu%s\n",
+		       head, cs_kind_name(v->kind), op_name(ce[i].key.op), lock,
+		       s.count, (unsigned long long)v->contended, s.max, unit,
+		       s.p50, unit, s.p99, unit);
+		print_log2_hist(v->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
+		if (lock_tps)
+			printf("  lock tracepoint saw %llu contended acquisitions totaling "
+			       "%llu%s (max %llu%s)\n", (unsigned long long)v->lt_count,
+			       cs_ns_to_units(v->lt_sum_ns, env.c.units), unit,
+			       cs_ns_to_units(v->lt_max_ns, env.c.units), unit);
+		if (i == nc - 1 || ce[i + 1].key.head != ce[i].key.head)
+			print_waiters(we, nw, ce[i].key.head);
+	}
+	cs_report_health(&health, seen, false, NULL);
+	fflush(stdout);
+out:
+	free(ce);
+	free(we);
+	return err;
+}
+
+static void pick_programs(struct contention_bpf *skel, bool btf, bool lock_tps)
+{
+	bpf_program__set_autoload(skel->progs.lock_wait_btf, btf);
+	bpf_program__set_autoload(skel->progs.lock_wait_raw, !btf);
+	bpf_program__set_autoload(skel->progs.contention_begin_btf, lock_tps && btf);
+	bpf_program__set_autoload(skel->progs.contention_begin_raw, lock_tps && !btf);
+	bpf_program__set_autoload(skel->progs.contention_end_btf, lock_tps && btf);
+	bpf_program__set_autoload(skel->progs.contention_end_raw, lock_tps && !btf);
+}
+
+int cmd_contention(int argc, char **argv)
+{
+	struct cs_tp tps[] = {
+		{ "notifier_lock_wait", 5 },
+	};
+	struct contention_bpf *skel = NULL;
+	struct ksyms *ks = NULL;
+	struct cs_health seen = {};
+	__u64 head = 0;
+	bool btf, lock_tps;
+	long n = 0;
+	int err;
+
+	cs_common_init(&env.c, argv[0]);
+	cs_parse_args(&argp, argc, argv, &env);
+
+	err = cs_startup_probes(env.c.cmd, tps, 1);
+	if (err)
+		return err;
+
+	ks = cs_load_ksyms(env.c.cmd);
+	if (!ks)
+		return CS_EXIT_ERROR;
+	if (env.chain) {
+		err = cs_resolve(env.c.cmd, ks, "chain", env.chain, &head);
+		if (err)
+			goto cleanup;
+	}
+	if (cs_probe_only(env.c.cmd)) {
+		if (head)
+			warn("%s: chain %s is 0x%llx\n", env.c.cmd, env.chain,
+			     (unsigned long long)head);
+		err = CS_EXIT_OK;
+		goto cleanup;
+	}
+	lock_tps = cs_btf_has_tp("contention_begin", 2) && cs_btf_has_tp("contention_end", 2);
+	if (!lock_tps)
+		warn("%s: lock:contention_begin/end not in this kernel: no cross-check\n",
+		     env.c.cmd);
+
+	cs_setup_libbpf(env.c.verbose);
+	skel = contention_bpf__open();
+	if (!skel) {
+		warn("%s: error: failed to open BPF skeleton\n", env.c.cmd);
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	skel->rodata->targ_head = head;
+	skel->rodata->targ_units = env.c.units;
+	if (cs_map_entries()) {
+		bpf_map__set_max_entries(skel->maps.waits, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.waiters, cs_map_entries());
+	}
+	btf = !env.c.raw_tp && cs_tp_btf_usable("notifier_lock_wait");
+	pick_programs(skel, btf, lock_tps);
+
+	err = contention_bpf__load(skel);
+	if (err) {
+		warn("%s: error: failed to load BPF skeleton: %s\n", env.c.cmd,
+		     strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	err = contention_bpf__attach(skel);
+	if (err) {
+		warn("%s: error: failed to attach BPF programs: %s\n", env.c.cmd,
+		     strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+
+	cs_setup_signals();
+	warn("Tracing notifier chain lock waits (%s programs)... %s\n",
+	     btf ? "tp_btf" : "raw_tp",
+	     env.c.interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
+
+	while (!cs_exiting) {
+		cs_wait_interval(&env.c);
+		if (print_interval(skel, ks, lock_tps, &seen)) {
+			err = CS_EXIT_ERROR;
+			goto cleanup;
+		}
+		if (env.c.count && ++n >= env.c.count)
+			break;
+		if (!env.c.interval)
+			break;
+	}
+	err = CS_EXIT_OK;
+
+cleanup:
+	contention_bpf__destroy(skel);
+	ksyms__free(ks);
+	return err;
+}

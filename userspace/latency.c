@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * chainscope latency: per (chain, callback) latency histograms of notifier
+ * callbacks from notifier:notifier_return's duration_ns, and with -C whole
+ * chain passes from notifier_call_begin -> notifier_call_end.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "chainscope.h"
+#include "latency.h"
+#include "latency.skel.h"
+
+static struct env {
+	struct cs_common c;
+	bool per_val;
+	bool chain_mode;
+	const char *chain;
+	const char *callback;
+	int kind;
+} env;
+
+static const struct argp_option opts[] = {
+	{ "chain", 'c', "CHAIN", 0, "Only this chain head (symbol or 0xADDR)", 0 },
+	{ "callback", 'f', "CALLBACK", 0, "Only this callback (symbol or 0xADDR)", 0 },
+	{ "kind", 'k', "KIND", 0, "Only chains of this kind: raw, atomic, blocking, srcu", 0 },
+	{ "per-value", 'a', NULL, 0, "One histogram per event value (val) too", 0 },
+	{ "chains", 'C', NULL, 0, "Also whole-chain pass latency (call_begin -> call_end)", 0 },
+	{},
+};
+
+static const char doc[] =
+"Summarize notifier callback latency as log2 histograms.\n"
+"\n"
+"Per chain and callback: count, max, p50/p99 (estimated from the log2\n"
+"buckets), and how many calls returned NOTIFY_STOP (stop), NOTIFY_BAD\n"
+"(bad) or an errno from notifier_from_errno() (errno). Durations come\n"
+"from notifier_return's duration_ns, measured by the kernel.\n"
+"\v"
+"Examples:\n"
+"  chainscope latency                 # trace until Ctrl-C, then print\n"
+"  chainscope latency 1 10            # print every second, 10 times\n"
+"  chainscope latency -m -C           # msecs; whole chain passes too\n"
+"  chainscope latency -c reboot_notifier_list\n"
+"  chainscope latency -f cs_loadgen_cb_busy -a   # per event value\n"
+"  chainscope latency -k blocking -j  # JSON lines, blocking chains only\n"
+"\n"
+CS_EXIT_DOC;
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &env.c;
+		return 0;
+	case 'c':
+		env.chain = arg;
+		return 0;
+	case 'f':
+		env.callback = arg;
+		return 0;
+	case 'k':
+		env.kind = cs_kind_parse(arg);
+		if (env.kind < 0)
+			cs_usage_error(state, "unknown chain kind '%s' (raw, atomic, "
+				       "blocking, srcu)", arg);
+		return 0;
+	case 'a':
+		env.per_val = true;
+		return 0;
+	case 'C':
+		env.chain_mode = true;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp_child children[] = {
+	{ &cs_common_argp, 0, "Common options:", 0 },
+	{},
+};
+
+static const struct argp argp = {
+	.options = opts,
+	.parser = parse_arg,
+	.args_doc = "[INTERVAL [COUNT]]",
+	.doc = doc,
+	.children = children,
+};
+
+/* --- reading and printing ---------------------------------------------------- */
+
+struct lat_entry {
+	struct cs_lat_key key;
+	struct cs_lat_hist val;
+};
+
+struct chain_entry {
+	struct cs_chain_key key;
+	struct cs_chain_hist val;
+};
+
+static int cmp_lat(const void *a, const void *b)
+{
+	const struct cs_lat_key *x = &((const struct lat_entry *)a)->key;
+	const struct cs_lat_key *y = &((const struct lat_entry *)b)->key;
+
+	if (x->head != y->head)
+		return x->head < y->head ? -1 : 1;
+	if (x->cb != y->cb)
+		return x->cb < y->cb ? -1 : 1;
+	return x->val < y->val ? -1 : x->val > y->val;
+}
+
+static int cmp_chain(const void *a, const void *b)
+{
+	const struct cs_chain_key *x = &((const struct chain_entry *)a)->key;
+	const struct cs_chain_key *y = &((const struct chain_entry *)b)->key;
+
+	if (x->head != y->head)
+		return x->head < y->head ? -1 : 1;
+	return x->val < y->val ? -1 : x->val > y->val;
+}
+
+static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
+			  struct cs_health *seen)
+{
+	const char *unit = cs_units_suffix(env.c.units);
+	struct lat_entry *lat = NULL;
+	struct chain_entry *chains = NULL;
+	int nlat, nchain = 0, i;
+	struct cs_health health;
+	json_object *root = NULL, *arr;
+	char head[256], cb[256];
+	struct cs_summary s;
+
+	nlat = cs_drain_map(bpf_map__fd(skel->maps.hists), sizeof(struct cs_lat_key),
+			    offsetof(struct lat_entry, val), sizeof(struct lat_entry),
+			    (void **)&lat);
+	if (nlat < 0) {
+		warn("%s: error: cannot read map hists: %s\n", env.c.cmd, strerror(-nlat));
+		return nlat;
+	}
+	if (env.chain_mode) {
+		nchain = cs_drain_map(bpf_map__fd(skel->maps.chain_hists),
+				      sizeof(struct cs_chain_key),
+				      offsetof(struct chain_entry, val),
+				      sizeof(struct chain_entry), (void **)&chains);
+		if (nchain < 0) {
+			warn("%s: error: cannot read map chain_hists: %s\n", env.c.cmd,
+			     strerror(-nchain));
+			free(lat);
+			return nchain;
+		}
+	}
+	qsort(lat, nlat, sizeof(*lat), cmp_lat);
+	qsort(chains, nchain, sizeof(*chains), cmp_chain);
+
+	/* counters are cumulative in the kernel: report what is new */
+	cs_read_health(skel->obj, bpf_map__fd(skel->maps.stats), &health);
+
+	if (env.c.json) {
+		root = json_object_new_object();
+		json_object_object_add(root, "type", json_object_new_string("latency"));
+		json_object_object_add(root, "time", json_object_new_double(cs_now()));
+		json_object_object_add(root, "units",
+				       json_object_new_string(cs_units_name(env.c.units)));
+		cs_report_health(&health, seen, env.chain_mode, root);
+		arr = json_object_new_array();
+		for (i = 0; i < nlat; i++) {
+			const struct cs_lat_hist *h = &lat[i].val;
+			json_object *o = json_object_new_object();
+
+			cs_json_sym(o, "chain", ks, lat[i].key.head);
+			json_object_object_add(o, "kind", json_object_new_string(cs_kind_name(h->kind)));
+			cs_json_sym(o, "callback", ks, lat[i].key.cb);
+			if (env.per_val)
+				json_object_object_add(o, "val", json_object_new_uint64(lat[i].key.val));
+			cs_summarize(h->slots, h->count, h->max_ns, env.c.units, &s);
+			cs_json_summary(o, &s, h->sum_ns, h->max_ns, env.c.units);
+			json_object_object_add(o, "stop", json_object_new_uint64(h->stop));
+			json_object_object_add(o, "bad", json_object_new_uint64(h->bad));
+			json_object_object_add(o, "errno", json_object_new_uint64(h->err));
+			json_object_object_add(o, "untimed", json_object_new_uint64(h->untimed));
+			json_object_object_add(o, "histogram", cs_json_hist(h->slots, CS_MAX_SLOTS));
+			json_object_array_add(arr, o);
+		}
+		json_object_object_add(root, "callbacks", arr);
+		if (env.chain_mode) {
+			arr = json_object_new_array();
+			for (i = 0; i < nchain; i++) {
+				const struct cs_chain_hist *h = &chains[i].val;
+				json_object *o = json_object_new_object();
+
+				cs_json_sym(o, "chain", ks, chains[i].key.head);
+				json_object_object_add(o, "kind", json_object_new_string(cs_kind_name(h->kind)));
+				if (env.per_val)
+					json_object_object_add(o, "val", json_object_new_uint64(chains[i].key.val));
+				cs_summarize(h->slots, h->count, h->max_ns, env.c.units, &s);
+				cs_json_summary(o, &s, h->sum_ns, h->max_ns, env.c.units);
+				json_object_object_add(o, "stopped", json_object_new_uint64(h->stopped));
+				json_object_object_add(o, "rollbacks", json_object_new_uint64(h->rollbacks));
+				json_object_object_add(o, "nr_calls", json_object_new_uint64(h->nr_calls));
+				json_object_object_add(o, "histogram", cs_json_hist(h->slots, CS_MAX_SLOTS));
+				json_object_array_add(arr, o);
+			}
+			json_object_object_add(root, "chains", arr);
+		}
+		cs_json_print(root);
+		goto out;
+	}
+
+	if (env.c.interval)
+		cs_print_time_header();
+	if (!nlat && !nchain)
+		printf("no notifier callbacks ran\n");
+	for (i = 0; i < nlat; i++) {
+		const struct cs_lat_hist *h = &lat[i].val;
+
+		cs_summarize(h->slots, h->count, h->max_ns, env.c.units, &s);
+		ksyms__format(ks, lat[i].key.head, head, sizeof(head));
+		ksyms__format(ks, lat[i].key.cb, cb, sizeof(cb));
+		printf("\nchain: %s (%s) callback: %s", head, cs_kind_name(h->kind), cb);
+		if (env.per_val)
+			printf(" val=%llu", (unsigned long long)lat[i].key.val);
+		printf("  count=%llu max=%llu%s p50~%llu%s p99~%llu%s stop=%llu bad=%llu errno=%llu\n",
+		       s.count, s.max, unit, s.p50, unit, s.p99, unit,
+		       (unsigned long long)h->stop, (unsigned long long)h->bad,
+		       (unsigned long long)h->err);
+		if (h->untimed)
+			printf("  (%llu calls untimed: notifier_return was enabled while they ran)\n",
+			       (unsigned long long)h->untimed);
+		print_log2_hist(h->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
+	}
+	for (i = 0; i < nchain; i++) {
+		const struct cs_chain_hist *h = &chains[i].val;
+
+		cs_summarize(h->slots, h->count, h->max_ns, env.c.units, &s);
+		ksyms__format(ks, chains[i].key.head, head, sizeof(head));
+		printf("\nchain: %s (%s) whole pass", head, cs_kind_name(h->kind));
+		if (env.per_val)
+			printf(" val=%llu", (unsigned long long)chains[i].key.val);
+		printf("  count=%llu max=%llu%s p50~%llu%s p99~%llu%s stopped=%llu rollbacks=%llu callbacks=%llu\n",
+		       s.count, s.max, unit, s.p50, unit, s.p99, unit,
+		       (unsigned long long)h->stopped, (unsigned long long)h->rollbacks,
+		       (unsigned long long)h->nr_calls);
+		print_log2_hist(h->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
+	}
+	cs_report_health(&health, seen, env.chain_mode, NULL);
+	fflush(stdout);
+out:
+	free(lat);
+	free(chains);
+	return 0;
+}
+
+/* --- main ------------------------------------------------------------------- */
+
+static void pick_programs(struct latency_bpf *skel, bool btf)
+{
+	bpf_program__set_autoload(skel->progs.notifier_return_btf, btf);
+	bpf_program__set_autoload(skel->progs.notifier_return_raw, !btf);
+	bpf_program__set_autoload(skel->progs.call_begin_btf, btf && env.chain_mode);
+	bpf_program__set_autoload(skel->progs.call_begin_raw, !btf && env.chain_mode);
+	bpf_program__set_autoload(skel->progs.call_end_btf, btf && env.chain_mode);
+	bpf_program__set_autoload(skel->progs.call_end_raw, !btf && env.chain_mode);
+	bpf_program__set_autoload(skel->progs.ping, false);
+}
+
+int cmd_latency(int argc, char **argv)
+{
+	struct cs_tp tps[] = {
+		{ "notifier_return", 8 },
+		{ "notifier_call_begin", 5 },
+		{ "notifier_call_end", 7 },
+	};
+	struct latency_bpf *skel = NULL;
+	struct ksyms *ks = NULL;
+	struct cs_health seen = {};
+	__u64 head = 0, cb = 0;
+	long n = 0;
+	bool btf;
+	int err;
+
+	cs_common_init(&env.c, argv[0]);
+	env.kind = CS_KIND_ANY;
+	cs_parse_args(&argp, argc, argv, &env);
+
+	err = cs_startup_probes(env.c.cmd, tps, env.chain_mode ? 3 : 1);
+	if (err)
+		return err;
+
+	ks = cs_load_ksyms(env.c.cmd);
+	if (!ks)
+		return CS_EXIT_ERROR;
+	if (env.chain) {
+		err = cs_resolve(env.c.cmd, ks, "chain", env.chain, &head);
+		if (err)
+			goto cleanup;
+	}
+	if (env.callback) {
+		err = cs_resolve(env.c.cmd, ks, "callback", env.callback, &cb);
+		if (err)
+			goto cleanup;
+	}
+	if (cs_probe_only(env.c.cmd)) {
+		if (head)
+			warn("%s: chain %s is 0x%llx\n", env.c.cmd, env.chain,
+			     (unsigned long long)head);
+		if (cb)
+			warn("%s: callback %s is 0x%llx\n", env.c.cmd, env.callback,
+			     (unsigned long long)cb);
+		err = CS_EXIT_OK;
+		goto cleanup;
+	}
+
+	cs_setup_libbpf(env.c.verbose);
+	skel = latency_bpf__open();
+	if (!skel) {
+		warn("%s: error: failed to open BPF skeleton\n", env.c.cmd);
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	skel->rodata->targ_head = head;
+	skel->rodata->targ_cb = cb;
+	skel->rodata->targ_kind = env.kind;
+	skel->rodata->targ_units = env.c.units;
+	skel->rodata->targ_per_val = env.per_val;
+
+	if (cs_map_entries()) {
+		bpf_map__set_max_entries(skel->maps.hists, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.chain_hists, cs_map_entries());
+	}
+	if (!env.chain_mode) {
+		/* preallocated; without -C nothing uses them */
+		bpf_map__set_max_entries(skel->maps.chain_hists, 1);
+		bpf_map__set_max_entries(skel->maps.stacks, 1);
+	}
+	btf = !env.c.raw_tp && cs_tp_btf_usable("notifier_return");
+	pick_programs(skel, btf);
+
+	err = latency_bpf__load(skel);
+	if (err) {
+		warn("%s: error: failed to load BPF skeleton: %s\n", env.c.cmd,
+		     strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	/*
+	 * call_end before call_begin: then every pass whose begin we see
+	 * also has its end seen (a pass already running is only unpaired).
+	 * The skeleton's attach then leaves it alone (autoattach off); its
+	 * link is in skel->links, so __destroy() detaches it.
+	 */
+	if (env.chain_mode) {
+		struct bpf_program *end = btf ? skel->progs.call_end_btf : skel->progs.call_end_raw;
+		struct bpf_link **link = btf ? &skel->links.call_end_btf : &skel->links.call_end_raw;
+
+		*link = bpf_program__attach(end);
+		if (!*link) {
+			err = -errno;
+			warn("%s: error: failed to attach %s: %s\n", env.c.cmd,
+			     bpf_program__name(end), strerror(-err));
+			err = CS_EXIT_ERROR;
+			goto cleanup;
+		}
+		bpf_program__set_autoattach(end, false);
+	}
+	err = latency_bpf__attach(skel);
+	if (err) {
+		warn("%s: error: failed to attach BPF programs: %s\n", env.c.cmd,
+		     strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	skel->bss->chain_armed = 1;
+
+	cs_setup_signals();
+	warn("Tracing notifier callbacks%s (%s programs)... %s\n",
+	     env.chain_mode ? " and chain passes" : "", btf ? "tp_btf" : "raw_tp",
+	     env.c.interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
+
+	while (!cs_exiting) {
+		cs_wait_interval(&env.c);
+		err = print_interval(skel, ks, &seen);
+		if (err) {
+			err = CS_EXIT_ERROR;
+			goto cleanup;
+		}
+		if (env.c.count && ++n >= env.c.count)
+			break;
+		if (!env.c.interval)
+			break;
+	}
+	err = CS_EXIT_OK;
+
+cleanup:
+	latency_bpf__destroy(skel);
+	ksyms__free(ks);
+	return err;
+}

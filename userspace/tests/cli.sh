@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Host tests of the chainscope CLI: argument errors, the start-up probes
+# and their exit codes. One line per case: "PASS: host.cli.<name>",
+# "FAIL: host.cli.<name>: why" or "SKIP: host.cli.<name>: why".
+#
+#   tests/cli.sh CHAINSCOPE MKBTF
+#
+# Safety: the host kernel must never get a BPF program. Every case runs
+# with CHAINSCOPE_PROBE_ONLY=1, which stops the CLI after its probes and
+# before any bpf() system call; the cases that pass the probes do so on
+# synthetic BTF and kallsyms files. If strace is installed, one case also
+# proves that no bpf() call is made.
+set -uo pipefail
+
+CS=${1:?usage: cli.sh CHAINSCOPE MKBTF}
+MKBTF=${2:?usage: cli.sh CHAINSCOPE MKBTF}
+CS=$(readlink -f "$CS")
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export CHAINSCOPE_PROBE_ONLY=1
+unset CHAINSCOPE_BTF CHAINSCOPE_KALLSYMS
+failed=0
+ROOT=0
+[ "$(id -u)" = 0 ] && ROOT=1
+
+pass() { echo "PASS: host.cli.$1"; }
+fail() { echo "FAIL: host.cli.$1: $2"; failed=1; }
+skip() { echo "SKIP: host.cli.$1: $2"; }
+
+# run CMD...: sets rc, out (stdout), err (stderr), nerr (stderr lines)
+run() {
+	out=$("$@" 2>"$TMP/stderr")
+	rc=$?
+	err=$(cat "$TMP/stderr")
+	nerr=$(grep -c '' "$TMP/stderr")
+}
+
+# expect NAME RC PATTERN CMD...: exit code RC, exactly one stderr line
+# matching the extended regex PATTERN.
+expect() {
+	local name=$1 want=$2 pat=$3
+	shift 3
+	run "$@"
+	if [ "$rc" != "$want" ]; then
+		fail "$name" "exit $rc, want $want (stderr: ${err:0:200})"
+	elif [ "$nerr" != 1 ]; then
+		fail "$name" "$nerr lines on stderr, want 1: ${err:0:300}"
+	elif ! grep -Eq -- "$pat" <<<"$err"; then
+		fail "$name" "stderr '$err' does not match /$pat/"
+	else
+		pass "$name"
+	fi
+}
+
+# as_nobody CMD...: run as uid/gid 65534 (we are root) or as we are
+as_nobody() {
+	if [ "$ROOT" = 1 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	else
+		"$@"
+	fi
+}
+
+# --- usage errors: exit 2, one line, before anything else -------------------
+for sub in latency contention; do
+	expect "$sub-unknown-long-option" 2 "unrecognized option '--bogus'" "$CS" $sub --bogus
+	expect "$sub-unknown-short-option" 2 "invalid option -- 'x'" "$CS" $sub -x
+	expect "$sub-units-m-u" 2 "-m and -u are mutually exclusive" "$CS" $sub -m -u
+	expect "$sub-units-n-m" 2 "-n and -m are mutually exclusive" "$CS" $sub -n 1 -m
+	expect "$sub-non-numeric-interval" 2 "invalid interval 'abc'" "$CS" $sub abc
+	expect "$sub-non-numeric-count" 2 "invalid count '3x'" "$CS" $sub 1 3x
+	expect "$sub-negative-count" 2 "invalid option -- '1'" "$CS" $sub 1 -1
+	expect "$sub-zero-interval" 2 "invalid interval '0'" "$CS" $sub 0
+	expect "$sub-too-many-args" 2 "unexpected argument '3'" "$CS" $sub 1 2 3
+	expect "$sub-missing-chain-arg" 2 "requires an argument -- 'c'" "$CS" $sub -c
+done
+expect latency-unknown-kind 2 "unknown chain kind 'bogus'" "$CS" latency -k bogus
+expect latency-missing-kind-arg 2 "requires an argument -- 'k'" "$CS" latency -k
+expect contention-has-no-kind 2 "invalid option -- 'k'" "$CS" contention -k blocking
+expect no-subcommand 2 "no command given" "$CS"
+expect unknown-subcommand 2 "unknown command 'frobnicate'" "$CS" frobnicate
+# usage is checked before root
+expect usage-before-root 2 "mutually exclusive" as_nobody "$CS" latency -m -u
+
+# --- help ------------------------------------------------------------------------
+run "$CS" --help
+if [ "$rc" = 0 ] && grep -q "latency" <<<"$out" && grep -q "5  the kernel has no chainscope" <<<"$out"; then
+	pass help-top
+else
+	fail help-top "exit $rc or no command/exit-code list"
+fi
+for sub in latency contention; do
+	run "$CS" $sub --help
+	if [ "$rc" = 0 ] && grep -q "^Examples:" <<<"$out" && grep -q "^Exit status:" <<<"$out" &&
+		grep -q -- "-j, --json" <<<"$out" && grep -q "3  not running as root" <<<"$out"; then
+		pass "$sub-help"
+	else
+		fail "$sub-help" "exit $rc or missing Examples/Exit status/-j: ${out:0:200}"
+	fi
+done
+
+# --- not root: exit 3 --------------------------------------------------------------
+if [ "$ROOT" = 1 ] && ! command -v setpriv >/dev/null; then
+	skip not-root "setpriv not installed"
+else
+	for sub in latency contention; do
+		expect "$sub-not-root" 3 "must run as root" as_nobody "$CS" $sub
+	done
+	# root comes before BTF
+	expect not-root-before-btf 3 "must run as root" \
+		as_nobody env CHAINSCOPE_BTF=/nonexistent "$CS" latency
+fi
+
+if [ "$ROOT" != 1 ]; then
+	skip root-probes "not root: the BTF and tracepoint probes need root"
+	exit $failed
+fi
+
+# --- no BTF: exit 4 ------------------------------------------------------------------
+for sub in latency contention; do
+	expect "$sub-no-btf" 4 "no kernel BTF at /nonexistent" env CHAINSCOPE_BTF=/nonexistent "$CS" $sub
+done
+head -c 100 /dev/urandom >"$TMP/garbage.btf"
+expect btf-unparsable 4 "cannot parse kernel BTF" env CHAINSCOPE_BTF="$TMP/garbage.btf" "$CS" latency
+
+# --- a kernel without our tracepoints: exit 5 ------------------------------------------
+# The host kernel has no notifier:notifier_return (upstream has only
+# notifier_register/unregister/run), so the real probe fails here.
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	expect latency-host-kernel-no-tracepoints 5 "no notifier:notifier_return tracepoint" "$CS" latency
+	expect contention-host-kernel-no-tracepoints 5 "no notifier:notifier_lock_wait tracepoint" "$CS" contention
+else
+	skip host-kernel-no-tracepoints "host has no /sys/kernel/btf/vmlinux"
+fi
+
+# Synthetic BTF: upstream's events only, ours with a wrong prototype, ours.
+"$MKBTF" "$TMP/upstream.btf" notifier_register:5 notifier_unregister:5 notifier_run:6 &&
+"$MKBTF" "$TMP/proto.btf" notifier_return:7 notifier_lock_wait:5 &&
+"$MKBTF" "$TMP/ours.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
+	notifier_lock_wait:5 contention_begin:2 contention_end:2 &&
+"$MKBTF" "$TMP/noends.btf" notifier_return:8 notifier_lock_wait:5 ||
+	{ fail mkbtf "cannot write synthetic BTF"; exit 1; }
+expect upstream-btf-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
+	env CHAINSCOPE_BTF="$TMP/upstream.btf" "$CS" latency
+expect wrong-prototype 5 "prototype other than the 8 arguments" \
+	env CHAINSCOPE_BTF="$TMP/proto.btf" "$CS" latency
+expect chain-mode-needs-call-events 5 "no notifier:notifier_call_begin tracepoint" \
+	env CHAINSCOPE_BTF="$TMP/noends.btf" "$CS" latency -C
+# BTF is checked before tracepoints, tracepoints before symbols
+expect btf-before-tracepoints 4 "no kernel BTF" env CHAINSCOPE_BTF=/nonexistent "$CS" latency -c nosuch
+
+# --- the probes pass (synthetic BTF + kallsyms); PROBE_ONLY stops before bpf() ---------
+cat >"$TMP/kallsyms" <<'EOF'
+ffffffff81000000 T _stext
+ffffffff82000000 D reboot_notifier_list
+ffffffff82000100 d twice
+ffffffff82000200 d twice
+ffffffffc0000100 t cs_loadgen_cb_busy	[cs_loadgen]
+ffffffffc0002000 d cs_loadgen_blocking	[cs_loadgen]
+EOF
+export CHAINSCOPE_KALLSYMS=$TMP/kallsyms
+expect probes-pass-latency 0 "start-up probes passed" env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -C
+expect probes-pass-contention 0 "start-up probes passed" env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" contention
+run env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -c cs_loadgen_blocking -f cs_loadgen_cb_busy
+if [ "$rc" = 0 ] && grep -q "chain cs_loadgen_blocking is 0xffffffffc0002000" <<<"$err" &&
+	grep -q "callback cs_loadgen_cb_busy is 0xffffffffc0000100" <<<"$err"; then
+	pass resolve-module-symbols
+else
+	fail resolve-module-symbols "exit $rc: $err"
+fi
+run env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" contention -c 0xffff888001234000
+if [ "$rc" = 0 ] && grep -q "chain 0xffff888001234000 is 0xffff888001234000" <<<"$err"; then
+	pass resolve-hex-address
+else
+	fail resolve-hex-address "exit $rc: $err"
+fi
+expect unknown-chain-symbol 2 "chain 'nosuch' is not in .*kallsyms" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -c nosuch
+expect unknown-callback-symbol 2 "callback 'nosuch_cb' is not in" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -f nosuch_cb
+expect ambiguous-symbol 2 "'twice' is ambiguous \(2 symbols: 0xffffffff82000100 0xffffffff82000200\)" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -c twice
+expect bad-hex-address 2 "invalid chain address '0xzz'" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -c 0xzz
+unset CHAINSCOPE_KALLSYMS
+
+# --- no bpf() system call on the way ------------------------------------------------------
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=bpf -o "$TMP/strace.log" \
+		env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -C >/dev/null 2>&1
+	rc1=$?
+	strace -f -qq -e trace=bpf -o "$TMP/strace2.log" "$CS" contention >/dev/null 2>&1
+	if [ "$rc1" = 0 ] && ! grep -q 'bpf(' "$TMP/strace.log" "$TMP/strace2.log"; then
+		pass no-bpf-syscall
+	else
+		fail no-bpf-syscall "exit $rc1; $(grep -h 'bpf(' "$TMP"/strace*.log | head -n 2)"
+	fi
+else
+	skip no-bpf-syscall "strace not installed"
+fi
+
+exit $failed

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* chainscope user-space helpers: kernel symbols, log2 histograms. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_helpers.h"
+
+struct ksyms {
+	struct ksym *syms;
+	size_t nr;
+	size_t cap;
+	char **modules;		/* interned module names */
+	size_t nr_modules;
+};
+
+const char *ksyms__default_path(void)
+{
+	const char *p = getenv("CHAINSCOPE_KALLSYMS");
+
+	return p && *p ? p : "/proc/kallsyms";
+}
+
+static const char *intern_module(struct ksyms *ks, const char *name)
+{
+	char **tmp;
+	size_t i;
+
+	for (i = 0; i < ks->nr_modules; i++)
+		if (!strcmp(ks->modules[i], name))
+			return ks->modules[i];
+	tmp = realloc(ks->modules, (ks->nr_modules + 1) * sizeof(*tmp));
+	if (!tmp)
+		return NULL;
+	ks->modules = tmp;
+	ks->modules[ks->nr_modules] = strdup(name);
+	if (!ks->modules[ks->nr_modules])
+		return NULL;
+	return ks->modules[ks->nr_modules++];
+}
+
+/*
+ * When several symbols share an address, the one to show: a real
+ * text/data symbol over anything else, then a name without a leading
+ * '_' or '.', then the first one listed.
+ */
+static int sym_rank(const struct ksym *s)
+{
+	int rank = 0;
+
+	if (!strchr("tTdDbBrRwWvV", s->type))
+		rank += 2;
+	if (s->name[0] == '_' || s->name[0] == '.')
+		rank += 1;
+	return rank;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (sym_rank(x) != sym_rank(y))
+		return sym_rank(x) - sym_rank(y);
+	/* qsort is not stable: fall back to the order in the file */
+	return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+struct ksyms *ksyms__load(const char *path)
+{
+	char line[512], name[256], mod[128], type;
+	struct ksyms *ks;
+	unsigned long addr;
+	FILE *f;
+	int err = 0;
+
+	if (!path)
+		path = ksyms__default_path();
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	ks = calloc(1, sizeof(*ks));
+	if (!ks) {
+		fclose(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct ksym *s;
+		int n;
+
+		mod[0] = '\0';
+		n = sscanf(line, "%lx %c %255s [%127[^]]]", &addr, &type, name, mod);
+		if (n < 3)
+			continue;
+		/*
+		 * Absolute symbols ('A', which includes the per-CPU section's
+		 * offsets) and unset addresses (no root) say nothing about
+		 * where an object lives.
+		 */
+		if (!addr || type == 'a' || type == 'A' || type == 'U')
+			continue;
+		if (ks->nr == ks->cap) {
+			size_t cap = ks->cap ? ks->cap * 2 : 4096;
+			struct ksym *tmp = realloc(ks->syms, cap * sizeof(*tmp));
+
+			if (!tmp) {
+				err = ENOMEM;
+				break;
+			}
+			ks->syms = tmp;
+			ks->cap = cap;
+		}
+		s = &ks->syms[ks->nr];
+		s->addr = addr;
+		s->type = type;
+		s->seq = (unsigned int)ks->nr;
+		s->module = NULL;
+		s->name = strdup(name);
+		if (!s->name) {
+			err = ENOMEM;
+			break;
+		}
+		if (n == 4 && mod[0]) {
+			s->module = intern_module(ks, mod);
+			if (!s->module) {
+				free((char *)s->name);
+				err = ENOMEM;
+				break;
+			}
+		}
+		ks->nr++;
+	}
+	fclose(f);
+	if (err) {
+		ksyms__free(ks);
+		errno = err;
+		return NULL;
+	}
+	qsort(ks->syms, ks->nr, sizeof(*ks->syms), sym_cmp);
+	return ks;
+}
+
+void ksyms__free(struct ksyms *ks)
+{
+	size_t i;
+
+	if (!ks)
+		return;
+	for (i = 0; i < ks->nr; i++)
+		free((char *)ks->syms[i].name);
+	for (i = 0; i < ks->nr_modules; i++)
+		free(ks->modules[i]);
+	free(ks->modules);
+	free(ks->syms);
+	free(ks);
+}
+
+size_t ksyms__count(const struct ksyms *ks)
+{
+	return ks ? ks->nr : 0;
+}
+
+const struct ksym *ksyms__map_addr(const struct ksyms *ks, unsigned long addr,
+				   unsigned long *off)
+{
+	size_t lo = 0, hi, best;
+	const struct ksym *s;
+
+	if (!ks || !ks->nr || addr < ks->syms[0].addr)
+		return NULL;
+	/* last symbol with s->addr <= addr */
+	hi = ks->nr;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	best = lo;
+	/* among equal addresses the sort put the preferred name first */
+	while (best > 0 && ks->syms[best - 1].addr == ks->syms[best].addr)
+		best--;
+	s = &ks->syms[best];
+	if (addr - s->addr >= KSYM_MAX_OFFSET)
+		return NULL;
+	if (off)
+		*off = addr - s->addr;
+	return s;
+}
+
+int ksyms__find(const struct ksyms *ks, const char *name, unsigned long *addrs,
+		int max)
+{
+	int found = 0, j;
+	size_t i;
+
+	if (!ks)
+		return 0;
+	for (i = 0; i < ks->nr; i++) {
+		bool dup = false;
+
+		if (strcmp(ks->syms[i].name, name))
+			continue;
+		for (j = 0; j < found && j < max; j++)
+			if (addrs[j] == ks->syms[i].addr)
+				dup = true;
+		if (dup)
+			continue;
+		if (found < max)
+			addrs[found] = ks->syms[i].addr;
+		found++;
+	}
+	return found;
+}
+
+char *ksyms__format(const struct ksyms *ks, unsigned long addr, char *buf,
+		    size_t len)
+{
+	const struct ksym *s;
+	unsigned long off = 0;
+
+	s = ksyms__map_addr(ks, addr, &off);
+	if (!s)
+		snprintf(buf, len, "0x%lx", addr);
+	else if (off)
+		snprintf(buf, len, "%s+0x%lx", s->name, off);
+	else
+		snprintf(buf, len, "%s", s->name);
+	return buf;
+}
+
+unsigned int log2_bucket(unsigned long long v)
+{
+	unsigned int r = 0;
+
+	while (v > 1) {
+		v >>= 1;
+		r++;
+	}
+	return r;
+}
+
+void log2_bucket_range(int idx, unsigned long long *low, unsigned long long *high)
+{
+	*low = idx ? 1ULL << idx : 0;
+	*high = idx >= 63 ? ~0ULL : (1ULL << (idx + 1)) - 1;
+}
+
+int log2_hist_last(const unsigned int *slots, int nslots)
+{
+	int i, last = -1;
+
+	for (i = 0; i < nslots; i++)
+		if (slots[i])
+			last = i;
+	return last;
+}
+
+double log2_hist_percentile(const unsigned int *slots, int nslots, double pct)
+{
+	unsigned long long total = 0, cum = 0, rank;
+	int i;
+
+	for (i = 0; i < nslots; i++)
+		total += slots[i];
+	if (!total || pct <= 0)
+		return -1;
+	if (pct > 100)
+		pct = 100;
+	/* the rank-th smallest sample, 1-based */
+	rank = (unsigned long long)(pct / 100.0 * (double)total + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	if (rank > total)
+		rank = total;
+	for (i = 0; i < nslots; i++) {
+		double lo, width;
+
+		if (!slots[i] || cum + slots[i] < rank) {
+			cum += slots[i];
+			continue;
+		}
+		lo = i ? (double)(1ULL << i) : 0.0;
+		width = i ? (double)(1ULL << i) : 2.0;
+		return lo + width * ((double)(rank - cum) - 0.5) / slots[i];
+	}
+	return -1; /* not reached */
+}
+
+static void fprint_bar(FILE *f, unsigned int val, unsigned int val_max, int width)
+{
+	int stars = val_max ? (int)((unsigned long long)val * width / val_max) : 0;
+	int i;
+
+	for (i = 0; i < width; i++)
+		fputc(i < stars ? '*' : ' ', f);
+}
+
+void fprint_log2_hist(FILE *f, const unsigned int *vals, int vals_size,
+		      const char *val_type)
+{
+	unsigned int val_max = 0;
+	int i, last, wide, width;
+
+	last = log2_hist_last(vals, vals_size);
+	if (last < 0)
+		return;
+	for (i = 0; i <= last; i++)
+		if (vals[i] > val_max)
+			val_max = vals[i];
+	/* past bucket 32 the bounds need twice the room and half the bar */
+	wide = last > 32;
+	width = wide ? 20 : 10;
+	fprintf(f, "%*s%-*s : count    distribution\n", wide ? 15 : 5, "",
+		wide ? 29 : 19, val_type);
+	for (i = 0; i <= last; i++) {
+		unsigned long long low, high;
+
+		log2_bucket_range(i, &low, &high);
+		fprintf(f, "%*llu -> %-*llu : %-8u |", width, low, width, high, vals[i]);
+		fprint_bar(f, vals[i], val_max, wide ? 20 : 40);
+		fputs("|\n", f);
+	}
+}

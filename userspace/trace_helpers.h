@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * chainscope user-space helpers: kernel symbols, log2 histograms.
+ *
+ * Nothing here makes a bpf() syscall, so all of it is unit-tested on the
+ * host (userspace/test_helpers.c).
+ */
+#ifndef CHAINSCOPE_TRACE_HELPERS_H
+#define CHAINSCOPE_TRACE_HELPERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* --- kernel symbols ------------------------------------------------------ */
+
+struct ksym {
+	unsigned long addr;
+	const char *name;
+	const char *module;	/* NULL for vmlinux */
+	char type;		/* kallsyms type letter */
+	unsigned int seq;	/* line order in the file */
+};
+
+struct ksyms;
+
+/*
+ * An address further than this past the symbol below it is not taken to
+ * belong to that symbol (gaps between regions, heap addresses, ...).
+ */
+#define KSYM_MAX_OFFSET (1UL << 20)
+
+/* Default path: $CHAINSCOPE_KALLSYMS, else /proc/kallsyms. */
+const char *ksyms__default_path(void);
+/* Load a kallsyms-format file (path NULL: the default); NULL + errno set on error. */
+struct ksyms *ksyms__load(const char *path);
+void ksyms__free(struct ksyms *ksyms);
+size_t ksyms__count(const struct ksyms *ksyms);
+/*
+ * The symbol an address lies in: the nearest one at or below @addr, if
+ * @addr is below the next symbol and within KSYM_MAX_OFFSET. *off gets
+ * the offset. NULL when unknown.
+ */
+const struct ksym *ksyms__map_addr(const struct ksyms *ksyms, unsigned long addr,
+				   unsigned long *off);
+/*
+ * All distinct addresses of symbols named @name (module symbols included).
+ * Returns the number found (may exceed @max; only @max are stored).
+ */
+int ksyms__find(const struct ksyms *ksyms, const char *name, unsigned long *addrs,
+		int max);
+/* "sym", "sym+0x10" or "0xffff..." into buf; returns buf. */
+char *ksyms__format(const struct ksyms *ksyms, unsigned long addr, char *buf,
+		    size_t len);
+
+/* --- log2 histograms ------------------------------------------------------ */
+
+/* Bucket of value v: 0 for 0 and 1, else floor(log2(v)); the BPF side agrees. */
+unsigned int log2_bucket(unsigned long long v);
+/* The inclusive range a bucket covers, as print_log2_hist shows it. */
+void log2_bucket_range(int idx, unsigned long long *low, unsigned long long *high);
+/*
+ * Estimate the pct-th percentile (0 < pct <= 100) from bucket counts:
+ * the rank's position is interpolated linearly inside its bucket
+ * [2^i, 2^(i+1)) (bucket 0: [0, 2)). Returns -1 for an empty histogram.
+ */
+double log2_hist_percentile(const unsigned int *slots, int nslots, double pct);
+/* Highest non-empty bucket, -1 when all are empty. */
+int log2_hist_last(const unsigned int *slots, int nslots);
+
+/* The libbpf-tools log2 histogram layout, to a stream. */
+void fprint_log2_hist(FILE *f, const unsigned int *vals, int vals_size,
+		      const char *val_type);
+static inline void print_log2_hist(const unsigned int *vals, int vals_size,
+				   const char *val_type)
+{
+	fprint_log2_hist(stdout, vals, vals_size, val_type);
+}
+
+#endif /* CHAINSCOPE_TRACE_HELPERS_H */
