@@ -1,6 +1,6 @@
 # chainscope - tracing-first notifier chains for Linux 6.1
 #
-#   make            build the chainscope kernel (and the CLI once it exists)
+#   make            build the chainscope kernel and the chainscope CLI
 #   make demo       boot the guest and show notifier activity
 #   make test       everything: host tests, both kernels, self-tests, soak
 #                   (T='GLOB' selects tests by name, e.g. T='host.*')
@@ -15,10 +15,10 @@ export CHAINSCOPE_CACHE ?= /var/cache/chainscope
 T ?= *
 Q := $(if $(V),,@)
 
-.PHONY: all deps kernel kernel-stock demo test test-debug patches clean
+.PHONY: all deps kernel kernel-stock cli demo test test-debug patches clean
 .DELETE_ON_ERROR:
 
-all: deps kernel
+all: deps kernel cli
 
 deps:
 	$(Q)scripts/deps.sh
@@ -29,8 +29,12 @@ kernel: deps
 kernel-stock: deps
 	$(Q)kernel/build.sh build stock >/dev/null
 
+cli: kernel
+	$(Q)$(MAKE) -s -C userspace
+
 demo: all
-	$(Q)qemu/run.sh -v -p demo -t 900 -a tp_printk chainscope
+	$(Q)CS_GUEST_BINS="$$($(MAKE) -s -C userspace guest-bins | tr '\n' ' ')" \
+		qemu/run.sh -v -p demo -t 900 -a tp_printk chainscope
 
 test: deps
 	$(Q)qemu/test.sh -t '$(T)'

@@ -46,6 +46,57 @@ echo "== one netdevice chain call, event by event (full trace: guest/demo-trace.
 awk '/notifier_call_begin: head=netdev_chain/ && !done { on = 1 }
 on { print; if ($0 ~ /notifier_call_end: head=netdev_chain/) { on = 0; done = 1 } }' \
 	/out/demo-trace.txt | sed -E 's/^ *//; s/ +/ /g' | cut -c1-160 | head -n 40
+
+# chainscope latency/contention on generated load plus real chains.
+# Text goes to the terminal; JSON to /out (host: output/.../guest/).
+if command -v chainscope >/dev/null 2>&1; then
+	C=/sys/kernel/debug/cs_loadgen/ctl
+	insmod /chainscope/modules/cs_loadgen.ko
+	echo "add blocking busy prio=10 delay_us=300" > $C
+	echo "add blocking sleep prio=5 sleep_ms=2" > $C
+	echo "add blocking fast prio=0" > $C
+	echo "add blocking veto prio=-5" > $C
+	echo "add atomic fast prio=0" > $C
+	echo "add atomic busy2 prio=-1 delay_us=50" > $C
+	pids=
+	for t in "latency" "latency -j" "contention" "contention -j"; do
+		f=/out/$(echo "$t" | tr -d ' -')
+		# shellcheck disable=SC2086
+		chainscope $t > "$f.out" 2> "$f.err" &
+		pids="$pids $!"
+		i=0
+		until grep -q '^Tracing' "$f.err"; do
+			i=$((i + 1))
+			[ $i -lt 600 ] || { echo "demo: chainscope $t did not start"; cat "$f.err"; exit 1; }
+			usleep 100000
+		done
+	done
+	echo
+	echo "== load: 2 callers x 50 calls and a register/unregister writer on cs_loadgen_blocking,"
+	echo "   200 hardirq calls of cs_loadgen_atomic, module load, link down/up"
+	echo "callers blocking 2 50" > $C
+	echo "writers blocking 1 20" > $C
+	echo "irq atomic 200" > $C
+	insmod /chainscope/modules/cs_selftest.ko && rmmod cs_selftest
+	ip link set lo down
+	ip link set lo up
+	echo wait > $C
+	# shellcheck disable=SC2086
+	kill -INT $pids
+	wait
+	mv /out/latencyj.out /out/latency.json
+	mv /out/contentionj.out /out/contention.json
+	echo
+	echo "== chainscope latency (per chain and callback; usecs)"
+	cat /out/latency.out
+	echo
+	echo "== chainscope contention (rwsem/mutex waits per chain, readers vs writers)"
+	cat /out/contention.out
+	echo "stop" > $C
+	echo "clear" > $C
+	rmmod cs_loadgen
+fi
+
 echo
 echo "== power-off: the reboot notifier chain, printed live (tp_printk)"
 echo 1 > $T/events/notifier/notifier_run/enable
