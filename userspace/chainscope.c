@@ -680,6 +680,10 @@ static const struct {
 } cmds[] = {
 	{ "latency", cmd_latency, "notifier callback (and chain) latency histograms" },
 	{ "contention", cmd_contention, "notifier chain lock waits and top waiters" },
+	{ "record", cmd_record, "record every notifier event into a trace file" },
+	{ "report", cmd_report, "latency and lock-wait histograms from a trace file" },
+	{ "check", cmd_check, "check a trace file against the notifier chain rules" },
+	{ "diff", cmd_diff, "compare two JSON results against a latency budget" },
 };
 
 static void usage(FILE *f)
@@ -701,7 +705,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		warn("chainscope: error: no command given (latency, contention; "
+		warn("chainscope: error: no command given (latency, contention, record, report, check, diff; "
 		     "see 'chainscope --help')\n");
 		return CS_EXIT_USAGE;
 	}
@@ -722,7 +726,7 @@ int main(int argc, char **argv)
 		argv[1] = subname;
 		return cmds[i].fn(argc - 1, argv + 1);
 	}
-	warn("chainscope: error: unknown command '%s' (latency, contention; "
+	warn("chainscope: error: unknown command '%s' (latency, contention, record, report, check, diff; "
 	     "see 'chainscope --help')\n", argv[1]);
 	return CS_EXIT_USAGE;
 }

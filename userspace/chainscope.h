@@ -149,5 +149,9 @@ double cs_now(void);
 
 int cmd_latency(int argc, char **argv);
 int cmd_contention(int argc, char **argv);
+int cmd_record(int argc, char **argv);	/* record.c */
+int cmd_report(int argc, char **argv);	/* report.c */
+int cmd_check(int argc, char **argv);	/* check.c */
+int cmd_diff(int argc, char **argv);	/* diff.c */
 
 #endif /* CHAINSCOPE_H */

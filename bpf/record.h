@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * chainscope record: the event that bpf/record.bpf.c puts in the ring
+ * buffer, which is also the fixed-size record of a trace file
+ * (userspace/tracefile.h). Include after vmlinux.h (BPF) or
+ * <linux/types.h> (user space). Changing this struct means a new trace
+ * file version (CS_TRACE_VERSION).
+ */
+#ifndef CHAINSCOPE_RECORD_H
+#define CHAINSCOPE_RECORD_H
+
+#include "common.h"
+
+/* One per notifier tracepoint; the values are part of the file format. */
+enum cs_rec_type {
+	CS_REC_REGISTER,		/* notifier_register */
+	CS_REC_UNREGISTER,		/* notifier_unregister */
+	CS_REC_REGISTER_ERROR,		/* notifier_register_error */
+	CS_REC_UNREGISTER_ERROR,	/* notifier_unregister_error */
+	CS_REC_RUN,			/* notifier_run */
+	CS_REC_RETURN,			/* notifier_return */
+	CS_REC_STOP,			/* notifier_stop */
+	CS_REC_CALL_BEGIN,		/* notifier_call_begin */
+	CS_REC_CALL_END,		/* notifier_call_end */
+	CS_REC_LOCK_WAIT,		/* notifier_lock_wait */
+	CS_REC_MAX,
+};
+
+/*
+ * Fields a tracepoint does not have are 0. Little-endian, 96 bytes, no
+ * implicit padding.
+ */
+struct cs_rec_event {
+	__u64 ts;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u64 task;		/* task_struct address (pairs passes) */
+	__u64 head;		/* chain head */
+	__u64 cb;		/* callback (membership, run, return, stop) */
+	__u64 nb;		/* notifier_block (same events) */
+	__u64 val;		/* event value (run, return, stop, call_*) */
+	__u64 lock;		/* lock_wait: the rwsem/mutex */
+	__u64 duration_ns;	/* return: duration_ns; lock_wait: wait_ns */
+	__u32 pid;		/* thread id */
+	__u32 cpu;
+	__s32 priority;		/* membership, run, return, stop */
+	__s32 ret;		/* return, stop, call_end: ret; membership: err */
+	__s32 nr_calls;		/* stop, call_end */
+	__s32 nr_to_call;	/* call_begin, call_end */
+	__u16 type;		/* enum cs_rec_type */
+	__u8 kind;		/* enum notifier_chain_kind */
+	__u8 call_type;		/* call_*: enum notifier_call_type */
+	__u8 lock_op;		/* lock_wait: enum notifier_lock_op */
+	__u8 ctx;		/* execution context: task, softirq, hardirq, NMI */
+	__u8 __pad[2];
+};
+
+/* Execution contexts (the same split as latency's pairing stacks). */
+enum cs_rec_ctx {
+	CS_REC_CTX_TASK,
+	CS_REC_CTX_SOFTIRQ,
+	CS_REC_CTX_HARDIRQ,
+	CS_REC_CTX_NMI,
+};
+
+/* per-CPU counters of the `rec_stats` array */
+enum cs_rec_stat {
+	CS_REC_STAT_LOST,	/* bpf_ringbuf_reserve() failed: ring full */
+	CS_REC_STAT_MAX,
+};
+
+/* default ring buffer size, bytes (a power of two, pages) */
+#define CS_REC_RINGBUF_SIZE (16u << 20)
+
+#endif /* CHAINSCOPE_RECORD_H */

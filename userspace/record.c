@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * chainscope record: every notifier event into a trace file
+ * (userspace/tracefile.h), through the ring buffer of bpf/record.bpf.c.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "chainscope.h"
+#include "record.h"
+#include "record.skel.h"
+#include "tracefile.h"
+
+static struct env {
+	const char *cmd;
+	const char *output;
+	long duration;		/* -d seconds, 0: none */
+	long buf_mib;		/* -b */
+	bool verbose;
+	char **command;		/* after "--" */
+} env;
+
+static const struct argp_option opts[] = {
+	{ "output", 'o', "FILE", 0, "Write the trace to FILE (required)", 0 },
+	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
+	{ "buffer-size", 'b', "MIB", 0, "Ring buffer size in MiB, a power of two (default 16)", 0 },
+	{ "verbose", 'v', NULL, 0, "Show libbpf debug output", 0 },
+	{},
+};
+
+static const char doc[] =
+"Record every notifier event into a trace file.\n"
+"\n"
+"All ten notifier tracepoints go through a BPF ring buffer into FILE:\n"
+"a header (kernel release, boot id, CLOCK_MONOTONIC), fixed-size\n"
+"records, and a trailer with the events lost in the ring buffer and the\n"
+"symbols of the chains and callbacks seen. Recording ends on Ctrl-C,\n"
+"when -d expires, or when COMMAND exits; the file is complete then.\n"
+"Read it with 'chainscope report', 'chainscope check'.\n"
+"\v"
+"Examples:\n"
+"  chainscope record -o /tmp/n.cstrace            # until Ctrl-C\n"
+"  chainscope record -o n.cstrace -d 10           # 10 seconds\n"
+"  chainscope record -o n.cstrace -- modprobe foo # while foo loads\n"
+"\n"
+CS_EXIT_DOC;
+
+static long parse_num(const struct argp_state *state, const char *what,
+		      const char *arg, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v <= 0 || v > max)
+		cs_usage_error(state, "invalid %s '%s': must be 1..%ld", what, arg, max);
+	return v;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = NULL;	/* one-line errors, as elsewhere */
+		return 0;
+	case 'o':
+		env.output = arg;
+		return 0;
+	case 'd':
+		env.duration = parse_num(state, "duration", arg, INT_MAX);
+		return 0;
+	case 'b':
+		env.buf_mib = parse_num(state, "buffer size", arg, 1024);
+		if (env.buf_mib & (env.buf_mib - 1))
+			cs_usage_error(state, "invalid buffer size '%s': not a power of two",
+				       arg);
+		return 0;
+	case 'v':
+		env.verbose = true;
+		return 0;
+	case ARGP_KEY_ARG:
+		cs_usage_error(state, "unexpected argument '%s' (a command goes after "
+			       "'--')", arg);
+	case ARGP_KEY_END:
+		if (!env.output)
+			cs_usage_error(state, "no output file (-o FILE)");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp argp = {
+	.options = opts,
+	.parser = parse_arg,
+	.args_doc = "[-- COMMAND [ARG...]]",
+	.doc = doc,
+};
+
+/* --- addresses seen, for the symbol snapshot -------------------------------- */
+
+static struct addr_set {
+	__u64 *slots;
+	size_t cap, n;
+} seen;
+
+static void seen_add(__u64 a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	if (seen.n * 2 >= seen.cap) {
+		struct addr_set old = seen;
+		size_t j;
+
+		seen.cap = old.cap ? old.cap * 2 : 1024;
+		seen.slots = calloc(seen.cap, sizeof(__u64));
+		if (!seen.slots) {
+			seen = old;	/* keep what we have; names are best effort */
+			return;
+		}
+		seen.n = 0;
+		for (j = 0; j < old.cap; j++)
+			if (old.slots[j])
+				seen_add(old.slots[j]);
+		free(old.slots);
+	}
+	for (i = (a * 0x9e3779b97f4a7c15ULL) >> 20 & (seen.cap - 1);
+	     seen.slots[i]; i = (i + 1) & (seen.cap - 1))
+		if (seen.slots[i] == a)
+			return;
+	seen.slots[i] = a;
+	seen.n++;
+}
+
+/* --- recording ---------------------------------------------------------------- */
+
+struct rec_ctx {
+	struct cs_trace_writer *w;
+	int err;
+};
+
+/*
+ * Open passes per (task, context), to end the recording between passes:
+ * call_begin is detached first, then we wait until every pass we saw
+ * begin has ended, and only then detach the rest. A pass is then never
+ * recorded without its callbacks or its call_end.
+ */
+static struct open_pass {
+	__u64 task;
+	__u32 ctx, depth;
+} *open_passes;
+static size_t nr_open;
+
+static void track_pass(const struct cs_rec_event *e)
+{
+	size_t i;
+
+	for (i = 0; i < nr_open; i++)
+		if (open_passes[i].task == e->task && open_passes[i].ctx == e->ctx)
+			break;
+	if (e->type == CS_REC_CALL_BEGIN) {
+		if (i == nr_open) {
+			struct open_pass *p = realloc(open_passes, (nr_open + 1) * sizeof(*p));
+
+			if (!p)
+				return;
+			open_passes = p;
+			open_passes[nr_open++] = (struct open_pass){ e->task, e->ctx, 0 };
+		}
+		open_passes[i].depth++;
+	} else if (i < nr_open && --open_passes[i].depth == 0) {
+		open_passes[i] = open_passes[--nr_open];
+	}
+}
+
+static int handle_event(void *ctx, void *data, size_t size)
+{
+	struct rec_ctx *rc = ctx;
+	const struct cs_rec_event *e = data;
+
+	if (size < sizeof(*e) || rc->err)
+		return 0;
+	rc->err = cs_trace_write(rc->w, e, 1);
+	if (e->type == CS_REC_CALL_BEGIN || e->type == CS_REC_CALL_END)
+		track_pass(e);
+	seen_add(e->head);
+	seen_add(e->cb);
+	seen_add(e->nb);
+	seen_add(e->lock);
+	return rc->err;
+}
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void read_boot_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, len, f))
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
+/* Names for the addresses seen: kallsyms now, else as it was at start. */
+static struct cs_trace_sym *snapshot(const struct ksyms *now, const struct ksyms *before,
+				     size_t *nr)
+{
+	struct cs_trace_sym *syms;
+	size_t i, n = 0;
+
+	*nr = 0;
+	syms = calloc(seen.n ? seen.n : 1, sizeof(*syms));
+	if (!syms)
+		return NULL;
+	for (i = 0; i < seen.cap; i++) {
+		const struct ksyms *ks = now;
+		const struct ksym *s = NULL;
+		__u64 a = seen.slots[i];
+		char name[256];
+
+		if (!a)
+			continue;
+		if (ks)
+			s = ksyms__map_addr(ks, a, NULL);
+		if (!s && before) {
+			ks = before;
+			s = ksyms__map_addr(ks, a, NULL);
+		}
+		if (!s)
+			continue;	/* heap blocks and the like: no name */
+		ksyms__format(ks, a, name, sizeof(name));
+		syms[n].addr = a;
+		syms[n].name = strdup(name);
+		syms[n].module = s->module ? strdup(s->module) : NULL;
+		if (!syms[n].name)
+			break;
+		n++;
+	}
+	*nr = n;
+	return syms;
+}
+
+static __u64 read_lost(struct record_bpf *skel)
+{
+	int ncpu = libbpf_num_possible_cpus(), i;
+	__u32 idx = CS_REC_STAT_LOST;
+	__u64 sum = 0, *vals;
+
+	if (ncpu <= 0)
+		return 0;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return 0;
+	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.rec_stats), &idx, vals))
+		for (i = 0; i < ncpu; i++)
+			sum += vals[i];
+	free(vals);
+	return sum;
+}
+
+static __u64 read_missed(struct record_bpf *skel)
+{
+	struct bpf_program *prog;
+	__u64 missed = 0;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			missed += info.recursion_misses;
+	}
+	return missed;
+}
+
+static pid_t start_command(char **argv)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: error: cannot run %s: %s\n", env.cmd, argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct cs_tp tps[] = {
+		{ "notifier_register", 6 },
+		{ "notifier_unregister", 6 },
+		{ "notifier_register_error", 6 },
+		{ "notifier_unregister_error", 6 },
+		{ "notifier_run", 6 },
+		{ "notifier_return", 8 },
+		{ "notifier_stop", 8 },
+		{ "notifier_call_begin", 5 },
+		{ "notifier_call_end", 7 },
+		{ "notifier_lock_wait", 5 },
+	};
+	struct record_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	struct ksyms *ks_start = NULL, *ks_end = NULL;
+	struct cs_trace_sym *syms = NULL;
+	struct rec_ctx rc = {};
+	char boot_id[48], why[128] = "Ctrl-C";
+	struct utsname uts;
+	__u64 start, deadline = 0, lost, missed, nr;
+	size_t nsyms = 0, i;
+	pid_t child = 0;
+	int err, own_argc = argc, status;
+
+	memset(&env, 0, sizeof(env));
+	env.cmd = argv[0];
+	for (i = 1; i < (size_t)argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			own_argc = i;
+			if (i + 1 < (size_t)argc)
+				env.command = argv + i + 1;
+			break;
+		}
+	}
+	if (own_argc < argc && !env.command) {
+		warn("%s: error: no command after '--' (see '%s --help')\n", env.cmd,
+		     env.cmd);
+		return CS_EXIT_USAGE;
+	}
+	cs_parse_args(&argp, own_argc, argv, &env);
+
+	err = cs_startup_probes(env.cmd, tps, sizeof(tps) / sizeof(tps[0]));
+	if (err)
+		return err;
+	ks_start = cs_load_ksyms(env.cmd);
+	if (!ks_start)
+		return CS_EXIT_ERROR;
+	if (cs_probe_only(env.cmd)) {
+		err = CS_EXIT_OK;
+		goto cleanup;
+	}
+
+	cs_setup_libbpf(env.verbose);
+	skel = record_bpf__open();
+	if (!skel) {
+		warn("%s: error: failed to open BPF skeleton\n", env.cmd);
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	if (env.buf_mib)
+		bpf_map__set_max_entries(skel->maps.events, env.buf_mib << 20);
+	err = record_bpf__load(skel);
+	if (err) {
+		warn("%s: error: failed to load BPF skeleton: %s\n", env.cmd, strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+
+	uname(&uts);
+	read_boot_id(boot_id, sizeof(boot_id));
+	start = mono_ns();
+	rc.w = cs_trace_create(env.output, uts.release, boot_id, start);
+	if (!rc.w) {
+		warn("%s: error: cannot create %s: %s\n", env.cmd, env.output, strerror(errno));
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &rc, NULL);
+	if (!rb) {
+		warn("%s: error: failed to create ring buffer: %s\n", env.cmd, strerror(errno));
+		err = CS_EXIT_ERROR;
+		goto fail_file;
+	}
+	/*
+	 * call_end before call_begin (then every pass whose begin is
+	 * recorded has its end recorded); the other programs attach before
+	 * call_begin too, in skeleton order.
+	 */
+	skel->links.rec_call_end = bpf_program__attach(skel->progs.rec_call_end);
+	if (!skel->links.rec_call_end) {
+		warn("%s: error: failed to attach rec_call_end: %s\n", env.cmd,
+		     strerror(errno));
+		err = CS_EXIT_ERROR;
+		goto fail_file;
+	}
+	bpf_program__set_autoattach(skel->progs.rec_call_end, false);
+	err = record_bpf__attach(skel);
+	if (err) {
+		warn("%s: error: failed to attach BPF programs: %s\n", env.cmd, strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto fail_file;
+	}
+	cs_setup_signals();
+	warn("Tracing notifier events into %s (tp_btf programs)... %s\n", env.output,
+	     env.command ? "Until the command exits or Ctrl-C." :
+	     env.duration ? "Until -d expires or Ctrl-C." : "Hit Ctrl-C to end.");
+	if (env.duration)
+		deadline = mono_ns() + (__u64)env.duration * 1000000000ULL;
+	if (env.command) {
+		child = start_command(env.command);
+		if (child < 0) {
+			warn("%s: error: fork: %s\n", env.cmd, strerror(errno));
+			err = CS_EXIT_ERROR;
+			goto fail_file;
+		}
+	}
+
+	while (!cs_exiting) {
+		err = ring_buffer__poll(rb, 100);
+		if (err == -EINTR)
+			continue;
+		if (err < 0 || rc.err) {
+			warn("%s: error: %s: %s\n", env.cmd,
+			     rc.err ? "writing the trace" : "polling the ring buffer",
+			     strerror(rc.err ? -rc.err : -err));
+			err = CS_EXIT_ERROR;
+			goto fail_file;
+		}
+		if (deadline && mono_ns() >= deadline) {
+			snprintf(why, sizeof(why), "%ld s elapsed", env.duration);
+			break;
+		}
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+			if (WIFEXITED(status))
+				snprintf(why, sizeof(why), "command exited %d",
+					 WEXITSTATUS(status));
+			else
+				snprintf(why, sizeof(why), "command killed by signal %d",
+					 WTERMSIG(status));
+			child = 0;
+			break;
+		}
+	}
+	/*
+	 * Stop new passes, let the ones under way end (up to 2 s), then stop
+	 * everything and take what is left in the buffer.
+	 */
+	bpf_link__destroy(skel->links.rec_call_begin);
+	skel->links.rec_call_begin = NULL;
+	deadline = mono_ns() + 2000000000ULL;
+	while (!rc.err && ring_buffer__consume(rb) >= 0 && nr_open && mono_ns() < deadline)
+		usleep(1000);
+	if (nr_open)
+		warn("%s: warning: %zu chain passes still open when recording ended\n",
+		     env.cmd, nr_open);
+	record_bpf__detach(skel);
+	err = ring_buffer__consume(rb);
+	if (err < 0 || rc.err) {
+		warn("%s: error: draining the ring buffer: %s\n", env.cmd,
+		     strerror(rc.err ? -rc.err : -err));
+		err = CS_EXIT_ERROR;
+		goto fail_file;
+	}
+	lost = read_lost(skel);
+	missed = read_missed(skel);
+	ks_end = ksyms__load(NULL);
+	syms = snapshot(ks_end, ks_start, &nsyms);
+	nr = cs_trace_written(rc.w);
+	err = cs_trace_finish(rc.w, lost, missed, mono_ns(), syms, nsyms);
+	rc.w = NULL;
+	if (err) {
+		warn("%s: error: writing %s: %s\n", env.cmd, env.output, strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	printf("recorded %llu events into %s (%s); lost %llu (ring buffer full), "
+	       "missed %llu (BPF recursion protection); %zu symbols\n",
+	       (unsigned long long)nr, env.output, why, (unsigned long long)lost,
+	       (unsigned long long)missed, nsyms);
+	if (lost)
+		printf("WARNING: %llu events lost: the ring buffer was full (try -b)\n",
+		       (unsigned long long)lost);
+	fflush(stdout);
+	err = CS_EXIT_OK;
+	goto cleanup;
+
+fail_file:
+	cs_trace_abort(rc.w);
+	rc.w = NULL;
+	unlink(env.output);
+cleanup:
+	if (child > 0) {
+		/* Ctrl-C or an error while the command ran: end it too */
+		kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+	}
+	ring_buffer__free(rb);
+	record_bpf__destroy(skel);
+	for (i = 0; i < nsyms; i++) {
+		free((char *)syms[i].name);
+		free((char *)syms[i].module);
+	}
+	free(syms);
+	free(seen.slots);
+	memset(&seen, 0, sizeof(seen));
+	free(open_passes);
+	open_passes = NULL;
+	nr_open = 0;
+	ksyms__free(ks_start);
+	ksyms__free(ks_end);
+	return err;
+}

@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Host tests of chainscope record/report/check/diff and the trace reader.
+# One line per case: "PASS: host.<suite>.<case>", "FAIL: ...: why" or
+# "SKIP: ...: why". Nothing here loads BPF: check, report and diff only
+# read files; record is only run to its argument errors and start-up
+# probes (with CHAINSCOPE_PROBE_ONLY=1 as in cli.sh).
+#
+#   tests/record.sh CHAINSCOPE CS-GENTRACE FUZZ-BINARY
+#   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from the Makefile build the fuzzer)
+set -uo pipefail
+
+CS=$(readlink -f "${1:?usage: record.sh CHAINSCOPE CS-GENTRACE FUZZ}")
+GEN=$(readlink -f "${2:?}")
+FUZZ=${3:?}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export CHAINSCOPE_PROBE_ONLY=1
+failed=0
+
+pass() { echo "PASS: host.$1"; }
+fail() { echo "FAIL: host.$1: $2"; failed=1; }
+skip() { echo "SKIP: host.$1: $2"; }
+
+# run CMD...: rc, out, err
+run() {
+	out=$("$@" 2>"$TMP/stderr")
+	rc=$?
+	err=$(cat "$TMP/stderr")
+}
+
+# --- check: a clean trace and one per injected violation ---------------------
+"$GEN" clean "$TMP/clean.cstrace" || fail check.generate "cs-gentrace clean failed"
+run "$CS" check "$TMP/clean.cstrace"
+if [ "$rc" = 0 ] && grep -q ', 0 violations' <<<"$out"; then
+	pass check.clean
+else
+	fail check.clean "exit $rc: ${out:0:400} ${err:0:200}"
+fi
+
+for rule in $("$GEN" --list); do
+	case $rule in clean|slower) continue ;; esac
+	"$GEN" "$rule" "$TMP/$rule.cstrace" || { fail "check.$rule" "generator failed"; continue; }
+	run "$CS" check "$TMP/$rule.cstrace"
+	n=$(grep -c "^event [0-9]*: chain .*: rule " <<<"$out")
+	if [ "$rc" != 1 ]; then
+		fail "check.$rule" "exit $rc, want 1: ${out:0:300} ${err:0:200}"
+	elif ! grep -q "rule $rule: " <<<"$out"; then
+		fail "check.$rule" "no 'rule $rule' line: ${out:0:300}"
+	elif grep "^event " <<<"$out" | grep -vq "rule $rule: "; then
+		fail "check.$rule" "other rules fired too: ${out:0:400}"
+	else
+		pass "check.$rule"
+	fi
+done
+# the line names event index, chain and callback
+run "$CS" check "$TMP/priority-order.cstrace"
+if grep -Eq '^event [0-9]+: chain test_chain: callback cb_a: rule priority-order: priority 10 ran after priority 0' <<<"$out"; then
+	pass check.line-format
+else
+	fail check.line-format "unexpected line: ${out:0:300}"
+fi
+
+# --- reader errors: exit 2, the byte offset in the message -------------------
+# expect2 NAME PATTERN FILE
+expect2() {
+	run "$CS" "${CMD:-check}" "$3"
+	if [ "$rc" != 2 ]; then
+		fail "tracefile.$1" "exit $rc, want 2: ${err:0:300}"
+	elif ! grep -Eq -- "$2" <<<"$err"; then
+		fail "tracefile.$1" "stderr '$err' does not match /$2/"
+	else
+		pass "tracefile.$1"
+	fi
+}
+f=$TMP/clean.cstrace
+size=$(stat -c %s "$f")
+head -c $((size - 100)) "$f" > "$TMP/trunc.cstrace"
+expect2 truncated "truncated at byte offset $((size - 108)): no end marker" "$TMP/trunc.cstrace"
+head -c 100 "$f" > "$TMP/short.cstrace"
+expect2 truncated-header "truncated at byte offset 100: " "$TMP/short.cstrace"
+: > "$TMP/empty.cstrace"
+expect2 empty "truncated at byte offset 0: " "$TMP/empty.cstrace"
+cp "$f" "$TMP/ver.cstrace"
+printf '\x02' | dd of="$TMP/ver.cstrace" bs=1 seek=8 conv=notrunc status=none
+expect2 wrong-version "wrong version at byte offset 8: version 2, this chainscope reads version 1" "$TMP/ver.cstrace"
+cp "$f" "$TMP/magic.cstrace"
+printf 'XX' | dd of="$TMP/magic.cstrace" bs=1 seek=0 conv=notrunc status=none
+expect2 wrong-magic "wrong magic at byte offset 0: " "$TMP/magic.cstrace"
+# record 1's type field: header 256 + record 96 + offset of type (88)
+cp "$f" "$TMP/type.cstrace"
+printf '\x63' | dd of="$TMP/type.cstrace" bs=1 seek=$((256 + 96 + 88)) conv=notrunc status=none
+expect2 corrupted-record "corrupted at byte offset 440: record type 99" "$TMP/type.cstrace"
+# the footer's trailer offset, off by one
+cp "$f" "$TMP/toff.cstrace"
+printf '\x01' | dd of="$TMP/toff.cstrace" bs=1 seek=$((size - 16)) conv=notrunc status=none
+expect2 corrupted-trailer-offset "corrupted at byte offset $((size - 16)): trailer offset" "$TMP/toff.cstrace"
+# one more record than the trailer counts: insert 96 bytes before the trailer
+CMD=report expect2 report-rejects "wrong version at byte offset 8" "$TMP/ver.cstrace"
+expect2 missing-file "cannot open" "$TMP/nonexistent"
+
+# --- report --------------------------------------------------------------------
+run "$CS" report "$TMP/clean.cstrace"
+if [ "$rc" = 0 ] &&
+   grep -q '^chain: test_chain (blocking) callback: cb_b  count=9 ' <<<"$out" &&
+   grep -q '^chain: test_chain (blocking) op: write  count=3 contended=1' <<<"$out" &&
+   grep -Eq '^ +128 -> 255 +: 5 ' <<<"$out" &&
+   grep -q 'usecs               : count    distribution' <<<"$out"; then
+	pass report.text
+else
+	fail report.text "exit $rc: ${out:0:600} ${err:0:200}"
+fi
+run "$CS" report -j "$TMP/clean.cstrace"
+if [ "$rc" = 0 ] && [ "$(grep -c '' <<<"$out")" = 1 ] &&
+   grep -q '"type":"report"' <<<"$out" &&
+   grep -q '"callback":"cb_b","callback_addr":"0xffffffffc0003100","callback_module":"testmod","count":9,' <<<"$out" &&
+   grep -q '"bad":1' <<<"$out" && grep -q '"histogram":\[{"min":0,"max":1,' <<<"$out"; then
+	pass report.json
+else
+	fail report.json "exit $rc: ${out:0:600} ${err:0:200}"
+fi
+echo "$out" > "$TMP/base.json"
+if command -v gnuplot >/dev/null; then
+	run "$CS" report --svg "$TMP/svg" "$TMP/clean.cstrace"
+	if [ "$rc" = 0 ] && grep -q '<svg' "$TMP/svg/test_chain.svg" 2>/dev/null &&
+	   grep -q '<svg' "$TMP/svg/nest_chain.svg" 2>/dev/null &&
+	   grep -q 'cb_b' "$TMP/svg/test_chain.svg"; then
+		pass report.svg
+	else
+		fail report.svg "exit $rc: ${err:0:300}; $(ls "$TMP/svg" 2>&1)"
+	fi
+else
+	skip report.svg "gnuplot not installed (Debian: gnuplot-nox)"
+fi
+
+# --- diff ------------------------------------------------------------------------
+"$GEN" slower "$TMP/slower.cstrace"
+"$CS" report -j "$TMP/slower.cstrace" > "$TMP/new.json"
+run "$CS" diff "$TMP/base.json" "$TMP/base.json"
+if [ "$rc" = 0 ] && grep -q '^within budget' <<<"$out"; then
+	pass diff.same
+else
+	fail diff.same "exit $rc: ${out:0:400} ${err:0:200}"
+fi
+run "$CS" diff "$TMP/base.json" "$TMP/new.json"
+if [ "$rc" = 1 ] &&
+   grep -Eq '^test_chain +cb_b .*FAIL p99:\+20%' <<<"$out" &&
+   grep -Eq '^test_chain +cb_c .*FAIL new-veto' <<<"$out" &&
+   grep -q '^budget exceeded: 2 rows' <<<"$out"; then
+	pass diff.regression
+else
+	fail diff.regression "exit $rc: ${out:0:800} ${err:0:200}"
+fi
+run "$CS" diff --budget 'p99:+1000%' "$TMP/base.json" "$TMP/new.json"
+if [ "$rc" = 0 ]; then pass diff.budget-loose; else fail diff.budget-loose "exit $rc: ${out:0:400}"; fi
+# a callback only in NEW
+grep -v nothing "$TMP/base.json" | sed 's/"cb_a"/"cb_new"/' > "$TMP/newcb.json"
+run "$CS" diff --budget new-callback "$TMP/base.json" "$TMP/newcb.json"
+if [ "$rc" = 1 ] && grep -Eq '^test_chain +cb_new .*FAIL new-callback' <<<"$out"; then
+	pass diff.new-callback
+else
+	fail diff.new-callback "exit $rc: ${out:0:400}"
+fi
+# latency -j lines (several intervals) are summed
+cat > "$TMP/lat1.json" <<'J'
+{"type":"latency","time":1.0,"units":"usecs","dropped":0,"callbacks":[{"chain":"c","kind":"atomic","callback":"f","count":2,"max":3,"sum":4,"p50":2,"p99":3,"max_ns":3000,"sum_ns":4000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":1},{"min":2,"max":3,"count":1}]}]}
+{"type":"latency","time":2.0,"units":"usecs","dropped":0,"callbacks":[{"chain":"c","kind":"atomic","callback":"f","count":2,"max":3,"sum":4,"p50":2,"p99":3,"max_ns":3000,"sum_ns":4000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":1},{"min":2,"max":3,"count":1}]}]}
+J
+cat > "$TMP/lat2.json" <<'J'
+{"type":"latency","time":1.0,"units":"usecs","dropped":0,"callbacks":[{"chain":"c","kind":"atomic","callback":"f","count":4,"max":900,"sum":4,"p50":600,"p99":900,"max_ns":900000,"sum_ns":4000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":0},{"min":2,"max":3,"count":0},{"min":4,"max":7,"count":0},{"min":8,"max":15,"count":0},{"min":16,"max":31,"count":0},{"min":32,"max":63,"count":0},{"min":64,"max":127,"count":0},{"min":128,"max":255,"count":0},{"min":256,"max":511,"count":0},{"min":512,"max":1023,"count":4}]}]}
+J
+run "$CS" diff -a "$TMP/lat1.json" "$TMP/lat2.json"
+if [ "$rc" = 1 ] && grep -Eq '^c +f +4 -> 4 \(\+0%\) .*FAIL p99:\+20%' <<<"$out"; then
+	pass diff.latency-lines
+else
+	fail diff.latency-lines "exit $rc: ${out:0:400} ${err:0:200}"
+fi
+echo 'not json' > "$TMP/bad.json"
+run "$CS" diff "$TMP/base.json" "$TMP/bad.json"
+if [ "$rc" = 2 ] && grep -q 'line 1 is not a JSON object' <<<"$err"; then
+	pass diff.bad-input
+else
+	fail diff.bad-input "exit $rc: ${err:0:300}"
+fi
+run "$CS" diff --budget 'p99:20' "$TMP/base.json" "$TMP/new.json"
+if [ "$rc" = 2 ] && grep -q "invalid budget rule 'p99:20'" <<<"$err"; then
+	pass diff.bad-budget
+else
+	fail diff.bad-budget "exit $rc: ${err:0:300}"
+fi
+sed 's/"units":"usecs"/"units":"nsecs"/' "$TMP/lat2.json" > "$TMP/ns.json"
+run "$CS" diff "$TMP/lat1.json" "$TMP/ns.json"
+if [ "$rc" = 2 ] && grep -q 'same -n/-u/-m' <<<"$err"; then
+	pass diff.units-mismatch
+else
+	fail diff.units-mismatch "exit $rc: ${err:0:300}"
+fi
+
+# --- record: arguments and start-up (no bpf()) ---------------------------------
+run "$CS" record
+if [ "$rc" = 2 ] && grep -q 'no output file (-o FILE)' <<<"$err"; then
+	pass record.no-output
+else
+	fail record.no-output "exit $rc: ${err:0:300}"
+fi
+run "$CS" record -o "$TMP/x" -d 0
+if [ "$rc" = 2 ] && grep -q "invalid duration '0'" <<<"$err"; then
+	pass record.bad-duration
+else
+	fail record.bad-duration "exit $rc: ${err:0:300}"
+fi
+run "$CS" record -o "$TMP/x" extra
+if [ "$rc" = 2 ] && grep -q "after '--'" <<<"$err"; then
+	pass record.stray-argument
+else
+	fail record.stray-argument "exit $rc: ${err:0:300}"
+fi
+run "$CS" record -o "$TMP/x" --
+if [ "$rc" = 2 ] && grep -q "no command after '--'" <<<"$err"; then
+	pass record.empty-command
+else
+	fail record.empty-command "exit $rc: ${err:0:300}"
+fi
+if [ "$(id -u)" = 0 ]; then
+	# the host kernel has no chainscope tracepoints: exit 5 like the live tools
+	run "$CS" record -o "$TMP/x" -d 1
+	# (a 6.4+ host has upstream's 3-argument notifier_register: "prototype other")
+	if [ "$rc" = 5 ] && grep -Eq 'no notifier:notifier_.* tracepoint|notifier:notifier_.* has a prototype other' <<<"$err" &&
+	   [ ! -e "$TMP/x" ]; then
+		pass record.host-kernel
+	elif [ "$rc" = 4 ]; then
+		skip record.host-kernel "no kernel BTF on this host"
+	else
+		fail record.host-kernel "exit $rc: ${err:0:300}"
+	fi
+else
+	skip record.host-kernel "not root"
+fi
+
+# --- fuzz the reader -----------------------------------------------------------
+if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
+	skip fuzz.tracefile "${FUZZ_CC:-clang-14} not installed"
+elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
+	if grep -q 'libclang_rt.fuzzer\|fsanitize=fuzzer' "$TMP/fuzzbuild"; then
+		skip fuzz.tracefile "no libFuzzer runtime (Debian: libclang-rt-14-dev)"
+	else
+		fail fuzz.tracefile "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
+	fi
+else
+	mkdir -p "$TMP/corpus"
+	"$GEN" --seeds "$TMP/corpus"
+	cp "$TMP"/trunc.cstrace "$TMP"/ver.cstrace "$TMP"/type.cstrace "$TMP/corpus/"
+	if "$FUZZ" -runs="${FUZZ_RUNS:-20000}" -max_total_time=60 -max_len=8192 \
+		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
+		pass fuzz.tracefile
+	else
+		fail fuzz.tracefile "$(grep -m1 -E 'ERROR|SUMMARY|abort' "$TMP/fuzzlog")"
+	fi
+fi
+
+exit $failed

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * chainscope trace files: writer and strict reader (see tracefile.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracefile.h"
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "trace files are little-endian; this reader reads them natively"
+#endif
+
+_Static_assert(sizeof(struct cs_rec_event) == 96, "record layout changed");
+_Static_assert(sizeof(struct cs_trace_header) == CS_TRACE_HEADER_SIZE, "header");
+_Static_assert(sizeof(struct cs_trace_trailer) == 56, "trailer");
+_Static_assert(sizeof(struct cs_trace_fsym) == 16, "symbol entry");
+_Static_assert(sizeof(struct cs_trace_footer) == 16, "footer");
+
+static const char *const type_names[CS_REC_MAX] = {
+	[CS_REC_REGISTER] = "notifier_register",
+	[CS_REC_UNREGISTER] = "notifier_unregister",
+	[CS_REC_REGISTER_ERROR] = "notifier_register_error",
+	[CS_REC_UNREGISTER_ERROR] = "notifier_unregister_error",
+	[CS_REC_RUN] = "notifier_run",
+	[CS_REC_RETURN] = "notifier_return",
+	[CS_REC_STOP] = "notifier_stop",
+	[CS_REC_CALL_BEGIN] = "notifier_call_begin",
+	[CS_REC_CALL_END] = "notifier_call_end",
+	[CS_REC_LOCK_WAIT] = "notifier_lock_wait",
+};
+
+const char *cs_rec_type_name(unsigned int type)
+{
+	return type < CS_REC_MAX ? type_names[type] : "?";
+}
+
+/* --- reader --------------------------------------------------------------- */
+
+__attribute__((format(printf, 5, 6)))
+static int bad(char *err, size_t errlen, const char *what, __u64 off,
+	       const char *fmt, ...)
+{
+	int n;
+	va_list ap;
+
+	if (!err || !errlen)
+		return -1;
+	n = snprintf(err, errlen, "%s at byte offset %llu: ", what,
+		     (unsigned long long)off);
+	if (n < 0 || (size_t)n >= errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool nul_terminated(const char *s, size_t n)
+{
+	return memchr(s, '\0', n) != NULL;
+}
+
+static int check_record(const struct cs_rec_event *e, __u64 off, char *err,
+			size_t errlen)
+{
+#define FOFF(f) (off + offsetof(struct cs_rec_event, f))
+	if (e->type >= CS_REC_MAX)
+		return bad(err, errlen, "corrupted", FOFF(type),
+			   "record type %u is not a notifier event (0..%d)",
+			   e->type, CS_REC_MAX - 1);
+	if (e->kind > 3)
+		return bad(err, errlen, "corrupted", FOFF(kind),
+			   "chain kind %u (0..3)", e->kind);
+	if (e->call_type > 2)
+		return bad(err, errlen, "corrupted", FOFF(call_type),
+			   "call type %u (0..2)", e->call_type);
+	if (e->lock_op > 1)
+		return bad(err, errlen, "corrupted", FOFF(lock_op),
+			   "lock op %u (0..1)", e->lock_op);
+	if (e->ctx > CS_REC_CTX_NMI)
+		return bad(err, errlen, "corrupted", FOFF(ctx),
+			   "execution context %u (0..%d)", e->ctx, CS_REC_CTX_NMI);
+	if (e->__pad[0] || e->__pad[1])
+		return bad(err, errlen, "corrupted", FOFF(__pad),
+			   "padding is not zero");
+	return 0;
+#undef FOFF
+}
+
+int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
+		   char *err, size_t errlen)
+{
+	const unsigned char *p = buf;
+	struct cs_trace_trailer tr;
+	struct cs_trace_footer ft;
+	const struct cs_trace_header *h;
+	const char *strtab;
+	__u64 rec_bytes, need, i, off;
+
+	memset(t, 0, sizeof(*t));
+	if (err && errlen)
+		err[0] = '\0';
+	if (len < sizeof(h->magic))
+		return bad(err, errlen, "truncated", len,
+			   "%zu bytes, shorter than the %zu-byte magic", len,
+			   sizeof(h->magic));
+	if (memcmp(p, CS_TRACE_MAGIC, sizeof(h->magic)))
+		return bad(err, errlen, "wrong magic", 0,
+			   "not a chainscope trace (want \"%s\\0\")", CS_TRACE_MAGIC);
+	if (len < offsetof(struct cs_trace_header, header_size))
+		return bad(err, errlen, "truncated", len, "header ends before its version");
+	memcpy(&t->hdr.version, p + offsetof(struct cs_trace_header, version), 4);
+	if (t->hdr.version != CS_TRACE_VERSION)
+		return bad(err, errlen, "wrong version",
+			   offsetof(struct cs_trace_header, version),
+			   "version %u, this chainscope reads version %d",
+			   t->hdr.version, CS_TRACE_VERSION);
+	if (len < sizeof(t->hdr))
+		return bad(err, errlen, "truncated", len,
+			   "%zu bytes, the header alone is %zu", len, sizeof(t->hdr));
+	memcpy(&t->hdr, p, sizeof(t->hdr));
+	h = &t->hdr;
+	if (h->header_size != CS_TRACE_HEADER_SIZE)
+		return bad(err, errlen, "corrupted",
+			   offsetof(struct cs_trace_header, header_size),
+			   "header size %u, want %d", h->header_size, CS_TRACE_HEADER_SIZE);
+	if (h->record_size != sizeof(struct cs_rec_event))
+		return bad(err, errlen, "corrupted",
+			   offsetof(struct cs_trace_header, record_size),
+			   "record size %u, want %zu", h->record_size,
+			   sizeof(struct cs_rec_event));
+	if (h->clock != CS_TRACE_CLOCK_MONOTONIC)
+		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, clock),
+			   "clock %u, want %d (CLOCK_MONOTONIC)", h->clock,
+			   CS_TRACE_CLOCK_MONOTONIC);
+	if (!nul_terminated(h->release, sizeof(h->release)))
+		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, release),
+			   "kernel release is not NUL-terminated");
+	if (!nul_terminated(h->boot_id, sizeof(h->boot_id)))
+		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, boot_id),
+			   "boot id is not NUL-terminated");
+	for (i = 0; i < sizeof(h->reserved); i++)
+		if (h->reserved[i])
+			return bad(err, errlen, "corrupted",
+				   offsetof(struct cs_trace_header, reserved) + i,
+				   "reserved header byte is not zero");
+
+	/* the footer says where the trailer is */
+	if (len < h->header_size + sizeof(tr) + sizeof(ft))
+		return bad(err, errlen, "truncated", len,
+			   "%zu bytes: no room for the trailer and footer "
+			   "(recording did not finish?)", len);
+	memcpy(&ft, p + len - sizeof(ft), sizeof(ft));
+	if (memcmp(ft.magic, CS_TRACE_END_MAGIC, sizeof(ft.magic)))
+		return bad(err, errlen, "truncated", len - sizeof(ft.magic),
+			   "no end marker \"%s\" in the last 8 of %zu bytes "
+			   "(file cut short, or the recording did not finish)",
+			   CS_TRACE_END_MAGIC, len);
+	if (ft.trailer_off < h->header_size ||
+	    ft.trailer_off > len - sizeof(ft) - sizeof(tr))
+		return bad(err, errlen, "corrupted", len - sizeof(ft),
+			   "trailer offset %llu outside [%u, %zu]",
+			   (unsigned long long)ft.trailer_off, h->header_size,
+			   len - sizeof(ft) - sizeof(tr));
+	rec_bytes = ft.trailer_off - h->header_size;
+	if (rec_bytes % h->record_size)
+		return bad(err, errlen, "corrupted", len - sizeof(ft),
+			   "trailer offset %llu leaves a partial record (%llu bytes "
+			   "of records, records are %u bytes)",
+			   (unsigned long long)ft.trailer_off,
+			   (unsigned long long)rec_bytes, h->record_size);
+
+	off = ft.trailer_off;
+	memcpy(&tr, p + off, sizeof(tr));
+	if (memcmp(tr.magic, CS_TRACE_TRAILER_MAGIC, sizeof(tr.magic)))
+		return bad(err, errlen, "corrupted", off, "no trailer magic \"%s\"",
+			   CS_TRACE_TRAILER_MAGIC);
+	if (tr.trailer_size != len - sizeof(ft) - off)
+		return bad(err, errlen, "corrupted",
+			   off + offsetof(struct cs_trace_trailer, trailer_size),
+			   "trailer size %u, but %llu bytes lie between trailer and footer",
+			   tr.trailer_size,
+			   (unsigned long long)(len - sizeof(ft) - off));
+	if (tr.nr_records != rec_bytes / h->record_size)
+		return bad(err, errlen, "corrupted",
+			   off + offsetof(struct cs_trace_trailer, nr_records),
+			   "trailer counts %llu records, the file holds %llu",
+			   (unsigned long long)tr.nr_records,
+			   (unsigned long long)(rec_bytes / h->record_size));
+	need = sizeof(tr) + (__u64)tr.nr_syms * sizeof(struct cs_trace_fsym) +
+	       tr.strtab_size;
+	if (need != tr.trailer_size)
+		return bad(err, errlen, "corrupted",
+			   off + offsetof(struct cs_trace_trailer, nr_syms),
+			   "%u symbols and a %u-byte string table need a %llu-byte "
+			   "trailer, it is %u", tr.nr_syms, tr.strtab_size,
+			   (unsigned long long)need, tr.trailer_size);
+	if (tr.reserved)
+		return bad(err, errlen, "corrupted",
+			   off + offsetof(struct cs_trace_trailer, reserved),
+			   "reserved trailer field is not zero");
+	strtab = (const char *)p + off + sizeof(tr) +
+		 (size_t)tr.nr_syms * sizeof(struct cs_trace_fsym);
+	if (tr.strtab_size && strtab[tr.strtab_size - 1] != '\0')
+		return bad(err, errlen, "corrupted",
+			   (__u64)(strtab - (const char *)p) + tr.strtab_size - 1,
+			   "string table does not end in NUL");
+
+	/* records */
+	for (i = 0; i < tr.nr_records; i++) {
+		__u64 roff = h->header_size + i * h->record_size;
+
+		struct cs_rec_event e;
+
+		memcpy(&e, p + roff, sizeof(e));	/* buf may be unaligned */
+		if (check_record(&e, roff, err, errlen))
+			return -1;
+	}
+
+	/* symbols */
+	if (tr.nr_syms) {
+		t->syms = calloc(tr.nr_syms, sizeof(*t->syms));
+		if (!t->syms)
+			return bad(err, errlen, "out of memory", off, "%u symbols",
+				   tr.nr_syms);
+	}
+	for (i = 0; i < tr.nr_syms; i++) {
+		__u64 soff = off + sizeof(tr) + i * sizeof(struct cs_trace_fsym);
+		struct cs_trace_fsym fs;
+
+		memcpy(&fs, p + soff, sizeof(fs));
+		if (fs.name_off >= tr.strtab_size) {
+			bad(err, errlen, "corrupted",
+			    soff + offsetof(struct cs_trace_fsym, name_off),
+			    "symbol name offset %u outside the %u-byte string table",
+			    fs.name_off, tr.strtab_size);
+			goto fail;
+		}
+		if (fs.module_off != CS_TRACE_NO_MODULE && fs.module_off >= tr.strtab_size) {
+			bad(err, errlen, "corrupted",
+			    soff + offsetof(struct cs_trace_fsym, module_off),
+			    "module name offset %u outside the %u-byte string table",
+			    fs.module_off, tr.strtab_size);
+			goto fail;
+		}
+		if (i && fs.addr <= t->syms[i - 1].addr) {
+			bad(err, errlen, "corrupted", soff,
+			    "symbol 0x%llx is not above the previous one (0x%llx): "
+			    "the snapshot must be sorted and unique",
+			    (unsigned long long)fs.addr,
+			    (unsigned long long)t->syms[i - 1].addr);
+			goto fail;
+		}
+		t->syms[i].addr = fs.addr;
+		t->syms[i].name = strtab + fs.name_off;
+		t->syms[i].module = fs.module_off == CS_TRACE_NO_MODULE ? NULL :
+				    strtab + fs.module_off;
+	}
+	t->nr_syms = tr.nr_syms;
+	t->events = (const struct cs_rec_event *)(p + h->header_size);
+	t->nr_events = tr.nr_records;
+	t->lost = tr.lost;
+	t->missed = tr.missed;
+	t->end_ns = tr.end_ns;
+	return 0;
+fail:
+	free(t->syms);
+	t->syms = NULL;
+	return -1;
+}
+
+int cs_trace_read(const char *path, struct cs_trace *t, char *err, size_t errlen)
+{
+	struct stat st;
+	size_t got = 0;
+	void *buf;
+	int fd;
+
+	memset(t, 0, sizeof(*t));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		close(fd);
+		return -1;
+	}
+	/* at least 8 bytes even for an empty file: 8-byte aligned records */
+	buf = aligned_alloc(8, ((size_t)st.st_size + 8) & ~(size_t)7);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory for %lld bytes", (long long)st.st_size);
+		close(fd);
+		return -1;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, (char *)buf + got, st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			snprintf(err, errlen, "read error at byte offset %zu: %s", got,
+				 n < 0 ? strerror(errno) : "file shrank");
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		got += n;
+	}
+	close(fd);
+	if (cs_trace_parse(buf, got, t, err, errlen)) {
+		free(buf);
+		return -1;
+	}
+	t->buf = buf;
+	t->len = got;
+	return 0;
+}
+
+void cs_trace_free(struct cs_trace *t)
+{
+	free(t->syms);
+	free(t->buf);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct cs_trace_sym *cs_trace_sym_find(const struct cs_trace *t, __u64 addr)
+{
+	size_t lo = 0, hi = t->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].addr == addr)
+			return &t->syms[mid];
+		if (t->syms[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+char *cs_trace_sym_format(const struct cs_trace *t, __u64 addr, char *buf,
+			  size_t len)
+{
+	const struct cs_trace_sym *s = cs_trace_sym_find(t, addr);
+
+	if (s)
+		snprintf(buf, len, "%s", s->name);
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	return buf;
+}
+
+/* --- writer --------------------------------------------------------------- */
+
+struct cs_trace_writer {
+	FILE *f;
+	__u64 nr;
+	int err;		/* first write error, -errno */
+};
+
+static void w_put(struct cs_trace_writer *w, const void *p, size_t n)
+{
+	if (!w->err && n && fwrite(p, 1, n, w->f) != n)
+		w->err = errno ? -errno : -EIO;
+}
+
+struct cs_trace_writer *cs_trace_create(const char *path, const char *release,
+					const char *boot_id, __u64 start_ns)
+{
+	struct cs_trace_header h;
+	struct cs_trace_writer *w;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->f = fopen(path, "wbe");
+	if (!w->f) {
+		free(w);
+		return NULL;
+	}
+	setvbuf(w->f, NULL, _IOFBF, 1 << 20);
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, CS_TRACE_MAGIC, sizeof(h.magic));
+	h.version = CS_TRACE_VERSION;
+	h.header_size = CS_TRACE_HEADER_SIZE;
+	h.record_size = sizeof(struct cs_rec_event);
+	h.clock = CS_TRACE_CLOCK_MONOTONIC;
+	h.start_ns = start_ns;
+	snprintf(h.release, sizeof(h.release), "%s", release ? release : "");
+	snprintf(h.boot_id, sizeof(h.boot_id), "%s", boot_id ? boot_id : "");
+	w_put(w, &h, sizeof(h));
+	if (w->err) {
+		errno = -w->err;
+		fclose(w->f);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int cs_trace_write(struct cs_trace_writer *w, const struct cs_rec_event *e, size_t n)
+{
+	w_put(w, e, n * sizeof(*e));
+	if (!w->err)
+		w->nr += n;
+	return w->err;
+}
+
+__u64 cs_trace_written(const struct cs_trace_writer *w)
+{
+	return w->nr;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct cs_trace_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
+		    __u64 end_ns, const struct cs_trace_sym *syms, size_t nr_syms)
+{
+	struct cs_trace_sym *sorted = NULL;
+	struct cs_trace_trailer tr;
+	struct cs_trace_footer ft;
+	size_t i, n = 0, strsz = 0;
+	__u32 off = 0;
+	long pos;
+	int err;
+
+	if (nr_syms) {
+		sorted = malloc(nr_syms * sizeof(*sorted));
+		if (!sorted) {
+			cs_trace_abort(w);
+			return -ENOMEM;
+		}
+		memcpy(sorted, syms, nr_syms * sizeof(*sorted));
+		qsort(sorted, nr_syms, sizeof(*sorted), cmp_sym);
+		for (i = 0; i < nr_syms; i++) {
+			if (n && sorted[n - 1].addr == sorted[i].addr)
+				continue;
+			if (!sorted[i].name)
+				sorted[i].name = "";
+			sorted[n++] = sorted[i];
+		}
+		for (i = 0; i < n; i++)
+			strsz += strlen(sorted[i].name) + 1 +
+				 (sorted[i].module ? strlen(sorted[i].module) + 1 : 0);
+	}
+	if (strsz > UINT32_MAX / 2 || n > UINT32_MAX / 64) {
+		free(sorted);
+		cs_trace_abort(w);
+		return -E2BIG;
+	}
+	pos = ftell(w->f);
+	memset(&tr, 0, sizeof(tr));
+	memcpy(tr.magic, CS_TRACE_TRAILER_MAGIC, sizeof(tr.magic));
+	tr.nr_syms = n;
+	tr.strtab_size = strsz;
+	tr.trailer_size = sizeof(tr) + n * sizeof(struct cs_trace_fsym) + strsz;
+	tr.nr_records = w->nr;
+	tr.lost = lost;
+	tr.missed = missed;
+	tr.end_ns = end_ns;
+	w_put(w, &tr, sizeof(tr));
+	for (i = 0; i < n; i++) {
+		struct cs_trace_fsym fs = { .addr = sorted[i].addr, .name_off = off };
+
+		off += strlen(sorted[i].name) + 1;
+		fs.module_off = CS_TRACE_NO_MODULE;
+		if (sorted[i].module) {
+			fs.module_off = off;
+			off += strlen(sorted[i].module) + 1;
+		}
+		w_put(w, &fs, sizeof(fs));
+	}
+	for (i = 0; i < n; i++) {
+		w_put(w, sorted[i].name, strlen(sorted[i].name) + 1);
+		if (sorted[i].module)
+			w_put(w, sorted[i].module, strlen(sorted[i].module) + 1);
+	}
+	free(sorted);
+	memset(&ft, 0, sizeof(ft));
+	ft.trailer_off = pos < 0 ? 0 : (__u64)pos;
+	memcpy(ft.magic, CS_TRACE_END_MAGIC, sizeof(ft.magic));
+	w_put(w, &ft, sizeof(ft));
+	if (pos < 0 && !w->err)
+		w->err = -errno;
+	if (fflush(w->f) && !w->err)
+		w->err = -errno;
+	if (!w->err && fsync(fileno(w->f)) && errno != EINVAL && errno != EROFS)
+		w->err = -errno;
+	if (fclose(w->f) && !w->err)
+		w->err = -errno;
+	err = w->err;
+	free(w);
+	return err;
+}
+
+void cs_trace_abort(struct cs_trace_writer *w)
+{
+	if (!w)
+		return;
+	fclose(w->f);
+	free(w);
+}
