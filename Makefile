@@ -35,6 +35,10 @@ cli: kernel
 demo: all
 	$(Q)CS_GUEST_BINS="$$($(MAKE) -s -C userspace guest-bins | tr '\n' ' ')" \
 		qemu/run.sh -v -p demo -t 900 -a tp_printk chainscope
+	$(Q)userspace/.output/chainscope report \
+		--svg output/normal-chainscope-demo/svg \
+		output/normal-chainscope-demo/guest/demo.cstrace >/dev/null
+	@echo "demo: JSON, trace and SVG histograms in output/normal-chainscope-demo/{guest,svg}/"
 
 test: deps
 	$(Q)qemu/test.sh -t '$(T)'

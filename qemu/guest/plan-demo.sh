@@ -59,10 +59,12 @@ if command -v chainscope >/dev/null 2>&1; then
 	echo "add atomic fast prio=0" > $C
 	echo "add atomic busy2 prio=-1 delay_us=50" > $C
 	pids=
-	for t in "latency" "latency -j" "contention" "contention -j"; do
-		f=/out/$(echo "$t" | tr -d ' -')
+	for t in "latency:latency" "latency -j:latency.json" \
+		 "contention:contention" "contention -j:contention.json" \
+		 "record -o /out/demo.cstrace:record"; do
+		f=/out/${t#*:}
 		# shellcheck disable=SC2086
-		chainscope $t > "$f.out" 2> "$f.err" &
+		chainscope ${t%%:*} > "$f.out" 2> "$f.err" &
 		pids="$pids $!"
 		i=0
 		until grep -q '^Tracing' "$f.err"; do
@@ -84,14 +86,18 @@ if command -v chainscope >/dev/null 2>&1; then
 	# shellcheck disable=SC2086
 	kill -INT $pids
 	wait
-	mv /out/latencyj.out /out/latency.json
-	mv /out/contentionj.out /out/contention.json
+	mv /out/latency.json.out /out/latency.json
+	mv /out/contention.json.out /out/contention.json
 	echo
 	echo "== chainscope latency (per chain and callback; usecs)"
 	cat /out/latency.out
 	echo
 	echo "== chainscope contention (rwsem/mutex waits per chain, readers vs writers)"
 	cat /out/contention.out
+	echo
+	echo "== chainscope record + check: every event of the run, checked offline"
+	cat /out/record.err
+	chainscope check /out/demo.cstrace | tail -n 3
 	echo "stop" > $C
 	echo "clear" > $C
 	rmmod cs_loadgen
