@@ -96,7 +96,7 @@ if command -v chainscope >/dev/null 2>&1; then
 	cat /out/contention.out
 	echo
 	echo "== chainscope record + check: every event of the run, checked offline"
-	cat /out/record.err
+	cat /out/record.out
 	chainscope check /out/demo.cstrace | tail -n 3
 	echo "stop" > $C
 	echo "clear" > $C
