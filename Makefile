@@ -6,6 +6,7 @@
 #                   (T='GLOB' selects tests by name, e.g. T='host.*')
 #   make test-debug only the debug-kernel soak
 #   make patches    the series as git format-patch files, checkpatch-clean
+#   make bench      benchmarks: our core against stock 6.1 (docs/bench.md)
 #
 # The kernel tree and builds live in $(CHAINSCOPE_CACHE) (default
 # /var/cache/chainscope), outside the repo; outputs go to output/.
@@ -15,7 +16,7 @@ export CHAINSCOPE_CACHE ?= /var/cache/chainscope
 T ?= *
 Q := $(if $(V),,@)
 
-.PHONY: all deps kernel kernel-stock cli demo test test-debug patches clean
+.PHONY: all deps kernel kernel-stock cli demo test test-debug patches bench clean
 .DELETE_ON_ERROR:
 
 all: deps kernel cli
@@ -48,6 +49,9 @@ test-debug: deps
 
 patches: deps
 	$(Q)scripts/mkpatches.sh output/patches
+
+bench: deps
+	$(Q)qemu/bench.sh
 
 clean:
 	$(Q)rm -rf output

@@ -10,7 +10,7 @@
 #     -n       no debug soak (faster local runs)
 #
 # Test names: host.<suite>.<case>, <variant>.<test>,
-# <variant>.kunit.<suite>.<case>, selftest.<case>, debug.<...>.
+# <variant>.kunit.<suite>.<case>, selftest.<case>, bench.smoke, debug.<...>.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -135,6 +135,16 @@ for variant in stock chainscope; do
 	log "guest tests on the $variant kernel"
 	guest_run "$variant" "$variant" normal -p test
 done
+
+if selected bench; then
+	# shellcheck disable=SC2254
+	case bench.smoke in $GLOB)
+		log "bench smoke"
+		"$HERE/bench.sh" --smoke -o "$OUTROOT/bench-smoke" \
+			2>"$OUTROOT/bench-smoke.err" | record
+		;;
+	esac
+fi
 
 log "harness self-tests"
 selftest fail-detected selftest-fail 1 -t 120

@@ -1,0 +1,261 @@
+#!/usr/bin/env bash
+# Benchmarks: the chainscope notifier core against stock 6.1 (make bench).
+#
+#   qemu/bench.sh [options]
+#     -o DIR       output folder (default output/bench; --smoke:
+#                  output/bench-smoke)
+#     -n N         icount boots per variant (default 2)
+#     -c N         contention boots per variant (default 5)
+#     -s LIST      parts to run, comma list of: icount, contention, ext,
+#                  disasm (default all). The report is always written,
+#                  from whatever DIR/runs holds.
+#     -d           also copy the tables into docs/bench.md (between its
+#                  bench:begin/end markers)
+#     --smoke      tiny configuration for make test: one icount boot per
+#                  variant running every stage with a few sizes; prints
+#                  "PASS: bench.smoke" or "FAIL: bench.smoke: why"
+#
+# Parts:
+#   icount      ns per call_chain, register and unregister cost for every
+#               chain kind and size, in-kernel (cs_bench.ko), booted with
+#               "-icount shift=1,sleep=off -smp 1": guest time then counts
+#               instructions (2 ns each), exactly and reproducibly. Boots
+#               alternate stock, chainscope, stock, chainscope.
+#   contention  blocking-chain callers (1, 2 threads) with and without a
+#               writer, tracing off (both) and on (chainscope only), plain
+#               TCG -smp 2, interleaved repetitions in each boot; boots
+#               alternate as above.
+#   ext         measurements added by other tools: see ext_* below.
+#   disasm      the notifier functions of both shipped kernels, from
+#               bzImage + System.map, for the cost analysis.
+#
+# Output: DIR/bench.json (every raw repetition and the summary),
+# DIR/bench.md (the tables), DIR/runs/* (each boot: console, guest
+# results), DIR/runs.tsv (boot order, exit code, wall time, host load).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(dirname "$HERE")
+die() { echo "bench.sh: error: $*" >&2; exit 1; }
+log() { echo "[$(date +%H:%M:%S)] bench.sh: $*" >&2; }
+
+SMOKE=0 DOCS=0 OUT='' NICOUNT=2 NCONT=5 PARTS=icount,contention,ext,disasm
+ARGS="$*"
+case " $ARGS " in *" --smoke "*) SMOKE=1 ;; esac
+
+# In smoke mode every failure becomes one FAIL line on stdout.
+smoke_fail() {
+	SMOKE_REPORTED=1
+	echo "FAIL: bench.smoke: $*"
+	exit 1
+}
+if [ "$SMOKE" = 1 ]; then
+	die() { echo "bench.sh: error: $*" >&2; smoke_fail "$*"; }
+	# Any other failure under set -e still gets its FAIL line.
+	trap 'rc=$?; [ $rc = 0 ] || [ "${SMOKE_REPORTED:-}" ] || echo "FAIL: bench.smoke: bench.sh exit $rc (see its stderr)"' EXIT
+fi
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) SMOKE=1 ;;
+	-d) DOCS=1 ;;
+	-o) OUT=${2:?-o needs a folder}; shift ;;
+	-n) NICOUNT=${2:?-n needs a number}; shift ;;
+	-c) NCONT=${2:?-c needs a number}; shift ;;
+	-s) PARTS=${2:?-s needs a list}; shift ;;
+	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+	*) die "unknown option '$1' (see qemu/bench.sh --help)" ;;
+	esac
+	shift
+done
+[[ "$NICOUNT" =~ ^[0-9]+$ ]] || die "-n '$NICOUNT' is not a number"
+[[ "$NCONT" =~ ^[0-9]+$ ]] || die "-c '$NCONT' is not a number"
+for p in ${PARTS//,/ }; do
+	case $p in icount | contention | ext | disasm) ;;
+	*) die "unknown part '$p' (icount, contention, ext, disasm)" ;;
+	esac
+done
+
+ICOUNT_QEMU="-icount shift=1,sleep=off"
+VARIANTS="stock chainscope"
+if [ "$SMOKE" = 1 ]; then
+	OUT=${OUT:-$REPO/output/bench-smoke}
+	PARTS=icount,disasm
+	NICOUNT=1
+	DOCS=0
+fi
+OUT=${OUT:-$REPO/output/bench}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+has_part() { case ",$PARTS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
+declare -A ART=()
+build_kernels() {
+	local v
+	for v in $VARIANTS; do
+		ART[$v]=$("$REPO/kernel/build.sh" build "$v" normal) ||
+			die "kernel build failed ($v)"
+		[ -f "${ART[$v]}/extra/cs_bench.ko" ] ||
+			die "${ART[$v]}/extra/cs_bench.ko missing (kernel/modules/cs_bench not built?)"
+	done
+}
+
+# Boot VARIANT with PLAN; results in DIR/runs/NAME. Appends to runs.tsv.
+boot() { # boot NAME VARIANT PLAN SMP TIMEOUT QEMU_ARGS KERNEL_ARGS
+	local name=$1 variant=$2 plan=$3 smp=$4 timeout=$5 qargs=$6 kargs=$7
+	local dir=$OUT/runs/$name rc=0 t0 load
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	t0=$(date +%s)
+	log "boot $name ($variant, plan $plan, -smp $smp${qargs:+, $qargs})"
+	CS_SMP=$smp "$HERE/run.sh" -k "${ART[$variant]}" -p "$plan" -o "$dir" \
+		-t "$timeout" -q "$qargs" -a "$kargs" "$variant" \
+		>"$OUT/runs/$name.log" 2>&1 || rc=$?
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$variant" "$plan" "$smp" \
+		"$qargs" "$rc" "$(($(date +%s) - t0))" "$load" >>"$OUT/runs.tsv"
+	[ "$rc" = 0 ] || die "boot $name failed (run.sh exit $rc): $(grep -m1 'error:' "$OUT/runs/$name.log" | sed 's/^run.sh: error: //') $(grep -m1 '^  console:' "$OUT/runs/$name.log" | sed 's/^ *//')"
+}
+
+# Part icount: stock, chainscope, stock, chainscope, ...
+# The smoke boot also runs a short contention stage, so that its output
+# is parsed too (its numbers mean nothing under icount).
+part_icount() {
+	local i v plan=bench stages=icount
+	[ "$SMOKE" = 1 ] && plan=bench-smoke stages=icount,contention
+	for i in $(seq 1 "$NICOUNT"); do
+		for v in $VARIANTS; do
+			boot "icount-$v-$i" "$v" "$plan" 1 600 "$ICOUNT_QEMU" \
+				"csbench.stages=$stages"
+		done
+	done
+}
+
+# Part contention: plain TCG, real parallelism, many interleaved
+# repetitions. Host load matters here: runs.tsv records it per boot.
+part_contention() {
+	local i v
+	for i in $(seq 1 "$NCONT"); do
+		for v in $VARIANTS; do
+			boot "contention-$v-$i" "$v" bench 2 600 "" \
+				"csbench.stages=contention csbench.creps=6 csbench.cms=250"
+		done
+	done
+}
+
+# ---------------------------------------------------------------------
+# Extension point: measurements made with the chainscope CLI.
+#
+# Each ext_NAME below is called with a folder DIR/ext/NAME/ (empty on
+# entry). To report results, write DIR/ext/NAME/result.json:
+#   {"title": "...", "columns": ["...", ...], "rows": [[...], ...],
+#    "notes": ["...", ...], "raw": <anything>}
+# qemu/bench_report.py renders it as a table in bench.md (section
+# "Extensions") and keeps it under "extensions" in bench.json. A guest
+# stage goes into qemu/guest/plan-bench.sh as a function stage_NAME and
+# is run with boot ... "csbench.stages=NAME"; the CLI binaries reach the
+# guest through CS_GUEST_BINS (see qemu/run.sh, qemu/test.sh).
+# Until an ext_NAME writes its result.json, the report says "not
+# measured yet".
+
+# (2) Tracing cost per callback: chainscope latency attached vs
+# fentry/fexit vs kprobe/kretprobe on the chainscope kernel.
+ext_tracing_cost() {
+	: "$1"
+}
+
+# (4) Recorder throughput (events/s the chainscope recorder sustains).
+ext_recorder_throughput() {
+	: "$1"
+}
+
+EXTENSIONS="tracing_cost recorder_throughput"
+part_ext() {
+	local e
+	for e in $EXTENSIONS; do
+		rm -rf "$OUT/ext/$e"
+		mkdir -p "$OUT/ext/$e"
+		"ext_$e" "$OUT/ext/$e"
+	done
+}
+
+# ---------------------------------------------------------------------
+# Part disasm: the shipped notifier code of each variant. The build
+# folder is shared by the variants, so notifier.o there is whichever was
+# built last; the bzImage is what was booted. Disassemble its stripped
+# vmlinux between System.map symbols.
+DISASM_SYMS="atomic_notifier_call_chain blocking_notifier_call_chain
+raw_notifier_call_chain srcu_notifier_call_chain notifier_call_chain
+atomic_notifier_chain_register atomic_notifier_chain_unregister
+blocking_notifier_chain_register blocking_notifier_chain_unregister
+raw_notifier_chain_register raw_notifier_chain_unregister
+srcu_notifier_chain_register srcu_notifier_chain_unregister
+notifier_chain_register notifier_chain_unregister notifier_update
+notifier_link notifier_unlink atomic_chain_update blocking_chain_update
+srcu_chain_update __srcu_read_lock __srcu_read_unlock down_read up_read
+down_write up_write ktime_get"
+part_disasm() {
+	local v src vml map sym start end
+	src=$("$REPO/kernel/build.sh" tree) || die "no kernel tree"
+	for v in $VARIANTS; do
+		vml=$OUT/disasm/vmlinux-$v
+		map=${ART[$v]}/System.map
+		mkdir -p "$OUT/disasm"
+		"$src/scripts/extract-vmlinux" "${ART[$v]}/bzImage" >"$vml" ||
+			die "cannot extract vmlinux from ${ART[$v]}/bzImage"
+		: >"$OUT/disasm/$v.txt"
+		for sym in $DISASM_SYMS; do
+			start=$(awk -v s="$sym" '$3 == s && $2 ~ /^[tT]$/ {print $1; exit}' "$map")
+			[ -n "$start" ] || continue
+			end=$(awk -v a="$start" '$1 > a && (e == "" || $1 < e) {e = $1} END {print e}' "$map")
+			{
+				echo "== $sym ($start..$end)"
+				objdump -d --no-show-raw-insn --start-address="0x$start" \
+					--stop-address="0x$end" "$vml" | tail -n +8
+				echo
+			} >>"$OUT/disasm/$v.txt"
+		done
+		rm -f "$vml"
+	done
+}
+
+# ---------------------------------------------------------------------
+start=$(date +%s)
+if [ "$SMOKE" = 1 ]; then
+	CMD="qemu/bench.sh $ARGS"
+else
+	CMD=${CS_BENCH_CMD:-qemu/bench.sh${ARGS:+ $ARGS}}
+fi
+build_kernels
+if has_part icount || has_part contention; then
+	# Fresh boots replace only the parts being rerun.
+	mkdir -p "$OUT/runs"
+	touch "$OUT/runs.tsv"
+fi
+if has_part icount; then
+	rm -rf "$OUT"/runs/icount-*
+	sed -i '/^icount-/d' "$OUT/runs.tsv"
+	part_icount
+fi
+if has_part contention; then
+	rm -rf "$OUT"/runs/contention-*
+	sed -i '/^contention-/d' "$OUT/runs.tsv"
+	part_contention
+fi
+has_part ext && part_ext
+has_part disasm && part_disasm
+
+log "report"
+args=(--command "$CMD" --qemu-icount "$ICOUNT_QEMU")
+for v in $VARIANTS; do
+	args+=(--kernel "$v=$(cat "${ART[$v]}/.done")")
+done
+[ "$SMOKE" = 1 ] && args+=(--smoke)
+[ "$DOCS" = 1 ] && args+=(--docs "$REPO/docs/bench.md")
+python3 "$HERE/bench_report.py" "${args[@]}" "$OUT" ||
+	die "bench_report.py failed on $OUT"
+log "done in $(($(date +%s) - start)) s: $OUT/bench.md, $OUT/bench.json"
+if [ "$SMOKE" = 1 ]; then
+	SMOKE_REPORTED=1
+	echo "PASS: bench.smoke"
+else
+	cat "$OUT/bench.md"
+fi
