@@ -50,6 +50,7 @@
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include <linux/wait.h>
 
 #define CS_LG_MAX_BLOCKS	4096
@@ -210,11 +211,18 @@ cs_lg_hit(struct notifier_block *nb, enum cs_lg_func fn)
 	return b;
 }
 
-/* Busy wait; mdelay() is a loop of udelay(1000), udelay() wants < 1 ms. */
+/*
+ * Busy wait on the clock the notifier_return event measures with, not
+ * udelay(): under QEMU/TCG a vCPU's loops_per_jiffy calibration is often
+ * off by 2x or more, so udelay() does not last what it says, while the
+ * clock does.  Latency tests rely on the exact length.
+ */
 static void cs_lg_spin(unsigned int us)
 {
-	mdelay(us / USEC_PER_MSEC);
-	udelay(us % USEC_PER_MSEC);
+	u64 end = ktime_get_mono_fast_ns() + (u64)us * NSEC_PER_USEC;
+
+	while (ktime_get_mono_fast_ns() < end)
+		cpu_relax();
 }
 
 static noinline int cs_loadgen_cb_fast(struct notifier_block *nb,
