@@ -22,12 +22,17 @@ struct {
 	__type(value, __u64);
 } stats SEC(".maps");
 
-static __always_inline void cs_stat_inc(__u32 idx)
+static __always_inline void cs_stat_add(__u32 idx, __u64 n)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &idx);
 
 	if (v)
-		*v += 1;	/* per-CPU slot: no atomics needed */
+		*v += n;	/* per-CPU slot: no atomics needed */
+}
+
+static __always_inline void cs_stat_inc(__u32 idx)
+{
+	cs_stat_add(idx, 1);
 }
 
 /* floor(log2(v)); 0 and 1 both give 0 (user space: log2_bucket()) */

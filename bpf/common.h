@@ -38,6 +38,14 @@ enum cs_stat {
 
 #define CS_MAP_ENTRIES 10240
 
+/* Execution contexts (bpf/exec_ctx.bpf.h: cs_exec_ctx()) */
+enum cs_exec_ctx {
+	CS_CTX_TASK,
+	CS_CTX_SOFTIRQ,
+	CS_CTX_HARDIRQ,
+	CS_CTX_NMI,
+};
+
 /* latency -C: open chain passes kept per (task, context); power of two */
 #define CS_MAX_DEPTH 16
 

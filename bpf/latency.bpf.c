@@ -13,6 +13,7 @@
 
 #include "latency.h"
 #include "chainscope.bpf.h"
+#include "exec_ctx.bpf.h"
 
 /* Settings, filled in by user space before load. */
 const volatile __u64 targ_head = 0;	/* only this chain head (0: all) */
@@ -76,31 +77,6 @@ __u32 chain_armed = 0;
 /* bumped by the `ping` program (bpftool prog run demo, no context) */
 __u64 ping_count = 0;
 
-/* x86 6.1 keeps preempt_count in this per-CPU variable */
-extern const int __preempt_count __ksym __weak;
-
-#define CS_NMI_MASK		0x00f00000
-#define CS_HARDIRQ_MASK		0x000f0000
-#define CS_SOFTIRQ_OFFSET	0x00000100
-
-static __always_inline __u32 exec_ctx(void)
-{
-	const int *pc;
-	int v;
-
-	if (!&__preempt_count)
-		return CS_CTX_TASK;
-	pc = bpf_this_cpu_ptr(&__preempt_count);
-	v = *pc;
-	if (v & CS_NMI_MASK)
-		return CS_CTX_NMI;
-	if (v & CS_HARDIRQ_MASK)
-		return CS_CTX_HARDIRQ;
-	if (v & CS_SOFTIRQ_OFFSET)	/* serving a softirq, not just bh-disabled */
-		return CS_CTX_SOFTIRQ;
-	return CS_CTX_TASK;
-}
-
 static __always_inline bool chain_wanted(void *head, int kind)
 {
 	if (targ_head && (__u64)head != targ_head)
@@ -155,7 +131,7 @@ static __always_inline void do_call_begin(void *head)
 	__u32 d;
 
 	key.task = (__u64)bpf_get_current_task();
-	key.ctx = exec_ctx();
+	key.ctx = cs_exec_ctx();
 	st = cs_lookup_or_init(&stacks, &key, &zero_stack);
 	if (!st)
 		return;
@@ -166,11 +142,7 @@ static __always_inline void do_call_begin(void *head)
 	 */
 	if (key.ctx != CS_CTX_TASK && d && d <= CS_MAX_DEPTH &&
 	    now - st->frames[(d - 1) & (CS_MAX_DEPTH - 1)].ts > CS_IRQ_STALE_NS) {
-		__u32 idx = CS_STAT_STALE;
-		__u64 *cnt = bpf_map_lookup_elem(&stats, &idx);
-
-		if (cnt)
-			*cnt += d;
+		cs_stat_add(CS_STAT_STALE, d);
 		d = 0;
 	}
 	if (d < CS_MAX_DEPTH) {
@@ -193,7 +165,7 @@ static __always_inline void do_call_end(void *head, int kind, unsigned long val,
 	__u32 d, i;
 
 	key.task = (__u64)bpf_get_current_task();
-	key.ctx = exec_ctx();
+	key.ctx = cs_exec_ctx();
 	st = bpf_map_lookup_elem(&stacks, &key);
 	if (!st || !st->depth) {
 		/* began before we attached, or its call_begin was missed */

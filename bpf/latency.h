@@ -58,16 +58,9 @@ struct cs_chain_hist {
  * gets a stack of its own: a pass an interrupt opens can never be
  * closed by the task's own call_end, nor the other way round.
  */
-enum cs_exec_ctx {
-	CS_CTX_TASK,
-	CS_CTX_SOFTIRQ,
-	CS_CTX_HARDIRQ,
-	CS_CTX_NMI,
-};
-
 struct cs_stack_key {
 	__u64 task;		/* task_struct address */
-	__u32 ctx;		/* enum cs_exec_ctx */
+	__u32 ctx;		/* enum cs_exec_ctx (common.h) */
 	__u32 __pad;
 };
 

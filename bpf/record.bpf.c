@@ -13,6 +13,12 @@
 #include <bpf/bpf_tracing.h>
 
 #include "record.h"
+#include "exec_ctx.bpf.h"
+
+/* e->ctx is cs_exec_ctx()'s value: the file format must not drift from it */
+_Static_assert(CS_REC_CTX_TASK == CS_CTX_TASK && CS_REC_CTX_SOFTIRQ == CS_CTX_SOFTIRQ &&
+	       CS_REC_CTX_HARDIRQ == CS_CTX_HARDIRQ && CS_REC_CTX_NMI == CS_CTX_NMI,
+	       "enum cs_rec_ctx differs from enum cs_exec_ctx");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -25,31 +31,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } rec_stats SEC(".maps");
-
-/* x86 6.1 keeps preempt_count in this per-CPU variable */
-extern const int __preempt_count __ksym __weak;
-
-#define CS_NMI_MASK		0x00f00000
-#define CS_HARDIRQ_MASK		0x000f0000
-#define CS_SOFTIRQ_OFFSET	0x00000100
-
-static __always_inline __u8 exec_ctx(void)
-{
-	const int *pc;
-	int v;
-
-	if (!&__preempt_count)
-		return CS_REC_CTX_TASK;
-	pc = bpf_this_cpu_ptr(&__preempt_count);
-	v = *pc;
-	if (v & CS_NMI_MASK)
-		return CS_REC_CTX_NMI;
-	if (v & CS_HARDIRQ_MASK)
-		return CS_REC_CTX_HARDIRQ;
-	if (v & CS_SOFTIRQ_OFFSET)
-		return CS_REC_CTX_SOFTIRQ;
-	return CS_REC_CTX_TASK;
-}
 
 /* A zeroed event with the common fields set, or NULL (counted as lost). */
 static __always_inline struct cs_rec_event *rec_start(__u16 type, void *head,
@@ -71,10 +52,26 @@ static __always_inline struct cs_rec_event *rec_start(__u16 type, void *head,
 	e->task = (__u64)bpf_get_current_task();
 	e->pid = (__u32)bpf_get_current_pid_tgid();
 	e->cpu = bpf_get_smp_processor_id();
-	e->ctx = exec_ctx();
+	e->ctx = cs_exec_ctx();
 	e->type = type;
 	e->head = (__u64)head;
 	e->kind = kind;
+	return e;
+}
+
+/* rec_start() for the events of one callback, register .. stop */
+static __always_inline struct cs_rec_event *rec_cb_start(__u16 type, void *cb,
+							  void *head,
+							  struct notifier_block *nb,
+							  int priority, int kind)
+{
+	struct cs_rec_event *e = rec_start(type, head, kind);
+
+	if (e) {
+		e->cb = (__u64)cb;
+		e->nb = (__u64)nb;	/* may be freed already: never dereferenced */
+		e->priority = priority;
+	}
 	return e;
 }
 
@@ -82,13 +79,10 @@ static __always_inline int rec_member(__u16 type, void *cb, void *head,
 				      struct notifier_block *nb, int priority,
 				      int kind, int err)
 {
-	struct cs_rec_event *e = rec_start(type, head, kind);
+	struct cs_rec_event *e = rec_cb_start(type, cb, head, nb, priority, kind);
 
 	if (!e)
 		return 0;
-	e->cb = (__u64)cb;
-	e->nb = (__u64)nb;
-	e->priority = priority;
 	e->ret = err;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
@@ -126,13 +120,10 @@ SEC("tp_btf/notifier_run")
 int BPF_PROG(rec_run, void *cb, void *head, struct notifier_block *nb,
 	     int priority, enum notifier_chain_kind kind, unsigned long val)
 {
-	struct cs_rec_event *e = rec_start(CS_REC_RUN, head, kind);
+	struct cs_rec_event *e = rec_cb_start(CS_REC_RUN, cb, head, nb, priority, kind);
 
 	if (!e)
 		return 0;
-	e->cb = (__u64)cb;
-	e->nb = (__u64)nb;
-	e->priority = priority;
 	e->val = val;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
@@ -143,13 +134,10 @@ int BPF_PROG(rec_return, void *cb, void *head, struct notifier_block *nb,
 	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
 	     u64 duration_ns)
 {
-	struct cs_rec_event *e = rec_start(CS_REC_RETURN, head, kind);
+	struct cs_rec_event *e = rec_cb_start(CS_REC_RETURN, cb, head, nb, priority, kind);
 
 	if (!e)
 		return 0;
-	e->cb = (__u64)cb;
-	e->nb = (__u64)nb;	/* may be freed already: never dereferenced */
-	e->priority = priority;
 	e->val = val;
 	e->ret = ret;
 	e->duration_ns = duration_ns;
@@ -162,13 +150,10 @@ int BPF_PROG(rec_stop, void *cb, void *head, struct notifier_block *nb,
 	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
 	     int nr_calls)
 {
-	struct cs_rec_event *e = rec_start(CS_REC_STOP, head, kind);
+	struct cs_rec_event *e = rec_cb_start(CS_REC_STOP, cb, head, nb, priority, kind);
 
 	if (!e)
 		return 0;
-	e->cb = (__u64)cb;
-	e->nb = (__u64)nb;
-	e->priority = priority;
 	e->val = val;
 	e->ret = ret;
 	e->nr_calls = nr_calls;

@@ -34,9 +34,7 @@ enum {
 
 static const struct argp_option common_opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object per interval, one per line", 0 },
-	{ "nanoseconds", 'n', NULL, 0, "Durations in nsecs", 0 },
-	{ "microseconds", 'u', NULL, 0, "Durations in usecs (default)", 0 },
-	{ "milliseconds", 'm', NULL, 0, "Durations in msecs", 0 },
+	CS_UNITS_OPTIONS,
 	{ "verbose", 'v', NULL, 0, "Show libbpf debug output", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0,
 	  "Attach raw_tp programs even where tp_btf works", 0 },
@@ -62,6 +60,36 @@ void cs_usage_error(const struct argp_state *state, const char *fmt, ...)
 	exit(CS_EXIT_USAGE);
 }
 
+int cs_parse_units(const struct argp_state *state, int key, char *units_flag)
+{
+	if (*units_flag && *units_flag != key)
+		cs_usage_error(state, "options -%c and -%c are mutually exclusive",
+			       *units_flag, key);
+	*units_flag = key;
+	return key == 'n' ? CS_UNITS_NS : key == 'u' ? CS_UNITS_US : CS_UNITS_MS;
+}
+
+error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
+			  const char **file)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = NULL;	/* as in parse_common() */
+		return 0;
+	case ARGP_KEY_ARG:
+		if (*file)
+			cs_usage_error(state, "unexpected argument '%s'", arg);
+		*file = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!*file)
+			cs_usage_error(state, "no trace file given");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
 static long parse_positive(const struct argp_state *state, const char *what,
 			   const char *arg)
 {
@@ -81,7 +109,6 @@ static long parse_positive(const struct argp_state *state, const char *what,
 static error_t parse_common(int key, char *arg, struct argp_state *state)
 {
 	struct cs_common *c = state->input;
-	int units;
 
 	switch (key) {
 	case ARGP_KEY_INIT:
@@ -105,12 +132,7 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 	case 'n':
 	case 'u':
 	case 'm':
-		units = key == 'n' ? CS_UNITS_NS : key == 'u' ? CS_UNITS_US : CS_UNITS_MS;
-		if (c->units_flag && c->units_flag != key)
-			cs_usage_error(state, "options -%c and -%c are mutually exclusive",
-				       c->units_flag, key);
-		c->units_flag = key;
-		c->units = units;
+		c->units = cs_parse_units(state, key, &c->units_flag);
 		return 0;
 	case ARGP_KEY_ARG:
 		if (c->nr_args == 0)
@@ -323,6 +345,13 @@ void cs_wait_interval(const struct cs_common *c)
 		;
 }
 
+bool cs_last_interval(const struct cs_common *c, long *n)
+{
+	if (c->count && ++*n >= c->count)
+		return true;
+	return !c->interval;
+}
+
 /* --- symbols ------------------------------------------------------------- */
 
 struct ksyms *cs_load_ksyms(const char *cmd)
@@ -404,19 +433,31 @@ int cs_kind_parse(const char *s)
 	return -1;
 }
 
+/* One entry of a per-CPU array, a value per CPU (malloc'ed); NULL on error. */
+static __u64 *read_percpu(int map_fd, __u32 idx, int *ncpu)
+{
+	__u64 *vals;
+
+	*ncpu = libbpf_num_possible_cpus();
+	if (*ncpu <= 0)
+		return NULL;
+	vals = calloc(*ncpu, sizeof(*vals));
+	if (vals && bpf_map_lookup_elem(map_fd, &idx, vals)) {
+		free(vals);
+		return NULL;
+	}
+	return vals;
+}
+
 __u64 cs_read_stat(int map_fd, __u32 idx)
 {
-	int ncpu = libbpf_num_possible_cpus(), i;
-	__u64 sum = 0, *vals;
+	int ncpu, i;
+	__u64 sum = 0, *vals = read_percpu(map_fd, idx, &ncpu);
 
-	if (ncpu <= 0)
-		return 0;
-	vals = calloc(ncpu, sizeof(*vals));
 	if (!vals)
 		return 0;
-	if (!bpf_map_lookup_elem(map_fd, &idx, vals))
-		for (i = 0; i < ncpu; i++)
-			sum += vals[i];
+	for (i = 0; i < ncpu; i++)
+		sum += vals[i];
 	free(vals);
 	return sum;
 }
@@ -424,26 +465,35 @@ __u64 cs_read_stat(int map_fd, __u32 idx)
 /* CS_STAT_LAST_ERR is per CPU and not a sum: the first CPU's that has one */
 static __u64 cs_read_last_err(int map_fd)
 {
-	int ncpu = libbpf_num_possible_cpus(), i;
-	__u32 idx = CS_STAT_LAST_ERR;
-	__u64 *vals, err = 0;
+	int ncpu, i;
+	__u64 err = 0, *vals = read_percpu(map_fd, CS_STAT_LAST_ERR, &ncpu);
 
-	if (ncpu <= 0)
-		return 0;
-	vals = calloc(ncpu, sizeof(*vals));
 	if (!vals)
 		return 0;
-	if (!bpf_map_lookup_elem(map_fd, &idx, vals))
-		for (i = 0; i < ncpu && !err; i++)
-			err = vals[i];
+	for (i = 0; i < ncpu && !err; i++)
+		err = vals[i];
 	free(vals);
 	return err;
 }
 
-void cs_read_health(struct bpf_object *obj, int stats_fd, struct cs_health *h)
+__u64 cs_read_missed(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
+	__u64 missed = 0;
 
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			missed += info.recursion_misses;
+	}
+	return missed;
+}
+
+void cs_read_health(struct bpf_object *obj, int stats_fd, struct cs_health *h)
+{
 	memset(h, 0, sizeof(*h));
 	h->dropped = cs_read_stat(stats_fd, CS_STAT_DROPPED);
 	h->failed = cs_read_stat(stats_fd, CS_STAT_FAILED);
@@ -452,14 +502,7 @@ void cs_read_health(struct bpf_object *obj, int stats_fd, struct cs_health *h)
 	h->nested = cs_read_stat(stats_fd, CS_STAT_NESTED);
 	h->stale = cs_read_stat(stats_fd, CS_STAT_STALE);
 	h->last_err = cs_read_last_err(stats_fd);
-	bpf_object__for_each_program(prog, obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			h->missed += info.recursion_misses;
-	}
+	h->missed = cs_read_missed(obj);
 }
 
 void cs_report_health(const struct cs_health *now, struct cs_health *prev,
@@ -527,6 +570,16 @@ json_object *cs_json_hist(const __u32 *slots, int nslots)
 		json_object_array_add(arr, b);
 	}
 	return arr;
+}
+
+json_object *cs_json_root(const char *type, int units)
+{
+	json_object *root = json_object_new_object();
+
+	json_object_object_add(root, "type", json_object_new_string(type));
+	json_object_object_add(root, "time", json_object_new_double(cs_now()));
+	json_object_object_add(root, "units", json_object_new_string(cs_units_name(units)));
+	return root;
 }
 
 json_object *cs_json_addr(__u64 addr)

@@ -63,6 +63,24 @@ void cs_usage_error(const struct argp_state *state, const char *fmt, ...)
 /* argp_parse with one-line errors: returns 0 or exits CS_EXIT_USAGE. */
 int cs_parse_args(const struct argp *argp, int argc, char **argv, void *input);
 
+/* -n/-u/-m, for an argp_option table (the common options, report) */
+#define CS_UNITS_OPTIONS						\
+	{ "nanoseconds", 'n', NULL, 0, "Durations in nsecs", 0 },	\
+	{ "microseconds", 'u', NULL, 0, "Durations in usecs (default)", 0 }, \
+	{ "milliseconds", 'm', NULL, 0, "Durations in msecs", 0 }
+/*
+ * key is 'n', 'u' or 'm': returns its enum cs_units and records the flag
+ * in *units_flag; a usage error if another of the three came before.
+ */
+int cs_parse_units(const struct argp_state *state, int key, char *units_flag);
+/*
+ * The rest of a parser for commands on one FILE (report, check):
+ * one-line errors (ARGP_KEY_INIT) and exactly one FILE argument into
+ * *file; ARGP_ERR_UNKNOWN for any other key.
+ */
+error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
+			  const char **file);
+
 /* A tracepoint a subcommand needs, with its number of arguments. */
 struct cs_tp {
 	const char *name;	/* e.g. "notifier_return" */
@@ -84,6 +102,8 @@ void cs_setup_libbpf(bool verbose);
 void cs_setup_signals(void);
 /* Sleep one interval (or until a signal when interval is 0). */
 void cs_wait_interval(const struct cs_common *c);
+/* After printing interval ++*n: was it the last (COUNT reached, no INTERVAL)? */
+bool cs_last_interval(const struct cs_common *c, long *n);
 
 /* Resolve -c/-f: "0xADDR" or a symbol; CS_EXIT_OK or CS_EXIT_USAGE. */
 int cs_resolve(const char *cmd, const struct ksyms *ks, const char *what,
@@ -96,8 +116,11 @@ unsigned long long cs_ns_to_units(__u64 ns, int units);
 const char *cs_kind_name(int kind);
 int cs_kind_parse(const char *s);	/* -1 if unknown */
 
-/* Sum of one per-CPU counter of a `stats` map; 0 on error. */
+/* Sum of one per-CPU counter of a `stats` (or `rec_stats`) map; 0 on error. */
 __u64 cs_read_stat(int map_fd, __u32 idx);
+struct bpf_object;
+/* The kernel's recursion_misses, summed over the object's loaded programs. */
+__u64 cs_read_missed(struct bpf_object *obj);
 
 /*
  * Events not counted, cumulative since load: the BPF side's `stats`
@@ -115,7 +138,6 @@ struct cs_health {
 	__u64 nested;		/* latency -C: interrupt events skipped */
 	__u64 stale;		/* latency -C: stale frames aged out */
 };
-struct bpf_object;
 void cs_read_health(struct bpf_object *obj, int stats_fd, struct cs_health *h);
 /*
  * Report what is new since *prev: WARNING lines on stdout (json NULL) or
@@ -136,6 +158,8 @@ void cs_summarize(const __u32 *slots, __u64 count, __u64 max_ns, int units,
 		  struct cs_summary *s);
 
 /* JSON helpers */
+/* A live tool's interval object: "type", "time" and "units" set. */
+json_object *cs_json_root(const char *type, int units);
 void cs_json_summary(json_object *o, const struct cs_summary *s, __u64 sum_ns,
 		     __u64 max_ns, int units);
 /* field: name ("sym+0x10"), field_addr: "0x...", field_module if any */

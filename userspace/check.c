@@ -54,23 +54,11 @@ static const char doc[] =
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->err_stream = NULL;
-		return 0;
 	case 'q':
 		env.quiet = true;
 		return 0;
-	case ARGP_KEY_ARG:
-		if (env.file)
-			cs_usage_error(state, "unexpected argument '%s'", arg);
-		env.file = arg;
-		return 0;
-	case ARGP_KEY_END:
-		if (!env.file)
-			cs_usage_error(state, "no trace file given");
-		return 0;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cs_parse_file_arg(key, arg, state, &env.file);
 	}
 }
 

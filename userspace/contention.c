@@ -183,11 +183,7 @@ static int print_interval(struct contention_bpf *skel, const struct ksyms *ks,
 	cs_read_health(skel->obj, bpf_map__fd(skel->maps.stats), &health);
 
 	if (env.c.json) {
-		root = json_object_new_object();
-		json_object_object_add(root, "type", json_object_new_string("contention"));
-		json_object_object_add(root, "time", json_object_new_double(cs_now()));
-		json_object_object_add(root, "units",
-				       json_object_new_string(cs_units_name(env.c.units)));
+		root = cs_json_root("contention", env.c.units);
 		cs_report_health(&health, seen, false, root);
 		json_object_object_add(root, "lock_tracepoints", json_object_new_boolean(lock_tps));
 		locks = json_object_new_array();
@@ -355,9 +351,7 @@ int cmd_contention(int argc, char **argv)
 			err = CS_EXIT_ERROR;
 			goto cleanup;
 		}
-		if (env.c.count && ++n >= env.c.count)
-			break;
-		if (!env.c.interval)
+		if (cs_last_interval(&env.c, &n))
 			break;
 	}
 	err = CS_EXIT_OK;

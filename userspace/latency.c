@@ -165,11 +165,7 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 	cs_read_health(skel->obj, bpf_map__fd(skel->maps.stats), &health);
 
 	if (env.c.json) {
-		root = json_object_new_object();
-		json_object_object_add(root, "type", json_object_new_string("latency"));
-		json_object_object_add(root, "time", json_object_new_double(cs_now()));
-		json_object_object_add(root, "units",
-				       json_object_new_string(cs_units_name(env.c.units)));
+		root = cs_json_root("latency", env.c.units);
 		cs_report_health(&health, seen, env.chain_mode, root);
 		arr = json_object_new_array();
 		for (i = 0; i < nlat; i++) {
@@ -392,9 +388,7 @@ int cmd_latency(int argc, char **argv)
 			err = CS_EXIT_ERROR;
 			goto cleanup;
 		}
-		if (env.c.count && ++n >= env.c.count)
-			break;
-		if (!env.c.interval)
+		if (cs_last_interval(&env.c, &n))
 			break;
 	}
 	err = CS_EXIT_OK;

@@ -261,40 +261,6 @@ static struct cs_trace_sym *snapshot(const struct ksyms *now, const struct ksyms
 	return syms;
 }
 
-static __u64 read_lost(struct record_bpf *skel)
-{
-	int ncpu = libbpf_num_possible_cpus(), i;
-	__u32 idx = CS_REC_STAT_LOST;
-	__u64 sum = 0, *vals;
-
-	if (ncpu <= 0)
-		return 0;
-	vals = calloc(ncpu, sizeof(*vals));
-	if (!vals)
-		return 0;
-	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.rec_stats), &idx, vals))
-		for (i = 0; i < ncpu; i++)
-			sum += vals[i];
-	free(vals);
-	return sum;
-}
-
-static __u64 read_missed(struct record_bpf *skel)
-{
-	struct bpf_program *prog;
-	__u64 missed = 0;
-
-	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			missed += info.recursion_misses;
-	}
-	return missed;
-}
-
 static pid_t start_command(char **argv)
 {
 	pid_t pid = fork();
@@ -473,8 +439,8 @@ int cmd_record(int argc, char **argv)
 		err = CS_EXIT_ERROR;
 		goto fail_file;
 	}
-	lost = read_lost(skel);
-	missed = read_missed(skel);
+	lost = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST);
+	missed = cs_read_missed(skel->obj);
 	ks_end = ksyms__load(NULL);
 	syms = snapshot(ks_end, ks_start, &nsyms);
 	nr = cs_trace_written(rc.w);

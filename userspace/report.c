@@ -28,9 +28,7 @@ enum { OPT_SVG = 0x100 };
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
 	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR (gnuplot)", 0 },
-	{ "nanoseconds", 'n', NULL, 0, "Durations in nsecs", 0 },
-	{ "microseconds", 'u', NULL, 0, "Durations in usecs (default)", 0 },
-	{ "milliseconds", 'm', NULL, 0, "Durations in msecs", 0 },
+	CS_UNITS_OPTIONS,
 	{},
 };
 
@@ -50,9 +48,6 @@ static const char doc[] =
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->err_stream = NULL;
-		return 0;
 	case 'j':
 		env.json = true;
 		return 0;
@@ -62,23 +57,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'n':
 	case 'u':
 	case 'm':
-		if (env.units_flag && env.units_flag != key)
-			cs_usage_error(state, "options -%c and -%c are mutually exclusive",
-				       env.units_flag, key);
-		env.units_flag = key;
-		env.units = key == 'n' ? CS_UNITS_NS : key == 'u' ? CS_UNITS_US : CS_UNITS_MS;
-		return 0;
-	case ARGP_KEY_ARG:
-		if (env.file)
-			cs_usage_error(state, "unexpected argument '%s'", arg);
-		env.file = arg;
-		return 0;
-	case ARGP_KEY_END:
-		if (!env.file)
-			cs_usage_error(state, "no trace file given");
+		env.units = cs_parse_units(state, key, &env.units_flag);
 		return 0;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cs_parse_file_arg(key, arg, state, &env.file);
 	}
 }
 

@@ -34,6 +34,12 @@
  *                           unregisters one block in a loop.
  *                           -> contend callers= writer= n= ms= elapsed_ns=
  *                              calls=c1,c2,... writes=
+ *   pace KIND N RATE MS     KIND chain with N blocks, called RATE times a
+ *                           second for MS milliseconds from the writing
+ *                           task: each millisecond's share of calls back
+ *                           to back, then a sleep to the next millisecond
+ *                           (a load of known rate for event recorders).
+ *                           -> pace kind= n= rate= ms= calls= elapsed_ns=
  *   reset                   empty every chain.
  *
  * Locking: cs_bench_mutex serialises all commands; it also is the lock
@@ -49,6 +55,7 @@
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -72,6 +79,7 @@
 #define CS_BENCH_CHUNK_WORK	8192
 #define CS_BENCH_MIN_ITERS	4
 #define CS_BENCH_OVH_TRIES	64
+#define CS_BENCH_MAX_RATE	100000000U
 
 enum cs_bench_kind {
 	CS_BENCH_ATOMIC,
@@ -505,6 +513,46 @@ stop:
 	return 0;
 }
 
+static int cs_bench_cmd_pace(enum cs_bench_kind kind, unsigned int n,
+			     unsigned int rate, unsigned int ms)
+{
+	u64 t0, now, slot_end, target, calls = 0;
+	u64 end = (u64)ms * NSEC_PER_MSEC;
+	int err;
+
+	if (n > CS_BENCH_MAX_BLOCKS || !rate || rate > CS_BENCH_MAX_RATE ||
+	    !ms || ms > CS_BENCH_MAX_MS)
+		return -EINVAL;
+	err = cs_bench_resize(kind, n);
+	if (err)
+		return err;
+
+	t0 = ktime_get_ns();
+	for (;;) {
+		now = ktime_get_ns() - t0;
+		if (now >= end)
+			break;
+		/* calls due by the end of the current millisecond */
+		slot_end = (div64_u64(now, NSEC_PER_MSEC) + 1) * NSEC_PER_MSEC;
+		target = div64_u64((u64)rate * slot_end, NSEC_PER_SEC);
+		while (calls < target) {
+			cs_bench_call(kind);
+			calls++;
+		}
+		now = ktime_get_ns() - t0;
+		if (now < slot_end)
+			usleep_range(div64_u64(slot_end - now, NSEC_PER_USEC),
+				     div64_u64(slot_end - now, NSEC_PER_USEC) + 20);
+		else
+			cond_resched();
+	}
+	now = ktime_get_ns() - t0;
+
+	cs_bench_printf("pace kind=%s n=%u rate=%u ms=%u calls=%llu elapsed_ns=%llu\n",
+			cs_bench_kind_names[kind], n, rate, ms, calls, now);
+	return 0;
+}
+
 static int cs_bench_reset(void)
 {
 	int kind, err;
@@ -561,10 +609,18 @@ static int cs_bench_run(char *line)
 			return -EINVAL;
 		return cs_bench_cmd_contend(a, b, c, d);
 	}
+	if (!strcmp(word, "pace")) {
+		if (sscanf(line, "%*s %15s %u %u %u", name, &a, &b, &c) != 4)
+			return -EINVAL;
+		err = cs_bench_parse_kind(name, &kind);
+		if (err)
+			return err;
+		return cs_bench_cmd_pace(kind, a, b, c);
+	}
 	if (!strcmp(word, "reset"))
 		return cs_bench_reset();
 
-	pr_warn("unknown command '%s' (call, reg, sync, contend, reset)\n",
+	pr_warn("unknown command '%s' (call, reg, sync, contend, pace, reset)\n",
 		word);
 	return -EINVAL;
 }

@@ -28,7 +28,7 @@ grep -q "tp_btf programs" "$W/lat.err" || fail "tp_btf programs were not used"
 # measures with) and the lowest bucket is 2048 -> 4095 us. How many stay
 # there depends on the host: a vCPU that loses its host CPU keeps its
 # guest clock running, so on a loaded host calls are stretched (seen: 19
-# of 50 at load 6 on 2 CPUs, all 50 on an idle one).
+# of 50 at a host load average of 6 on 2 CPUs).
 B='callback: cs_loadgen_cb_busy '
 h=$(header "^chain: cs_loadgen_blocking \(blocking\) $B")
 [ -n "$h" ] || fail "no section for cs_loadgen_blocking/cs_loadgen_cb_busy"
