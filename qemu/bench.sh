@@ -25,7 +25,14 @@
 #               writer, tracing off (both) and on (chainscope only), plain
 #               TCG -smp 2, interleaved repetitions in each boot; boots
 #               alternate as above.
-#   ext         measurements added by other tools: see ext_* below.
+#   ext         measurements with the chainscope CLI (chainscope kernel,
+#               CLI and benchattach from make -C userspace guest-bins):
+#               tracing_cost: ns added per traced callback by chainscope
+#               latency, fentry/fexit and kprobe/kretprobe (icount, -smp 1);
+#               recorder_throughput: events/s chainscope record keeps
+#               without loss (plain TCG, -smp 2). Output: DIR/ext/NAME/
+#               (result.json, runs/, runs.tsv). CS_BENCH_REC_RATES=LIST
+#               overrides the chain calls/s tried by the latter.
 #   disasm      the notifier functions of both shipped kernels, from
 #               bzImage + System.map, for the cost analysis.
 #
@@ -156,15 +163,45 @@ part_contention() {
 # Until an ext_NAME writes its result.json, the report says "not
 # measured yet".
 
-# (2) Tracing cost per callback: chainscope latency attached vs
-# fentry/fexit vs kprobe/kretprobe on the chainscope kernel.
-ext_tracing_cost() {
-	: "$1"
+# Boot for an extension: like boot(), but into DIR/ext/NAME/runs and
+# DIR/ext/NAME/runs.tsv (the core tables only read DIR/runs.tsv), with the
+# chainscope CLI and benchattach in the guest.
+ext_boot() { # ext_boot EXTDIR NAME VARIANT SMP TIMEOUT QEMU_ARGS KERNEL_ARGS
+	local ed=$1 name=$2 variant=$3 smp=$4 timeout=$5 qargs=$6 kargs=$7
+	local dir=$ed/runs/$name rc=0 t0 load bins
+	bins=$(make -s -C "$REPO/userspace" guest-bins | tr '\n' ' ') ||
+		die "make -C userspace guest-bins failed"
+	mkdir -p "$ed/runs"
+	load=$(cut -d' ' -f1-3 /proc/loadavg)
+	t0=$(date +%s)
+	log "boot ext $name ($variant, -smp $smp${qargs:+, $qargs}, $kargs)"
+	CS_GUEST_BINS=$bins CS_SMP=$smp "$HERE/run.sh" -k "${ART[$variant]}" -p bench \
+		-o "$dir" -t "$timeout" -q "$qargs" -a "$kargs" "$variant" \
+		>"$ed/runs/$name.log" 2>&1 || rc=$?
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$variant" "$smp" "$qargs" \
+		"$rc" "$(($(date +%s) - t0))" "$load" >>"$ed/runs.tsv"
+	[ "$rc" = 0 ] || die "ext boot $name failed (run.sh exit $rc): see $ed/runs/$name.log and $dir/console.log"
 }
 
-# (4) Recorder throughput (events/s the chainscope recorder sustains).
+# (2) Tracing cost per callback: chainscope latency attached vs
+# fentry/fexit vs kprobe/kretprobe on the chainscope kernel. One icount
+# boot (-smp 1): the cs_bench call loop over K empty callbacks with no
+# tracer, then with each tracer attached to the callback (cs_bench_cb).
+ext_tracing_cost() {
+	ext_boot "$1" tracecost chainscope 1 900 "$ICOUNT_QEMU" \
+		"csbench.stages=tracecost csbench.tkinds=atomic,blocking csbench.tsizes=16,64"
+	python3 "$HERE/bench_report.py" --ext tracing_cost "$1" ||
+		die "bench_report.py --ext tracing_cost failed"
+}
+
+# (4) Recorder throughput: chainscope record against a paced load of
+# rising rate, plain TCG -smp 2 (absolute rates are TCG rates).
+EXT_REC_RATES=${CS_BENCH_REC_RATES:-2000,5000,10000,20000,25000,30000,35000,40000,80000,160000}
 ext_recorder_throughput() {
-	: "$1"
+	ext_boot "$1" recorder chainscope 2 900 "" \
+		"csbench.stages=recorder csbench.rates=$EXT_REC_RATES csbench.rn=4 csbench.rms=2000 csbench.rbuf=1"
+	python3 "$HERE/bench_report.py" --ext recorder_throughput "$1" ||
+		die "bench_report.py --ext recorder_throughput failed"
 }
 
 EXTENSIONS="tracing_cost recorder_throughput"

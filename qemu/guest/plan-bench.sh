@@ -8,6 +8,12 @@
 #                                     -icount, -smp 1)
 #                         contention: blocking chain, callers x writer x
 #                                     tracing, interleaved (plain TCG -smp 2)
+#                         tracecost:  call cost per callback with no tracer,
+#                                     chainscope latency, benchattach
+#                                     fentry and kprobe attached (icount,
+#                                     -smp 1; needs CS_GUEST_BINS)
+#                         recorder:   chainscope record against a paced
+#                                     load of rising rate (plain TCG -smp 2)
 #                         Add a stage by adding a function stage_NAME.
 #   csbench.kinds=LIST    chain kinds [atomic,blocking,raw,srcu]
 #   csbench.sizes=LIST    callbacks per chain [0,1,4,16,64,256,1024]
@@ -18,6 +24,13 @@
 #   csbench.cn=N          contention chain length [16]
 #   csbench.cms=MS        contention run length [200]
 #   csbench.creps=N       contention repetitions [5]
+#   csbench.tkinds=LIST   tracecost chain kinds [atomic,blocking]
+#   csbench.tsizes=LIST   tracecost chain lengths [16,64]
+#   csbench.tmodes=LIST   tracecost tracers [off,latency,fentry,kprobe]
+#   csbench.rates=LIST    recorder: chain calls per second to try
+#   csbench.rn=N          recorder: chain length [4]
+#   csbench.rms=MS        recorder: run length per rate [2000]
+#   csbench.rbuf=MIB      recorder: chainscope record -b [1]
 #
 # Results: /out/bench/results.txt, one cs_bench result line per
 # measurement with " trace=off|on rep=R" appended to contention lines;
@@ -46,6 +59,13 @@ CALLERS=${CSB_CALLERS:-1,2}
 CN=${CSB_CN:-16}
 CMS=${CSB_CMS:-200}
 CREPS=${CSB_CREPS:-5}
+TKINDS=${CSB_TKINDS:-atomic,blocking}
+TSIZES=${CSB_TSIZES:-16,64}
+TMODES=${CSB_TMODES:-off,latency,fentry,kprobe}
+RATES=${CSB_RATES:-2000,5000,10000,20000,40000,80000}
+RN=${CSB_RN:-4}
+RMS=${CSB_RMS:-2000}
+RBUF=${CSB_RBUF:-1}
 # shellcheck disable=SC2013  # words, not lines
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
@@ -59,6 +79,13 @@ for arg in $(cat /proc/cmdline); do
 	csbench.cn=*) CN=${arg#*=} ;;
 	csbench.cms=*) CMS=${arg#*=} ;;
 	csbench.creps=*) CREPS=${arg#*=} ;;
+	csbench.tkinds=*) TKINDS=${arg#*=} ;;
+	csbench.tsizes=*) TSIZES=${arg#*=} ;;
+	csbench.tmodes=*) TMODES=${arg#*=} ;;
+	csbench.rates=*) RATES=${arg#*=} ;;
+	csbench.rn=*) RN=${arg#*=} ;;
+	csbench.rms=*) RMS=${arg#*=} ;;
+	csbench.rbuf=*) RBUF=${arg#*=} ;;
 	esac
 done
 list() { echo "$1" | tr , ' '; }
@@ -119,6 +146,102 @@ stage_contention() {
 		done
 		r=$((r + 1))
 		echo "bench: contention repetition $r of $CREPS done"
+	done
+}
+
+# Start a tracer in the background (output in $OUT/NAME.out/.err) and
+# return once it says "Tracing" on stderr: with one vCPU the timed loop
+# must not start before the programs are attached.
+TR_PID=
+tracer_start() { # tracer_start NAME COMMAND...
+	name=$1
+	shift
+	: > "$OUT/$name.err"
+	"$@" > "$OUT/$name.out" 2> "$OUT/$name.err" &
+	TR_PID=$!
+	i=0
+	while ! grep -q '^Tracing' "$OUT/$name.err"; do
+		kill -0 "$TR_PID" 2>/dev/null ||
+			fail "$* died during start-up: $(tail -n 1 "$OUT/$name.err")"
+		i=$((i + 1))
+		[ "$i" -lt 3000 ] || fail "$* not attached after 600 s"
+		usleep 200000
+	done
+}
+
+tracer_stop() {
+	[ -n "$TR_PID" ] || return 0
+	kill -INT "$TR_PID"
+	wait "$TR_PID" || fail "tracer exited $? (see $OUT/*.err)"
+	TR_PID=
+}
+
+# Per loaded BPF program: its size (bpftool prog show: xlated/jited
+# bytes, BPF instructions; the raw JIT image for objdump on the host) and,
+# from one more untimed call loop with kernel.bpf_stats_enabled=1, its
+# run count and run time (under icount run time = 2 ns per instruction,
+# plus the stats' own clock reads).
+bpf_costs() { # bpf_costs MODE KIND N
+	echo 1 > /proc/sys/kernel/bpf_stats_enabled
+	echo "call $2 $3 1" > "$CTL"
+	echo 0 > /proc/sys/kernel/bpf_stats_enabled
+	bpftool prog show > "$OUT/progs-$1.txt" 2>&1
+	# shellcheck disable=SC2013  # one id per line
+	for id in $(sed -n 's/^\([0-9]*\): .*/\1/p' "$OUT/progs-$1.txt"); do
+		show=$(bpftool prog show id "$id" | tr '\n' ' ')
+		pname=$(echo "$show" | sed -n 's/.* name \([^ ]*\) .*/\1/p')
+		xl=$(echo "$show" | sed -n 's/.*[[:space:]]xlated \([0-9]*\)B.*/\1/p')
+		jb=$(echo "$show" | sed -n 's/.* jited \([0-9]*\)B.*/\1/p')
+		rt=$(echo "$show" | sed -n 's/.* run_time_ns \([0-9]*\) .*/\1/p')
+		rc=$(echo "$show" | sed -n 's/.* run_cnt \([0-9]*\).*/\1/p')
+		# This bpftool has no disassembler (no libbfd): the raw JIT image
+		# goes home for objdump; the BPF instructions are counted here.
+		bpftool prog dump jited id "$id" file "$OUT/jited-$1-$pname.bin" > /dev/null 2>&1 || true
+		bpftool prog dump xlated id "$id" > "$OUT/xlated-$1-$pname.txt" 2>&1 || true
+		ni=$(grep -c '^ *[0-9][0-9]*: (' "$OUT/xlated-$1-$pname.txt" || true)
+		echo "bpfprog mode=$1 kind=$2 n=$3 id=$id name=$pname xlated_b=${xl:-0} jited_b=${jb:-0} xlated_insns=${ni:-0} run_cnt=${rc:-0} run_time_ns=${rt:-0}" >> "$RES"
+	done
+}
+
+# Tracing cost: the icount call loop of the chain with no tracer and with
+# each tracer attached to the empty callback cs_bench_cb.
+stage_tracecost() {
+	command -v chainscope > /dev/null || fail "no chainscope binary (CS_GUEST_BINS)"
+	command -v benchattach > /dev/null || fail "no benchattach binary (CS_GUEST_BINS)"
+	for mode in $(list "$TMODES"); do
+		case $mode in
+		off) ;;
+		latency) tracer_start "tc-$mode" chainscope latency -n -f cs_bench_cb ;;
+		fentry | kprobe) tracer_start "tc-$mode" benchattach -m "$mode" -f cs_bench_cb ;;
+		*) fail "unknown tracecost mode '$mode'" ;;
+		esac
+		for kind in $(list "$TKINDS"); do
+			for n in $(list "$TSIZES"); do
+				bench "call $kind $n $CHUNKS" "mode=$mode"
+			done
+		done
+		[ "$mode" = off ] || bpf_costs "$mode" atomic 64
+		tracer_stop
+		echo "bench: tracecost $mode done"
+	done
+}
+
+# Recorder throughput: for each rate, chainscope record runs while the
+# paced load (cs_bench "pace") calls the blocking chain RATE times a
+# second; record's summary line has the recorded and lost events.
+stage_recorder() {
+	command -v chainscope > /dev/null || fail "no chainscope binary (CS_GUEST_BINS)"
+	for rate in $(list "$RATES"); do
+		f=/tmp/rec.cstrace
+		chainscope record -b "$RBUF" -o "$f" -- \
+			sh -c "echo 'pace blocking $RN $rate $RMS' > $CTL && cat $CTL > $OUT/pace.txt" \
+			> "$OUT/rec-$rate.out" 2> "$OUT/rec-$rate.err" ||
+			fail "chainscope record at rate $rate failed: $(tail -n 1 "$OUT/rec-$rate.err")"
+		line=$(grep '^recorded' "$OUT/rec-$rate.out" | head -n 1)
+		[ -n "$line" ] || fail "no summary line from chainscope record at rate $rate"
+		echo "$(cat "$OUT/pace.txt") | $line" >> "$RES"
+		rm -f "$f"
+		echo "bench: recorder rate $rate done: $line"
 	done
 }
 
