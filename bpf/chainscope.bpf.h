@@ -74,12 +74,21 @@ static __always_inline void *cs_lookup_or_init(void *map, const void *key,
 					       const void *init)
 {
 	void *val;
-	long err;
+	int err;
 
 	val = bpf_map_lookup_elem(map, key);
 	if (val)
 		return val;
-	err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	/*
+	 * Only the low 32 bits of the result are meaningful: before 6.4
+	 * (d7ba4cc900bf "bpf: return long from bpf_map_ops funcs") the JIT
+	 * turns this helper into a direct call of the map's
+	 * int-returning ->map_update_elem(), leaving R0's upper half to the
+	 * kernel's code generation. On a lockdep/KASAN 6.1 build -E2BIG
+	 * arrives as 0x00000000fffffff9, so a 64-bit compare against -7
+	 * missed every full map. Truncate to int (sign-extends) first.
+	 */
+	err = (int)bpf_map_update_elem(map, key, init, BPF_NOEXIST);
 	if (err && err != -CS_EEXIST) {
 		if (err == -CS_E2BIG || err == -CS_ENOMEM) {
 			cs_stat_inc(CS_STAT_DROPPED);
@@ -88,7 +97,7 @@ static __always_inline void *cs_lookup_or_init(void *map, const void *key,
 			__u64 *last = bpf_map_lookup_elem(&stats, &idx);
 
 			if (last)
-				*last = (__u64)err;	/* raw, for the report */
+				*last = (__u64)(__s64)err;	/* for the report */
 			cs_stat_inc(CS_STAT_FAILED);
 		}
 		return NULL;

@@ -425,6 +425,9 @@ static bool t_lat_map_full(void)
 	ret_event(s, HEAD_A, CB_1, KIND_RAW, 0, 1, 10);	/* existing key: fine */
 	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_DROPPED), 2,
 		 "dropped counter");
+	/* -E2BIG must be recognised as such, not counted as another failure */
+	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_FAILED), 0,
+		 "failed counter");
 	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists), sizeof(struct cs_lat_key)), 2,
 		 "entries in hists");
 out:
