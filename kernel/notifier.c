@@ -48,7 +48,9 @@
  * even keep a call counter when there is no nr_to_call limit.
  * The traced variant checks the individual events and only then does any
  * extra work such as reading the clock (ktime_get_mono_fast_ns(), which
- * is NMI-safe).  (Un)registration is not hot and calls trace_*() directly.
+ * is NMI-safe).  (Un)registration tests the same key and reports to its
+ * events from an out-of-line helper, so that its list surgery is as short
+ * as without tracepoints.
  *
  * Everything on the atomic call path is NOKPROBE: the die chain is called
  * from the int3 and other exception handlers.
