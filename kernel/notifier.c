@@ -49,8 +49,8 @@
  * The traced variant checks the individual events and only then does any
  * extra work such as reading the clock (ktime_get_mono_fast_ns(), which
  * is NMI-safe).  (Un)registration tests the same key and reports to its
- * events from an out-of-line helper, so that its list surgery is as short
- * as without tracepoints.
+ * events from an out-of-line helper, so that the list surgery carries no
+ * tracepoint argument setup while tracing is off.
  *
  * Everything on the atomic call path is NOKPROBE: the die chain is called
  * from the int3 and other exception handlers.
