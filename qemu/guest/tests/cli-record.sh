@@ -27,6 +27,26 @@ echo "del \$id_fast2" > \$C
 echo "call blocking 5" > \$C
 LOAD
 
+# check_trace TRACE SUMMARY WHAT: chainscope check must pass. The one
+# exception: the kernel skips a BPF program that fires on a CPU where one
+# already runs (a timer tick's chain call inside our own program); record
+# counts those as "missed" in its summary, and each can leave one pass
+# without its call_end. Only such violations, and no more of them than
+# were counted, are tolerated.
+check_trace() {
+	if "$CS" check "$1" > "$1.check" 2>&1; then
+		cat "$1.check"
+		return 0
+	fi
+	cat "$1.check"
+	missed=$(sed -n 's/.*missed \([0-9]*\) (BPF recursion.*/\1/p' "$2")
+	nv=$(grep -c ' rule ' "$1.check")
+	other=$(grep ' rule ' "$1.check" | grep -vc 'rule begin-without-end')
+	[ "$other" = 0 ] && [ "$nv" -le "${missed:-0}" ] ||
+		fail "check of the $3 recording failed ($nv violations, $other not explained by ${missed:-0} missed events)"
+	echo "ok: $3: $nv begin-without-end violations, all explained by $missed missed events"
+}
+
 REC=/out/cli-record.cstrace
 "$CS" record -o "$REC" -- sh "$W/load.sh" > "$W/rec.out" 2> "$W/rec.err"
 rc=$?
@@ -36,12 +56,9 @@ grep -q "^recorded [0-9]* events into $REC (command exited 0); lost 0" "$W/rec.o
 	fail "record summary line missing or events lost: $(cat "$W/rec.out")"
 echo "ok: $(ls -l "$REC")"
 
-"$CS" check "$REC" > "$W/check.out" 2>&1
-rc=$?
-cat "$W/check.out"
-cp "$W/check.out" /out/cli-record.check.txt
-expect_eq "check exit" "$rc" 0
-passes=$(sed -n 's/.* events, \([0-9]*\) passes checked.*/\1/p' "$W/check.out")
+check_trace "$REC" "$W/rec.out" main
+cp "$REC.check" /out/cli-record.check.txt
+passes=$(sed -n 's/.* events, \([0-9]*\) passes checked.*/\1/p' "$REC.check")
 # 20 + 10 + 5 robust + 5 rollbacks + 5 robust + 5, at least
 expect_ge "passes checked" "$passes" 50
 
@@ -91,7 +108,7 @@ wait $lp
 cat "$W/d.out"
 expect_eq "record -d 2 exit" "$rc" 0
 grep -q '(2 s elapsed)' "$W/d.out" || fail "-d: no '2 s elapsed' in the summary"
-"$CS" check -q "$W/d.cstrace" || fail "check of the -d recording failed"
+check_trace "$W/d.cstrace" "$W/d.out" "-d"
 n=$("$CS" report -j "$W/d.cstrace" | grep -o '"callback":"cs_loadgen_cb_fast","callback_addr":"0x[0-9a-f]*","callback_module":"cs_loadgen","count":[0-9]*' | sed 's/.*://')
 expect_ge "atomic fast calls in 2 s" "$n" 10
 
@@ -100,7 +117,7 @@ cs_start sig record -o "$W/sig.cstrace"
 ctl "call atomic 7"
 cs_stop
 grep -q '(Ctrl-C)' "$OUT" || fail "Ctrl-C: no '(Ctrl-C)' in the summary"
-"$CS" check -q "$W/sig.cstrace" || fail "check of the Ctrl-C recording failed"
+check_trace "$W/sig.cstrace" "$OUT" Ctrl-C
 n=$("$CS" report -j "$W/sig.cstrace" | grep -o '"callback":"cs_loadgen_cb_fast","callback_addr":"0x[0-9a-f]*","callback_module":"cs_loadgen","count":[0-9]*' | sed 's/.*://')
 expect_eq "atomic fast calls recorded until Ctrl-C" "$n" 7
 cs_cleanup
