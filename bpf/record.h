@@ -4,7 +4,8 @@
  * buffer, which is also the fixed-size record of a trace file
  * (userspace/tracefile.h). Include after vmlinux.h (BPF) or
  * <linux/types.h> (user space). Changing this struct means a new trace
- * file version (CS_TRACE_VERSION).
+ * file version (CS_TRACE_VERSION). Version 2 added CS_REC_LOSS and the
+ * `reason` byte (a pad byte in version 1, whose files stay readable).
  */
 #ifndef CHAINSCOPE_RECORD_H
 #define CHAINSCOPE_RECORD_H
@@ -23,8 +24,25 @@ enum cs_rec_type {
 	CS_REC_CALL_BEGIN,		/* notifier_call_begin */
 	CS_REC_CALL_END,		/* notifier_call_end */
 	CS_REC_LOCK_WAIT,		/* notifier_lock_wait */
+	CS_REC_LOSS,			/* in-stream loss marker (version 2) */
 	CS_REC_MAX,
 };
+
+/*
+ * CS_REC_LOSS: events were lost between the previous record of `cpu` and
+ * this one (like perf's PERF_RECORD_LOST). `val` counts them, `reason`
+ * says why. CS_REC_LOSS_MISSED comes from the kernel's per-program
+ * recursion_misses, which are not per CPU: its `cpu` is CS_REC_CPU_ANY and
+ * it locates the loss only to the recorder's polling interval (`ts` is
+ * when the recorder saw it). All other fields are 0.
+ */
+enum cs_rec_loss_reason {
+	CS_REC_LOSS_RING_FULL,		/* bpf_ringbuf_reserve() failed, not in NMI */
+	CS_REC_LOSS_NMI,		/* reserve failed in NMI (lock busy, not full) */
+	CS_REC_LOSS_MISSED,		/* BPF recursion protection skipped a program */
+	CS_REC_LOSS_MAX,
+};
+#define CS_REC_CPU_ANY 0xffffffffu
 
 /*
  * Fields a tracepoint does not have are 0. Little-endian, 96 bytes, no
@@ -50,7 +68,8 @@ struct cs_rec_event {
 	__u8 call_type;		/* call_*: enum notifier_call_type */
 	__u8 lock_op;		/* lock_wait: enum notifier_lock_op */
 	__u8 ctx;		/* execution context: task, softirq, hardirq, NMI */
-	__u8 __pad[2];
+	__u8 reason;		/* loss: enum cs_rec_loss_reason */
+	__u8 __pad;
 };
 
 /* Execution contexts (the same split as latency's pairing stacks). */
@@ -64,6 +83,7 @@ enum cs_rec_ctx {
 /* per-CPU counters of the `rec_stats` array */
 enum cs_rec_stat {
 	CS_REC_STAT_LOST,	/* bpf_ringbuf_reserve() failed: ring full */
+	CS_REC_STAT_LOST_NMI,	/* it failed in NMI: lock busy, a bigger -b won't help */
 	CS_REC_STAT_MAX,
 };
 
