@@ -35,11 +35,23 @@ static const char *const type_names[CS_REC_MAX] = {
 	[CS_REC_CALL_BEGIN] = "notifier_call_begin",
 	[CS_REC_CALL_END] = "notifier_call_end",
 	[CS_REC_LOCK_WAIT] = "notifier_lock_wait",
+	[CS_REC_LOSS] = "loss",
+};
+
+static const char *const loss_names[CS_REC_LOSS_MAX] = {
+	[CS_REC_LOSS_RING_FULL] = "ring-full",
+	[CS_REC_LOSS_NMI] = "nmi",
+	[CS_REC_LOSS_MISSED] = "missed",
 };
 
 const char *cs_rec_type_name(unsigned int type)
 {
 	return type < CS_REC_MAX ? type_names[type] : "?";
+}
+
+const char *cs_rec_loss_reason_name(unsigned int reason)
+{
+	return reason < CS_REC_LOSS_MAX ? loss_names[reason] : "?";
 }
 
 /* --- reader --------------------------------------------------------------- */
@@ -68,14 +80,16 @@ static bool nul_terminated(const char *s, size_t n)
 	return memchr(s, '\0', n) != NULL;
 }
 
-static int check_record(const struct cs_rec_event *e, __u64 off, char *err,
-			size_t errlen)
+static int check_record(const struct cs_rec_event *e, __u32 version, __u64 off,
+			char *err, size_t errlen)
 {
 #define FOFF(f) (off + offsetof(struct cs_rec_event, f))
-	if (e->type >= CS_REC_MAX)
+	unsigned int max_type = version == 1 ? CS_REC_LOSS : CS_REC_MAX;
+
+	if (e->type >= max_type)
 		return bad(err, errlen, "corrupted", FOFF(type),
-			   "record type %u is not a notifier event (0..%d)",
-			   e->type, CS_REC_MAX - 1);
+			   "record type %u is not a notifier event (0..%u in version %u)",
+			   e->type, max_type - 1, version);
 	if (e->kind > 3)
 		return bad(err, errlen, "corrupted", FOFF(kind),
 			   "chain kind %u (0..3)", e->kind);
@@ -88,26 +102,25 @@ static int check_record(const struct cs_rec_event *e, __u64 off, char *err,
 	if (e->ctx > CS_REC_CTX_NMI)
 		return bad(err, errlen, "corrupted", FOFF(ctx),
 			   "execution context %u (0..%d)", e->ctx, CS_REC_CTX_NMI);
-	if (e->__pad[0] || e->__pad[1])
-		return bad(err, errlen, "corrupted", FOFF(__pad),
-			   "padding is not zero");
+	if (version == 1)
+		return 0;	/* reason and __pad were padding: not looked at */
+	if (e->type == CS_REC_LOSS ? e->reason >= CS_REC_LOSS_MAX : e->reason != 0)
+		return bad(err, errlen, "corrupted", FOFF(reason),
+			   "loss reason %u (%s)", e->reason,
+			   e->type == CS_REC_LOSS ? "0..2" : "0 outside a loss record");
+	if (e->__pad)
+		return bad(err, errlen, "corrupted", FOFF(__pad), "padding is not zero");
 	return 0;
 #undef FOFF
 }
 
-int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
-		   char *err, size_t errlen)
+/* The header: magic, version, sizes, strings. */
+static int parse_header(const unsigned char *p, size_t len, struct cs_trace *t,
+			char *err, size_t errlen)
 {
-	const unsigned char *p = buf;
-	struct cs_trace_trailer tr;
-	struct cs_trace_footer ft;
-	const struct cs_trace_header *h;
-	const char *strtab;
-	__u64 rec_bytes, need, i, off;
+	const struct cs_trace_header *h = &t->hdr;
+	size_t i;
 
-	memset(t, 0, sizeof(*t));
-	if (err && errlen)
-		err[0] = '\0';
 	if (len < sizeof(h->magic))
 		return bad(err, errlen, "truncated", len,
 			   "%zu bytes, shorter than the %zu-byte magic", len,
@@ -118,24 +131,24 @@ int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
 	if (len < offsetof(struct cs_trace_header, header_size))
 		return bad(err, errlen, "truncated", len, "header ends before its version");
 	memcpy(&t->hdr.version, p + offsetof(struct cs_trace_header, version), 4);
-	if (t->hdr.version != CS_TRACE_VERSION)
+	if (t->hdr.version < CS_TRACE_VERSION_MIN || t->hdr.version > CS_TRACE_VERSION)
 		return bad(err, errlen, "wrong version",
 			   offsetof(struct cs_trace_header, version),
-			   "version %u, this chainscope reads version %d",
-			   t->hdr.version, CS_TRACE_VERSION);
+			   "version %u, this chainscope reads versions %d..%d",
+			   t->hdr.version, CS_TRACE_VERSION_MIN, CS_TRACE_VERSION);
 	if (len < sizeof(t->hdr))
 		return bad(err, errlen, "truncated", len,
 			   "%zu bytes, the header alone is %zu", len, sizeof(t->hdr));
 	memcpy(&t->hdr, p, sizeof(t->hdr));
-	h = &t->hdr;
 	if (h->header_size != CS_TRACE_HEADER_SIZE)
 		return bad(err, errlen, "corrupted",
 			   offsetof(struct cs_trace_header, header_size),
 			   "header size %u, want %d", h->header_size, CS_TRACE_HEADER_SIZE);
-	if (h->record_size != sizeof(struct cs_rec_event))
+	/* a larger record is a newer writer's: its tail is ignored */
+	if (h->record_size < sizeof(struct cs_rec_event))
 		return bad(err, errlen, "corrupted",
 			   offsetof(struct cs_trace_header, record_size),
-			   "record size %u, want %zu", h->record_size,
+			   "record size %u, want at least %zu", h->record_size,
 			   sizeof(struct cs_rec_event));
 	if (h->clock != CS_TRACE_CLOCK_MONOTONIC)
 		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, clock),
@@ -152,6 +165,54 @@ int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
 			return bad(err, errlen, "corrupted",
 				   offsetof(struct cs_trace_header, reserved) + i,
 				   "reserved header byte is not zero");
+	return 0;
+}
+
+/*
+ * Validate nr records from the header on and hand them out as an array
+ * of struct cs_rec_event: in place when the file's record is exactly
+ * that, else copied (a larger record_size: the tail is dropped).
+ */
+static int load_records(const unsigned char *p, struct cs_trace *t, __u64 nr,
+			char *err, size_t errlen)
+{
+	const struct cs_trace_header *h = &t->hdr;
+	struct cs_rec_event *copy = NULL;
+	__u64 i;
+
+	if (h->record_size != sizeof(struct cs_rec_event) && nr) {
+		copy = malloc(nr * sizeof(*copy));
+		if (!copy)
+			return bad(err, errlen, "out of memory", h->header_size,
+				   "%llu records", (unsigned long long)nr);
+	}
+	for (i = 0; i < nr; i++) {
+		__u64 roff = h->header_size + i * h->record_size;
+		struct cs_rec_event e;
+
+		memcpy(&e, p + roff, sizeof(e));	/* buf may be unaligned */
+		if (check_record(&e, h->version, roff, err, errlen)) {
+			free(copy);
+			return -1;
+		}
+		if (copy)
+			copy[i] = e;
+	}
+	t->copy = copy;
+	t->events = copy ? copy : (const struct cs_rec_event *)(p + h->header_size);
+	t->nr_events = nr;
+	return 0;
+}
+
+/* The strict path: footer, trailer, records, symbols. */
+static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t,
+			  char *err, size_t errlen)
+{
+	const struct cs_trace_header *h = &t->hdr;
+	struct cs_trace_trailer tr;
+	struct cs_trace_footer ft;
+	const char *strtab;
+	__u64 rec_bytes, need, i, off;
 
 	/* the footer says where the trailer is */
 	if (len < h->header_size + sizeof(tr) + sizeof(ft))
@@ -195,6 +256,12 @@ int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
 			   "trailer counts %llu records, the file holds %llu",
 			   (unsigned long long)tr.nr_records,
 			   (unsigned long long)(rec_bytes / h->record_size));
+	if (tr.end_ns < h->start_ns)
+		return bad(err, errlen, "corrupted",
+			   off + offsetof(struct cs_trace_trailer, end_ns),
+			   "recording ends (%llu ns) before it starts (%llu ns)",
+			   (unsigned long long)tr.end_ns,
+			   (unsigned long long)h->start_ns);
 	need = sizeof(tr) + (__u64)tr.nr_syms * sizeof(struct cs_trace_fsym) +
 	       tr.strtab_size;
 	if (need != tr.trailer_size)
@@ -214,23 +281,16 @@ int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
 			   (__u64)(strtab - (const char *)p) + tr.strtab_size - 1,
 			   "string table does not end in NUL");
 
-	/* records */
-	for (i = 0; i < tr.nr_records; i++) {
-		__u64 roff = h->header_size + i * h->record_size;
-
-		struct cs_rec_event e;
-
-		memcpy(&e, p + roff, sizeof(e));	/* buf may be unaligned */
-		if (check_record(&e, roff, err, errlen))
-			return -1;
-	}
+	if (load_records(p, t, tr.nr_records, err, errlen))
+		return -1;
 
 	/* symbols */
 	if (tr.nr_syms) {
 		t->syms = calloc(tr.nr_syms, sizeof(*t->syms));
-		if (!t->syms)
-			return bad(err, errlen, "out of memory", off, "%u symbols",
-				   tr.nr_syms);
+		if (!t->syms) {
+			bad(err, errlen, "out of memory", off, "%u symbols", tr.nr_syms);
+			goto fail;
+		}
 	}
 	for (i = 0; i < tr.nr_syms; i++) {
 		__u64 soff = off + sizeof(tr) + i * sizeof(struct cs_trace_fsym);
@@ -265,19 +325,96 @@ int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
 				    strtab + fs.module_off;
 	}
 	t->nr_syms = tr.nr_syms;
-	t->events = (const struct cs_rec_event *)(p + h->header_size);
-	t->nr_events = tr.nr_records;
 	t->lost = tr.lost;
 	t->missed = tr.missed;
 	t->end_ns = tr.end_ns;
 	return 0;
 fail:
 	free(t->syms);
+	free(t->copy);
 	t->syms = NULL;
+	t->copy = NULL;
+	t->events = NULL;
+	t->nr_events = 0;
 	return -1;
 }
 
-int cs_trace_read(const char *path, struct cs_trace *t, char *err, size_t errlen)
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	return !n || (!p[0] && !memcmp(p, p + 1, n - 1));
+}
+
+/*
+ * The salvaging path: whole records from the header on, up to the first
+ * partial one, the trailer magic (the recorder died while finishing) or
+ * an all-zero record (allocated, never written).
+ */
+static int parse_salvage(const unsigned char *p, size_t len, struct cs_trace *t,
+			 char *err, size_t errlen)
+{
+	const struct cs_trace_header *h = &t->hdr;
+	__u64 nr, i, last_ts = h->start_ns;
+
+	for (nr = 0; h->header_size + (nr + 1) * h->record_size <= len; nr++) {
+		const unsigned char *r = p + h->header_size + nr * h->record_size;
+
+		if (!memcmp(r, CS_TRACE_TRAILER_MAGIC, sizeof(CS_TRACE_TRAILER_MAGIC)) ||
+		    all_zero(r, h->record_size))
+			break;
+	}
+	if (load_records(p, t, nr, err, errlen))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		const struct cs_rec_event *e = &t->events[i];
+
+		if (e->ts > last_ts)
+			last_ts = e->ts;
+		if (e->type != CS_REC_LOSS)
+			continue;
+		if (e->reason == CS_REC_LOSS_MISSED)
+			t->missed += e->val;
+		else
+			t->lost += e->val;
+	}
+	t->end_ns = last_ts;
+	t->salvaged = true;
+	t->dropped = len - (h->header_size + nr * h->record_size);
+	return 0;
+}
+
+int cs_trace_parse_flags(const void *buf, size_t len, unsigned int flags,
+			 struct cs_trace *t, char *err, size_t errlen)
+{
+	const unsigned char *p = buf;
+	char strict_err[512];
+
+	memset(t, 0, sizeof(*t));
+	if (err && errlen)
+		err[0] = '\0';
+	if (parse_header(p, len, t, err, errlen))
+		return -1;
+	if (!(flags & CS_TRACE_SALVAGE))
+		return parse_complete(p, len, t, err, errlen);
+	if (!parse_complete(p, len, t, strict_err, sizeof(strict_err)))
+		return 0;
+	return parse_salvage(p, len, t, err, errlen);
+}
+
+int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
+		   char *err, size_t errlen)
+{
+	return cs_trace_parse_flags(buf, len, 0, t, err, errlen);
+}
+
+static unsigned int default_flags;
+
+void cs_trace_set_default_flags(unsigned int flags)
+{
+	default_flags = flags;
+}
+
+int cs_trace_read_flags(const char *path, unsigned int flags, struct cs_trace *t,
+			char *err, size_t errlen)
 {
 	struct stat st;
 	size_t got = 0;
@@ -319,18 +456,30 @@ int cs_trace_read(const char *path, struct cs_trace *t, char *err, size_t errlen
 		got += n;
 	}
 	close(fd);
-	if (cs_trace_parse(buf, got, t, err, errlen)) {
+	if (cs_trace_parse_flags(buf, got, flags, t, err, errlen)) {
 		free(buf);
 		return -1;
 	}
 	t->buf = buf;
 	t->len = got;
+	if (t->salvaged)
+		fprintf(stderr, "%s: salvaged %zu whole records; dropped %llu bytes "
+			"from byte offset %llu; no trailer: symbols and loss totals are "
+			"unavailable (lost/missed count only in-stream loss records)\n",
+			path, t->nr_events, (unsigned long long)t->dropped,
+			(unsigned long long)(got - t->dropped));
 	return 0;
+}
+
+int cs_trace_read(const char *path, struct cs_trace *t, char *err, size_t errlen)
+{
+	return cs_trace_read_flags(path, default_flags, t, err, errlen);
 }
 
 void cs_trace_free(struct cs_trace *t)
 {
 	free(t->syms);
+	free(t->copy);
 	free(t->buf);
 	memset(t, 0, sizeof(*t));
 }
@@ -368,7 +517,11 @@ char *cs_trace_sym_format(const struct cs_trace *t, __u64 addr, char *buf,
 
 struct cs_trace_writer {
 	FILE *f;
+	char *path;
 	__u64 nr;
+	__u32 version, record_size;
+	bool created;		/* cs_trace_open() made the file */
+	bool begun;		/* cs_trace_begin() truncated it */
 	int err;		/* first write error, -errno */
 };
 
@@ -378,35 +531,93 @@ static void w_put(struct cs_trace_writer *w, const void *p, size_t n)
 		w->err = errno ? -errno : -EIO;
 }
 
-struct cs_trace_writer *cs_trace_create(const char *path, const char *release,
-					const char *boot_id, __u64 start_ns)
+struct cs_trace_writer *cs_trace_open(const char *path)
 {
-	struct cs_trace_header h;
 	struct cs_trace_writer *w;
+	int fd, saved;
 
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	w->f = fopen(path, "wbe");
+	w->version = CS_TRACE_VERSION;
+	w->record_size = sizeof(struct cs_rec_event);
+	w->path = strdup(path);
+	if (!w->path)
+		goto fail;
+	/* an existing file is truncated only when recording begins */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0)
+		w->created = true;
+	else if (errno == EEXIST)
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	w->f = fdopen(fd, "wb");
 	if (!w->f) {
-		free(w);
-		return NULL;
+		saved = errno;
+		close(fd);
+		errno = saved;
+		goto fail;
 	}
 	setvbuf(w->f, NULL, _IOFBF, 1 << 20);
+	return w;
+fail:
+	saved = errno;
+	if (w->created)
+		unlink(path);
+	free(w->path);
+	free(w);
+	errno = saved;
+	return NULL;
+}
+
+int cs_trace_set_layout(struct cs_trace_writer *w, __u32 version, __u32 record_size)
+{
+	if (w->begun || version < CS_TRACE_VERSION_MIN || version > CS_TRACE_VERSION ||
+	    record_size < sizeof(struct cs_rec_event))
+		return -EINVAL;
+	w->version = version;
+	w->record_size = record_size;
+	return 0;
+}
+
+int cs_trace_begin(struct cs_trace_writer *w, const char *release,
+		   const char *boot_id, __u64 start_ns)
+{
+	struct cs_trace_header h;
+	struct stat st;
+	int fd = fileno(w->f);
+
+	if (w->begun)
+		return -EINVAL;
+	w->begun = true;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0))
+		return w->err = -errno;
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, CS_TRACE_MAGIC, sizeof(h.magic));
-	h.version = CS_TRACE_VERSION;
+	h.version = w->version;
 	h.header_size = CS_TRACE_HEADER_SIZE;
-	h.record_size = sizeof(struct cs_rec_event);
+	h.record_size = w->record_size;
 	h.clock = CS_TRACE_CLOCK_MONOTONIC;
 	h.start_ns = start_ns;
 	snprintf(h.release, sizeof(h.release), "%s", release ? release : "");
 	snprintf(h.boot_id, sizeof(h.boot_id), "%s", boot_id ? boot_id : "");
 	w_put(w, &h, sizeof(h));
-	if (w->err) {
-		errno = -w->err;
-		fclose(w->f);
-		free(w);
+	return w->err;
+}
+
+struct cs_trace_writer *cs_trace_create(const char *path, const char *release,
+					const char *boot_id, __u64 start_ns)
+{
+	struct cs_trace_writer *w = cs_trace_open(path);
+	int err;
+
+	if (!w)
+		return NULL;
+	err = cs_trace_begin(w, release, boot_id, start_ns);
+	if (err) {
+		cs_trace_discard(w);
+		errno = -err;
 		return NULL;
 	}
 	return w;
@@ -414,7 +625,29 @@ struct cs_trace_writer *cs_trace_create(const char *path, const char *release,
 
 int cs_trace_write(struct cs_trace_writer *w, const struct cs_rec_event *e, size_t n)
 {
-	w_put(w, e, n * sizeof(*e));
+	static const char zero[256];
+	size_t i, tail = w->record_size - sizeof(*e);
+
+	if (!w->begun)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (e[i].type == CS_REC_LOSS && w->version < 2)
+			return -EINVAL;
+	if (!tail) {
+		w_put(w, e, n * sizeof(*e));
+	} else {
+		for (i = 0; i < n; i++) {
+			size_t left = tail;
+
+			w_put(w, &e[i], sizeof(*e));
+			while (left) {
+				size_t k = left < sizeof(zero) ? left : sizeof(zero);
+
+				w_put(w, zero, k);
+				left -= k;
+			}
+		}
+	}
 	if (!w->err)
 		w->nr += n;
 	return w->err;
@@ -443,6 +676,10 @@ int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
 	long pos;
 	int err;
 
+	if (!w->begun) {
+		cs_trace_abort(w);
+		return -EINVAL;
+	}
 	if (nr_syms) {
 		sorted = malloc(nr_syms * sizeof(*sorted));
 		if (!sorted) {
@@ -508,6 +745,7 @@ int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
 	if (fclose(w->f) && !w->err)
 		w->err = -errno;
 	err = w->err;
+	free(w->path);
 	free(w);
 	return err;
 }
@@ -517,5 +755,15 @@ void cs_trace_abort(struct cs_trace_writer *w)
 	if (!w)
 		return;
 	fclose(w->f);
+	free(w->path);
 	free(w);
+}
+
+void cs_trace_discard(struct cs_trace_writer *w)
+{
+	if (!w)
+		return;
+	if (w->created || w->begun)
+		unlink(w->path);
+	cs_trace_abort(w);
 }

@@ -4,22 +4,40 @@
  * `check` read. Plain C, no libbpf: the host tests, the test generator
  * and the fuzz target link only this.
  *
- * Layout, version 1 (all integers little-endian):
+ * Layout, version 2 (all integers little-endian):
  *
  *   header   CS_TRACE_HEADER_SIZE bytes (struct cs_trace_header)
- *   records  nr_records * sizeof(struct cs_rec_event) (bpf/record.h)
+ *   records  nr_records * header.record_size bytes; each starts with a
+ *            struct cs_rec_event (bpf/record.h)
  *   trailer  struct cs_trace_trailer, nr_syms * struct cs_trace_fsym,
  *            then strtab_size bytes of NUL-terminated strings
  *   footer   struct cs_trace_footer: the trailer's offset, end magic
  *
+ * Compatibility. `version` changes when a reader of the previous one
+ * would misread a file: version 2 added the CS_REC_LOSS record and its
+ * `reason` byte (a zero pad byte in version 1). Readers take every
+ * version from CS_TRACE_VERSION_MIN to CS_TRACE_VERSION. A writer that
+ * only appends fields to the record keeps the version and raises
+ * `record_size`: readers accept any record_size >= sizeof(struct
+ * cs_rec_event), step through the records at that stride and ignore
+ * each record's tail. A smaller record_size is refused. Version 1
+ * files are read as they are: they hold no CS_REC_LOSS and their pad
+ * bytes are not looked at.
+ *
+ * Loss. A CS_REC_LOSS record stands where events were lost (per CPU for
+ * ring buffer reserve failures, CS_REC_CPU_ANY for BPF recursion misses,
+ * see bpf/record.h); the trailer keeps the totals.
+ *
  * The trailer is written when recording ends, so a file without a valid
- * footer is truncated (or the recorder died). The reader checks every
- * length, offset and enum field and reports the first problem with the
- * byte offset where it is.
+ * footer is truncated (or the recorder died). The strict reader checks
+ * every length, offset and enum field and reports the first problem with
+ * the byte offset where it is. The salvaging reader (CS_TRACE_SALVAGE)
+ * reads such a file up to its last whole record instead.
  */
 #ifndef CHAINSCOPE_TRACEFILE_H
 #define CHAINSCOPE_TRACEFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
@@ -29,7 +47,8 @@
 #define CS_TRACE_MAGIC		"CSTRACE"	/* 8 bytes with the NUL */
 #define CS_TRACE_TRAILER_MAGIC	"CSTRAIL"
 #define CS_TRACE_END_MAGIC	"CSTREND"
-#define CS_TRACE_VERSION	1
+#define CS_TRACE_VERSION	2	/* written; read: MIN .. this */
+#define CS_TRACE_VERSION_MIN	1
 #define CS_TRACE_HEADER_SIZE	256
 #define CS_TRACE_CLOCK_MONOTONIC 1	/* bpf_ktime_get_ns() */
 #define CS_TRACE_NO_MODULE	0xffffffffu
@@ -38,7 +57,7 @@ struct cs_trace_header {
 	char magic[8];		/* CS_TRACE_MAGIC */
 	__u32 version;		/* CS_TRACE_VERSION */
 	__u32 header_size;	/* CS_TRACE_HEADER_SIZE: records start here */
-	__u32 record_size;	/* sizeof(struct cs_rec_event) */
+	__u32 record_size;	/* >= sizeof(struct cs_rec_event): the stride */
 	__u32 clock;		/* CS_TRACE_CLOCK_MONOTONIC */
 	__u64 start_ns;		/* CLOCK_MONOTONIC when recording began */
 	char release[96];	/* uname -r, NUL-terminated */
@@ -51,9 +70,9 @@ struct cs_trace_trailer {
 	__u32 trailer_size;	/* this struct + symbols + strtab */
 	__u32 nr_syms;
 	__u64 nr_records;
-	__u64 lost;		/* ring buffer full (bpf_ringbuf_reserve failed) */
+	__u64 lost;		/* bpf_ringbuf_reserve() failed (ring full or NMI) */
 	__u64 missed;		/* BPF recursion protection skipped a program */
-	__u64 end_ns;		/* CLOCK_MONOTONIC when recording ended */
+	__u64 end_ns;		/* CLOCK_MONOTONIC when recording ended, >= start_ns */
 	__u32 strtab_size;
 	__u32 reserved;		/* zero */
 };
@@ -80,26 +99,64 @@ struct cs_trace_sym {
 /* A trace, read and validated. */
 struct cs_trace {
 	struct cs_trace_header hdr;
+	/*
+	 * The records as struct cs_rec_event, whatever the file's
+	 * record_size. `reason` means something only in CS_REC_LOSS
+	 * records (version 1 files have none).
+	 */
 	const struct cs_rec_event *events;
 	size_t nr_events;
 	__u64 lost, missed, end_ns;
 	struct cs_trace_sym *syms;	/* sorted by addr */
 	size_t nr_syms;
-	void *buf;			/* owns the data above */
+	/*
+	 * Salvaged (CS_TRACE_SALVAGE, the file had no valid trailer): no
+	 * symbols; lost and missed sum the CS_REC_LOSS records found,
+	 * end_ns is the last record's time; `dropped` bytes after the last
+	 * whole record were ignored.
+	 */
+	bool salvaged;
+	__u64 dropped;
+	void *buf;			/* owns the file (cs_trace_read) */
 	size_t len;
+	void *copy;			/* owns events, if they had to be copied */
+};
+
+/* cs_trace_parse_flags() / cs_trace_read_flags() flags */
+enum {
+	/*
+	 * A file without a valid footer and trailer (recording cut short):
+	 * read the whole records after a valid header, up to the first
+	 * partial record, the trailer magic or an all-zero record (space
+	 * the filesystem allocated but the recorder never wrote). A record
+	 * that is invalid otherwise is still an error.
+	 */
+	CS_TRACE_SALVAGE = 1 << 0,
 };
 
 /*
  * Parse and validate a whole trace file held in memory (the fuzz entry
- * point). The trace points into buf, which the caller keeps. Returns 0,
- * or -1 with err set to "<problem> at byte offset N: <detail>" where the
- * problem is one of "truncated", "corrupted", "wrong magic",
- * "wrong version".
+ * point). The trace points into buf, which the caller keeps; release it
+ * with cs_trace_free(). Returns 0, or -1 with err set to "<problem> at
+ * byte offset N: <detail>" where the problem is one of "truncated",
+ * "corrupted", "wrong magic", "wrong version" (or "out of memory").
  */
 int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
 		   char *err, size_t errlen);
-/* Read a file and parse it; the trace owns the buffer. err as above. */
+int cs_trace_parse_flags(const void *buf, size_t len, unsigned int flags,
+			 struct cs_trace *t, char *err, size_t errlen);
+/*
+ * Read a file and parse it; the trace owns the buffer. err as above.
+ * cs_trace_read() uses the flags of cs_trace_set_default_flags() (0 at
+ * start: strict) and, when it salvages, says so in one line on stderr:
+ * how many bytes were dropped and that symbols and loss totals are
+ * unavailable.
+ */
 int cs_trace_read(const char *path, struct cs_trace *t, char *err, size_t errlen);
+int cs_trace_read_flags(const char *path, unsigned int flags, struct cs_trace *t,
+			char *err, size_t errlen);
+/* For the commands' --salvage option (chainscope.c). */
+void cs_trace_set_default_flags(unsigned int flags);
 void cs_trace_free(struct cs_trace *t);
 
 /* The symbol stored for addr, or NULL. */
@@ -109,15 +166,30 @@ char *cs_trace_sym_format(const struct cs_trace *t, __u64 addr, char *buf,
 			  size_t len);
 
 const char *cs_rec_type_name(unsigned int type);	/* "notifier_run" */
+const char *cs_rec_loss_reason_name(unsigned int reason);	/* "ring-full" */
 
 /* --- writer --------------------------------------------------------------- */
 
 struct cs_trace_writer;
 
-/* Create path and write the header; NULL and errno on error. */
+/*
+ * Open path for writing, creating it if needed, but write nothing yet
+ * (record opens its output before it loads BPF). NULL and errno on error.
+ */
+struct cs_trace_writer *cs_trace_open(const char *path);
+/*
+ * Tests only (cs-gentrace): write this version and record size instead
+ * of CS_TRACE_VERSION and sizeof(struct cs_rec_event); each record's
+ * tail is zero-filled. Before cs_trace_begin(); 0 or -EINVAL.
+ */
+int cs_trace_set_layout(struct cs_trace_writer *w, __u32 version, __u32 record_size);
+/* Truncate the file and write the header; 0 or -errno. */
+int cs_trace_begin(struct cs_trace_writer *w, const char *release,
+		   const char *boot_id, __u64 start_ns);
+/* cs_trace_open() + cs_trace_begin(); NULL and errno on error. */
 struct cs_trace_writer *cs_trace_create(const char *path, const char *release,
 					const char *boot_id, __u64 start_ns);
-/* Append records; 0 or -errno. */
+/* Append records (CS_REC_LOSS needs version 2); 0 or -errno. */
 int cs_trace_write(struct cs_trace_writer *w, const struct cs_rec_event *e,
 		   size_t n);
 __u64 cs_trace_written(const struct cs_trace_writer *w);
@@ -127,7 +199,16 @@ __u64 cs_trace_written(const struct cs_trace_writer *w);
  */
 int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
 		    __u64 end_ns, const struct cs_trace_sym *syms, size_t nr_syms);
-/* Close without finishing (error paths): the file is left truncated. */
+/*
+ * Close without finishing (error paths): the file is left truncated, a
+ * cut-short recording that --salvage can read.
+ */
 void cs_trace_abort(struct cs_trace_writer *w);
+/*
+ * Close and remove the file if cs_trace_open() created it or
+ * cs_trace_begin() truncated it; an existing file that was only opened
+ * is left as it was.
+ */
+void cs_trace_discard(struct cs_trace_writer *w);
 
 #endif /* CHAINSCOPE_TRACEFILE_H */

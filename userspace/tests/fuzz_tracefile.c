@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * libFuzzer target for the trace file reader (tracefile.c): any input must
- * be either accepted with every offset in bounds or refused with a message
- * naming a byte offset inside (or just past) the input.
+ * libFuzzer target for the trace file reader (tracefile.c), strict and
+ * salvaging: any input must be either accepted with every offset in
+ * bounds or refused with a message naming a byte offset inside (or just
+ * past) the input. What the strict reader accepts, the salvaging one
+ * reads the same way; what it salvages accounts for every input byte.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,35 +13,71 @@
 
 #include "tracefile.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check_error(const char *err, size_t size)
 {
-	struct cs_trace t;
-	char err[512];
+	const char *at = strstr(err, "at byte offset ");
+
+	if (!at || strtoull(at + 15, NULL, 10) > size)
+		abort();	/* every error names an offset in the input */
+}
+
+static void touch(const struct cs_trace *t, size_t size)
+{
 	size_t i;
 
-	if (cs_trace_parse(data, size, &t, err, sizeof(err))) {
-		const char *at = strstr(err, "at byte offset ");
+	for (i = 0; i < t->nr_events; i++) {
+		const struct cs_rec_event *e = &t->events[i];
 
-		if (!at || strtoull(at + 15, NULL, 10) > size)
-			abort();	/* every error names an offset in the input */
-		return 0;
+		if (e->type >= CS_REC_MAX)
+			abort();
+		if (e->type == CS_REC_LOSS &&
+		    (t->hdr.version < 2 || e->reason >= CS_REC_LOSS_MAX))
+			abort();
 	}
-	/* touch everything the reader handed out */
-	for (i = 0; i < t.nr_events; i++) {
-		struct cs_rec_event e;
+	if (t->hdr.record_size < sizeof(struct cs_rec_event) ||
+	    t->hdr.header_size + (__u64)t->nr_events * t->hdr.record_size > size)
+		abort();
+	if (t->end_ns < t->hdr.start_ns)
+		abort();
+	for (i = 0; i < t->nr_syms; i++) {
+		if (strlen(t->syms[i].name) > size)
+			abort();
+		if (t->syms[i].module && strlen(t->syms[i].module) > size)
+			abort();
+		if (cs_trace_sym_find(t, t->syms[i].addr) != &t->syms[i])
+			abort();
+	}
+}
 
-		memcpy(&e, (const char *)t.events + i * sizeof(e), sizeof(e));
-		if (e.type >= CS_REC_MAX)
-			abort();
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cs_trace t, s;
+	char err[512], serr[512];
+	int strict, salvage;
+
+	strict = cs_trace_parse(data, size, &t, err, sizeof(err));
+	salvage = cs_trace_parse_flags(data, size, CS_TRACE_SALVAGE, &s, serr,
+				       sizeof(serr));
+	if (strict)
+		check_error(err, size);
+	else
+		touch(&t, size);
+	if (salvage) {
+		check_error(serr, size);
+		if (!strict)
+			abort();	/* salvage refuses what strict reads */
+	} else {
+		touch(&s, size);
+		if (!strict && (s.salvaged || s.nr_events != t.nr_events ||
+				s.nr_syms != t.nr_syms || s.lost != t.lost))
+			abort();	/* a complete file is read the same way */
+		if (s.salvaged && s.hdr.header_size +
+		    (__u64)s.nr_events * s.hdr.record_size + s.dropped != size)
+			abort();	/* every byte is read or counted dropped */
 	}
-	for (i = 0; i < t.nr_syms; i++) {
-		if (strlen(t.syms[i].name) > size)
-			abort();
-		if (t.syms[i].module && strlen(t.syms[i].module) > size)
-			abort();
-		if (cs_trace_sym_find(&t, t.syms[i].addr) != &t.syms[i])
-			abort();
-	}
-	free(t.syms);
+	if (!strict)
+		cs_trace_free(&t);
+	if (!salvage)
+		cs_trace_free(&s);
 	return 0;
 }

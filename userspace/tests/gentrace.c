@@ -2,13 +2,25 @@
 /*
  * cs-gentrace: synthetic chainscope trace files for the host tests, written
  * through tracefile.c. One scenario is clean; each other one injects one
- * violation of a `chainscope check` rule, named like the rule.
+ * violation of a `chainscope check` rule, named like the rule; `slower`
+ * is clean but slower (for diff); `loss` is clean with in-stream loss
+ * records of every reason.
  *
- *   cs-gentrace SCENARIO FILE     write one trace
- *   cs-gentrace --list            the scenario names
- *   cs-gentrace --seeds DIR       every scenario into DIR (fuzz seed corpus)
+ *   cs-gentrace [OPTIONS] SCENARIO FILE   write one trace
+ *   cs-gentrace --list                    clean, slower and the rule scenarios
+ *   cs-gentrace --seeds DIR               every scenario and file layout
+ *                                         into DIR (fuzz seed corpus)
+ *
+ * Options, for the reader's tests:
+ *   --version N       write file version N (1: no loss records)
+ *   --record-size N   records of N bytes (a newer writer's; tail zeroed)
+ *   --unfinished      no trailer and footer (the recorder was killed)
+ *   --partial N       then the first N bytes of one more record (disk full)
+ *   --end-ns N        the trailer's end time (default: the last event's)
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +57,11 @@ static const struct blk C = { CB_C, NB_C, 0 };
 static const struct blk D = { CB_D, NB_D, 5 };
 
 static struct cs_trace_writer *w;
+static __u32 version = CS_TRACE_VERSION;
+static __u32 record_size = sizeof(struct cs_rec_event);
+static int unfinished;
+static long partial = -1;
+static long long end_ns = -1;
 static __u64 now = 1000000;
 static __u64 cur_task = TASK1;
 static __u8 cur_ctx = CS_REC_CTX_TASK;
@@ -54,10 +71,12 @@ static void put(struct cs_rec_event *e, int type, __u64 head)
 	e->type = type;
 	e->head = head;
 	e->ts = now;
-	e->task = cur_task;
-	e->pid = cur_task == TASK1 ? 100 : 200;
-	e->ctx = cur_ctx;
-	e->kind = BLOCKING;
+	if (type != CS_REC_LOSS) {	/* a loss record has cpu, ts, val, reason */
+		e->task = cur_task;
+		e->pid = cur_task == TASK1 ? 100 : 200;
+		e->ctx = cur_ctx;
+		e->kind = BLOCKING;
+	}
 	now += 1000;
 	if (cs_trace_write(w, e, 1)) {
 		perror("cs-gentrace: write");
@@ -116,6 +135,14 @@ static void lock_wait(__u64 head, int op, __u64 ns)
 	struct cs_rec_event e = { .lock = LOCK1, .lock_op = op, .duration_ns = ns };
 
 	put(&e, CS_REC_LOCK_WAIT, head);
+}
+
+/* events were lost on cpu (CS_REC_CPU_ANY: recursion misses) */
+static void loss(__u32 cpu, int reason, __u64 n)
+{
+	struct cs_rec_event e = { .cpu = cpu, .reason = reason, .val = n };
+
+	put(&e, CS_REC_LOSS, 0);
 }
 
 /* call and return one callback */
@@ -278,6 +305,15 @@ static void scenario(const char *name)
 	} else if (!strcmp(name, "membership-enoent")) {
 		registrations();
 		member(CS_REC_UNREGISTER_ERROR, H1, &A, -2);
+	} else if (!strcmp(name, "loss")) {
+		/* clean passes with losses between them: 7 + 2 lost, 3 missed */
+		registrations();
+		pass_abc(3);
+		loss(0, CS_REC_LOSS_RING_FULL, 7);
+		pass_abc(3);
+		loss(1, CS_REC_LOSS_NMI, 2);
+		loss(CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, 3);
+		pass_abc(3);
 	} else if (!strcmp(name, "slower")) {
 		/* clean, but B takes ~4x longer and C starts vetoing: for diff */
 		int i;
@@ -315,19 +351,53 @@ static const struct cs_trace_sym syms[] = {
 
 static int write_one(const char *name, const char *path)
 {
+	bool has_loss = !strcmp(name, "loss");
 	int err;
 
 	now = 1000000;
 	cur_task = TASK1;
 	cur_ctx = CS_REC_CTX_TASK;
-	w = cs_trace_create(path, "6.1.0-test", "00000000-1111-2222-3333-444444444444",
-			    now - 500);
+	if (partial >= (long)record_size) {
+		fprintf(stderr, "cs-gentrace: --partial %ld is a whole %u-byte record\n",
+			partial, record_size);
+		return 2;
+	}
+	if (has_loss && version < 2) {
+		fprintf(stderr, "cs-gentrace: version %u has no loss records\n", version);
+		return 2;
+	}
+	w = cs_trace_open(path);
 	if (!w) {
 		fprintf(stderr, "cs-gentrace: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
+	err = cs_trace_set_layout(w, version, record_size);
+	if (!err)
+		err = cs_trace_begin(w, "6.1.0-test", "00000000-1111-2222-3333-444444444444",
+				     now - 500);
+	if (err) {
+		fprintf(stderr, "cs-gentrace: %s: %s\n", path, strerror(-err));
+		cs_trace_discard(w);
+		return 1;
+	}
 	scenario(name);
-	err = cs_trace_finish(w, 0, 0, now, syms, sizeof(syms) / sizeof(syms[0]));
+	if (unfinished || partial >= 0) {
+		static const unsigned char junk[4096] = { 0x5a };
+		FILE *f;
+
+		cs_trace_abort(w);
+		if (partial <= 0)
+			return 0;
+		f = fopen(path, "ab");
+		if (!f || fwrite(junk, 1, partial, f) != (size_t)partial || fclose(f)) {
+			fprintf(stderr, "cs-gentrace: %s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
+	err = cs_trace_finish(w, has_loss ? 9 : 0, has_loss ? 3 : 0,
+			      end_ns >= 0 ? (__u64)end_ns : now, syms,
+			      sizeof(syms) / sizeof(syms[0]));
 	if (err) {
 		fprintf(stderr, "cs-gentrace: %s: %s\n", path, strerror(-err));
 		return 1;
@@ -335,27 +405,89 @@ static int write_one(const char *name, const char *path)
 	return 0;
 }
 
+static long num_arg(const char *opt, const char *arg, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = arg ? strtol(arg, &end, 0) : -1;
+	if (!arg || errno || end == arg || *end || v < 0 || v > max) {
+		fprintf(stderr, "cs-gentrace: bad %s '%s'\n", opt, arg ? arg : "");
+		exit(2);
+	}
+	return v;
+}
+
+/* every scenario, then some file layouts of the clean one */
+static int seeds(const char *dir)
+{
+	char path[4096];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s.cstrace", dir, scenarios[i]);
+		rc |= write_one(scenarios[i], path);
+	}
+	snprintf(path, sizeof(path), "%s/loss.cstrace", dir);
+	rc |= write_one("loss", path);
+	version = 1;
+	snprintf(path, sizeof(path), "%s/v1-clean.cstrace", dir);
+	rc |= write_one("clean", path);
+	version = CS_TRACE_VERSION;
+	record_size = 136;
+	snprintf(path, sizeof(path), "%s/wide-loss.cstrace", dir);
+	rc |= write_one("loss", path);
+	partial = 50;
+	snprintf(path, sizeof(path), "%s/cut-wide-loss.cstrace", dir);
+	rc |= write_one("loss", path);
+	record_size = sizeof(struct cs_rec_event);
+	partial = -1;
+	unfinished = 1;
+	snprintf(path, sizeof(path), "%s/unfinished-nr-calls.cstrace", dir);
+	rc |= write_one("nr-calls", path);
+	unfinished = 0;
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
-	size_t i;
-	char path[4096];
+	int i = 1;
+	size_t k;
 
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
-			puts(scenarios[i]);
+		for (k = 0; k < sizeof(scenarios) / sizeof(scenarios[0]); k++)
+			puts(scenarios[k]);
 		return 0;
 	}
-	if (argc == 3 && !strcmp(argv[1], "--seeds")) {
-		for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
-			snprintf(path, sizeof(path), "%s/%s.cstrace", argv[2], scenarios[i]);
-			if (write_one(scenarios[i], path))
-				return 1;
+	if (argc == 3 && !strcmp(argv[1], "--seeds"))
+		return seeds(argv[2]);
+	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
+		const char *o = argv[i];
+
+		if (!strcmp(o, "--version"))
+			version = num_arg(o, argv[++i], CS_TRACE_VERSION);
+		else if (!strcmp(o, "--record-size"))
+			record_size = num_arg(o, argv[++i], 1 << 20);
+		else if (!strcmp(o, "--unfinished"))
+			unfinished = 1;
+		else if (!strcmp(o, "--partial"))
+			partial = num_arg(o, argv[++i], 4096);
+		else if (!strcmp(o, "--end-ns"))
+			end_ns = num_arg(o, argv[++i], LONG_MAX);
+		else
+			break;
+		if (i >= argc) {
+			fprintf(stderr, "cs-gentrace: %s needs a value\n", o);
+			return 2;
 		}
-		return 0;
 	}
-	if (argc != 3) {
-		fprintf(stderr, "usage: cs-gentrace SCENARIO FILE | --list | --seeds DIR\n");
+	if (argc - i != 2 || !strncmp(argv[i], "--", 2)) {
+		fprintf(stderr, "usage: cs-gentrace [--version N] [--record-size N] "
+			"[--unfinished] [--partial N] [--end-ns N] SCENARIO FILE | "
+			"--list | --seeds DIR\n");
 		return 2;
 	}
-	return write_one(argv[1], argv[2]);
+	return write_one(argv[i], argv[i + 1]);
 }
