@@ -18,6 +18,7 @@
 
 #include "chainscope.h"
 #include "common.h"
+#include "tracefile.h"
 
 const char *argp_program_version = "chainscope 0.1";
 
@@ -75,6 +76,9 @@ error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = NULL;	/* as in parse_common() */
+		return 0;
+	case CS_OPT_SALVAGE:
+		cs_trace_set_default_flags(CS_TRACE_SALVAGE);
 		return 0;
 	case ARGP_KEY_ARG:
 		if (*file)

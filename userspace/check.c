@@ -22,6 +22,7 @@ static struct env {
 
 static const struct argp_option opts[] = {
 	{ "quiet", 'q', NULL, 0, "Only the violations, no summary line", 0 },
+	CS_SALVAGE_OPTION,
 	{},
 };
 

@@ -29,6 +29,7 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
 	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR (gnuplot)", 0 },
 	CS_UNITS_OPTIONS,
+	CS_SALVAGE_OPTION,
 	{},
 };
 
