@@ -2,8 +2,13 @@
 /*
  * chainscope record: every notifier event, as one struct cs_rec_event
  * each, through a ring buffer to user space (userspace/record.c), which
- * writes the trace file. A full ring buffer loses the event and counts
- * it in rec_stats[CS_REC_STAT_LOST].
+ * writes the trace file. A failed bpf_ringbuf_reserve() loses the event
+ * and counts it twice per CPU: in rec_stats (the run's totals:
+ * CS_REC_STAT_LOST when the ring is full, CS_REC_STAT_LOST_NMI in NMI
+ * context, where reserve only trylocks and fails on a busy lock too) and
+ * in rec_pending. The next program on that CPU whose reserve succeeds
+ * first puts a CS_REC_LOSS record with the pending count into the ring
+ * and resets it, so the loss stands in the stream where it happened.
  *
  * tp_btf programs only: the recording wants the typed arguments of all
  * ten tracepoints, and every chainscope kernel has BTF for them.
@@ -32,27 +37,84 @@ struct {
 	__type(value, __u64);
 } rec_stats SEC(".maps");
 
-/* A zeroed event with the common fields set, or NULL (counted as lost). */
+/* Events lost on this CPU since its last CS_REC_LOSS record, by reason. */
+struct rec_pending {
+	__u64 n[CS_REC_LOSS_MISSED];	/* RING_FULL, NMI */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rec_pending);
+} rec_pending SEC(".maps");
+
+/*
+ * Atomics on per-CPU values: a program in NMI can interrupt another on
+ * the same CPU between its load and store.
+ */
+static __always_inline void count_loss(struct rec_pending *p, __u32 reason)
+{
+	__u32 idx = reason == CS_REC_LOSS_NMI ? CS_REC_STAT_LOST_NMI : CS_REC_STAT_LOST;
+	__u64 *cnt = bpf_map_lookup_elem(&rec_stats, &idx);
+
+	if (cnt)
+		__sync_fetch_and_add(cnt, 1);
+	if (p)
+		__sync_fetch_and_add(&p->n[reason], 1);
+}
+
+/* The pending loss of one reason into the ring, if there is room now. */
+static __always_inline void put_loss(struct rec_pending *p, __u32 reason, __u32 cpu)
+{
+	struct cs_rec_event *m;
+	__u64 n;
+
+	if (!*(volatile __u64 *)&p->n[reason])
+		return;
+	m = bpf_ringbuf_reserve(&events, sizeof(*m), 0);
+	if (!m)
+		return;		/* still no room: the count stays pending */
+	n = __sync_lock_test_and_set(&p->n[reason], 0);
+	if (!n) {		/* an NMI took it meanwhile */
+		bpf_ringbuf_discard(m, BPF_RB_NO_WAKEUP);
+		return;
+	}
+	__builtin_memset(m, 0, sizeof(*m));
+	m->ts = bpf_ktime_get_ns();
+	m->cpu = cpu;
+	m->type = CS_REC_LOSS;
+	m->val = n;
+	m->reason = reason;
+	bpf_ringbuf_submit(m, 0);
+}
+
+/*
+ * A zeroed event with the common fields set, or NULL (counted as lost),
+ * after the loss record for what this CPU lost before it.
+ */
 static __always_inline struct cs_rec_event *rec_start(__u16 type, void *head,
 						       int kind)
 {
+	__u32 zero = 0, cpu = bpf_get_smp_processor_id(), ctx = cs_exec_ctx();
+	struct rec_pending *p = bpf_map_lookup_elem(&rec_pending, &zero);
 	struct cs_rec_event *e;
 
+	if (p) {
+		put_loss(p, CS_REC_LOSS_RING_FULL, cpu);
+		put_loss(p, CS_REC_LOSS_NMI, cpu);
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		__u32 idx = CS_REC_STAT_LOST;
-		__u64 *cnt = bpf_map_lookup_elem(&rec_stats, &idx);
-
-		if (cnt)
-			*cnt += 1;	/* per-CPU slot */
+		count_loss(p, ctx == CS_CTX_NMI ? CS_REC_LOSS_NMI : CS_REC_LOSS_RING_FULL);
 		return NULL;
 	}
 	__builtin_memset(e, 0, sizeof(*e));
 	e->ts = bpf_ktime_get_ns();
 	e->task = (__u64)bpf_get_current_task();
 	e->pid = (__u32)bpf_get_current_pid_tgid();
-	e->cpu = bpf_get_smp_processor_id();
-	e->ctx = cs_exec_ctx();
+	e->cpu = cpu;
+	e->ctx = ctx;
 	e->type = type;
 	e->head = (__u64)head;
 	e->kind = kind;

@@ -43,16 +43,21 @@ static const char doc[] =
 "All ten notifier tracepoints go through a BPF ring buffer into FILE:\n"
 "a header (kernel release, boot id, CLOCK_MONOTONIC), fixed-size\n"
 "records, and a trailer with the events lost in the ring buffer and the\n"
-"symbols of the chains and callbacks seen. Recording ends on Ctrl-C,\n"
-"when -d expires, or when COMMAND exits; the file is complete then.\n"
-"Read it with 'chainscope report', 'chainscope check'.\n"
+"symbols of the chains and callbacks seen. Where events were lost, a\n"
+"loss record in the stream says how many, on which CPU and why. FILE is\n"
+"opened first: if it cannot be created, nothing else happens (exit 6).\n"
+"Recording ends on Ctrl-C, when -d expires, or when COMMAND exits; the\n"
+"file is complete then (one cut short reads with --salvage). Read it\n"
+"with 'chainscope report', 'chainscope check'.\n"
 "\v"
 "Examples:\n"
 "  chainscope record -o /tmp/n.cstrace            # until Ctrl-C\n"
 "  chainscope record -o n.cstrace -d 10           # 10 seconds\n"
 "  chainscope record -o n.cstrace -- modprobe foo # while foo loads\n"
 "\n"
-CS_EXIT_DOC;
+CS_EXIT_DOC
+"\n"
+"record also exits 6 when FILE cannot be created.\n";
 
 static long parse_num(const struct argp_state *state, const char *what,
 		      const char *arg, long max)
@@ -149,6 +154,8 @@ static void seen_add(__u64 a)
 struct rec_ctx {
 	struct cs_trace_writer *w;
 	int err;
+	__u64 loss_records;	/* CS_REC_LOSS written, from BPF or from us */
+	__u64 missed;		/* recursion misses already written as loss */
 };
 
 /*
@@ -193,6 +200,8 @@ static int handle_event(void *ctx, void *data, size_t size)
 	if (size < sizeof(*e) || rc->err)
 		return 0;
 	rc->err = cs_trace_write(rc->w, e, 1);
+	if (e->type == CS_REC_LOSS)
+		rc->loss_records++;
 	if (e->type == CS_REC_CALL_BEGIN || e->type == CS_REC_CALL_END)
 		track_pass(e);
 	seen_add(e->head);
@@ -208,6 +217,60 @@ static __u64 mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int write_loss(struct rec_ctx *rc, __u32 cpu, __u8 reason, __u64 n)
+{
+	struct cs_rec_event e = {
+		.ts = mono_ns(), .cpu = cpu, .val = n, .type = CS_REC_LOSS,
+		.reason = reason,
+	};
+
+	if (rc->err || !n)
+		return rc->err;
+	rc->err = cs_trace_write(rc->w, &e, 1);
+	rc->loss_records++;
+	return rc->err;
+}
+
+/*
+ * The programs' recursion_misses are per program, not per CPU: a growth
+ * becomes one CS_REC_CPU_ANY loss record, placed where we noticed it.
+ */
+static int poll_missed(struct rec_ctx *rc, struct bpf_object *obj)
+{
+	__u64 now = cs_read_missed(obj);
+
+	if (now <= rc->missed)
+		return rc->err;
+	write_loss(rc, CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, now - rc->missed);
+	rc->missed = now;
+	return rc->err;
+}
+
+/*
+ * At the end: what each CPU lost after its last successful reserve has no
+ * loss record yet. Write one per CPU and reason, so that the loss records
+ * add up to the trailer's totals.
+ */
+static int flush_pending(struct rec_ctx *rc, int map_fd)
+{
+	struct { __u64 n[CS_REC_LOSS_MISSED]; } *vals;
+	int ncpu = libbpf_num_possible_cpus(), cpu, r;
+	__u32 zero = 0;
+
+	if (ncpu <= 0)
+		return rc->err;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals || bpf_map_lookup_elem(map_fd, &zero, vals)) {
+		free(vals);
+		return rc->err;	/* best effort: the totals still are right */
+	}
+	for (cpu = 0; cpu < ncpu; cpu++)
+		for (r = 0; r < CS_REC_LOSS_MISSED; r++)
+			write_loss(rc, cpu, r, vals[cpu].n[r]);
+	free(vals);
+	return rc->err;
 }
 
 static void read_boot_id(char *buf, size_t len)
@@ -295,7 +358,7 @@ int cmd_record(int argc, char **argv)
 	struct rec_ctx rc = {};
 	char boot_id[48], why[128] = "Ctrl-C";
 	struct utsname uts;
-	__u64 start, deadline = 0, lost, missed, nr;
+	__u64 start, deadline = 0, next_missed = 0, lost, lost_nmi, missed, nr;
 	size_t nsyms = 0, i;
 	pid_t child = 0;
 	int err, own_argc = argc, status;
@@ -317,15 +380,24 @@ int cmd_record(int argc, char **argv)
 	}
 	cs_parse_args(&argp, own_argc, argv, &env);
 
+	/* a bad path fails before anything else, bpf() above all */
+	rc.w = cs_trace_open(env.output);
+	if (!rc.w) {
+		warn("%s: error: cannot create %s: %s\n", env.cmd, env.output,
+		     strerror(errno));
+		return CS_EXIT_OUTPUT;
+	}
 	err = cs_startup_probes(env.cmd, tps, sizeof(tps) / sizeof(tps[0]));
 	if (err)
-		return err;
+		goto discard;
 	ks_start = cs_load_ksyms(env.cmd);
-	if (!ks_start)
-		return CS_EXIT_ERROR;
+	if (!ks_start) {
+		err = CS_EXIT_ERROR;
+		goto discard;
+	}
 	if (cs_probe_only(env.cmd)) {
 		err = CS_EXIT_OK;
-		goto cleanup;
+		goto discard;
 	}
 
 	cs_setup_libbpf(env.verbose);
@@ -333,7 +405,7 @@ int cmd_record(int argc, char **argv)
 	if (!skel) {
 		warn("%s: error: failed to open BPF skeleton\n", env.cmd);
 		err = CS_EXIT_ERROR;
-		goto cleanup;
+		goto discard;
 	}
 	if (env.buf_mib)
 		bpf_map__set_max_entries(skel->maps.events, env.buf_mib << 20);
@@ -341,23 +413,23 @@ int cmd_record(int argc, char **argv)
 	if (err) {
 		warn("%s: error: failed to load BPF skeleton: %s\n", env.cmd, strerror(-err));
 		err = CS_EXIT_ERROR;
-		goto cleanup;
-	}
-
-	uname(&uts);
-	read_boot_id(boot_id, sizeof(boot_id));
-	start = mono_ns();
-	rc.w = cs_trace_create(env.output, uts.release, boot_id, start);
-	if (!rc.w) {
-		warn("%s: error: cannot create %s: %s\n", env.cmd, env.output, strerror(errno));
-		err = CS_EXIT_ERROR;
-		goto cleanup;
+		goto discard;
 	}
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &rc, NULL);
 	if (!rb) {
 		warn("%s: error: failed to create ring buffer: %s\n", env.cmd, strerror(errno));
 		err = CS_EXIT_ERROR;
-		goto fail_file;
+		goto discard;
+	}
+
+	uname(&uts);
+	read_boot_id(boot_id, sizeof(boot_id));
+	start = mono_ns();
+	err = cs_trace_begin(rc.w, uts.release, boot_id, start);
+	if (err) {
+		warn("%s: error: writing %s: %s\n", env.cmd, env.output, strerror(-err));
+		err = CS_EXIT_OUTPUT;
+		goto discard;
 	}
 	/*
 	 * call_end before call_begin (then every pass whose begin is
@@ -369,14 +441,14 @@ int cmd_record(int argc, char **argv)
 		warn("%s: error: failed to attach rec_call_end: %s\n", env.cmd,
 		     strerror(errno));
 		err = CS_EXIT_ERROR;
-		goto fail_file;
+		goto discard;
 	}
 	bpf_program__set_autoattach(skel->progs.rec_call_end, false);
 	err = record_bpf__attach(skel);
 	if (err) {
 		warn("%s: error: failed to attach BPF programs: %s\n", env.cmd, strerror(-err));
 		err = CS_EXIT_ERROR;
-		goto fail_file;
+		goto discard;
 	}
 	cs_setup_signals();
 	warn("Tracing notifier events into %s (tp_btf programs)... %s\n", env.output,
@@ -389,7 +461,7 @@ int cmd_record(int argc, char **argv)
 		if (child < 0) {
 			warn("%s: error: fork: %s\n", env.cmd, strerror(errno));
 			err = CS_EXIT_ERROR;
-			goto fail_file;
+			goto discard;
 		}
 	}
 
@@ -397,12 +469,16 @@ int cmd_record(int argc, char **argv)
 		err = ring_buffer__poll(rb, 100);
 		if (err == -EINTR)
 			continue;
+		if (err >= 0 && mono_ns() >= next_missed) {
+			poll_missed(&rc, skel->obj);
+			next_missed = mono_ns() + 100000000ULL;
+		}
 		if (err < 0 || rc.err) {
 			warn("%s: error: %s: %s\n", env.cmd,
 			     rc.err ? "writing the trace" : "polling the ring buffer",
 			     strerror(rc.err ? -rc.err : -err));
 			err = CS_EXIT_ERROR;
-			goto fail_file;
+			goto cut_short;
 		}
 		if (deadline && mono_ns() >= deadline) {
 			snprintf(why, sizeof(why), "%ld s elapsed", env.duration);
@@ -433,39 +509,59 @@ int cmd_record(int argc, char **argv)
 		     env.cmd, nr_open);
 	record_bpf__detach(skel);
 	err = ring_buffer__consume(rb);
+	if (err >= 0) {
+		flush_pending(&rc, bpf_map__fd(skel->maps.rec_pending));
+		poll_missed(&rc, skel->obj);
+	}
 	if (err < 0 || rc.err) {
 		warn("%s: error: draining the ring buffer: %s\n", env.cmd,
 		     strerror(rc.err ? -rc.err : -err));
 		err = CS_EXIT_ERROR;
-		goto fail_file;
+		goto cut_short;
 	}
 	lost = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST);
-	missed = cs_read_missed(skel->obj);
+	lost_nmi = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST_NMI);
+	missed = rc.missed;
 	ks_end = ksyms__load(NULL);
 	syms = snapshot(ks_end, ks_start, &nsyms);
 	nr = cs_trace_written(rc.w);
-	err = cs_trace_finish(rc.w, lost, missed, mono_ns(), syms, nsyms);
+	err = cs_trace_finish(rc.w, lost + lost_nmi, missed, mono_ns(), syms, nsyms);
 	rc.w = NULL;
 	if (err) {
-		warn("%s: error: writing %s: %s\n", env.cmd, env.output, strerror(-err));
+		warn("%s: error: writing %s: %s (the file is cut short: read it "
+		     "with --salvage)\n", env.cmd, env.output, strerror(-err));
 		err = CS_EXIT_ERROR;
 		goto cleanup;
 	}
 	printf("recorded %llu events into %s (%s); lost %llu (ring buffer full), "
-	       "missed %llu (BPF recursion protection); %zu symbols\n",
+	       "%llu (reserve in NMI), missed %llu (BPF recursion protection); "
+	       "%llu loss records; %zu symbols\n",
 	       (unsigned long long)nr, env.output, why, (unsigned long long)lost,
-	       (unsigned long long)missed, nsyms);
+	       (unsigned long long)lost_nmi, (unsigned long long)missed,
+	       (unsigned long long)rc.loss_records, nsyms);
+	/* only a full ring is helped by a bigger one */
 	if (lost)
 		printf("WARNING: %llu events lost: the ring buffer was full (try -b)\n",
 		       (unsigned long long)lost);
+	if (lost_nmi)
+		printf("WARNING: %llu events lost in NMI context, where the ring "
+		       "buffer cannot wait for its lock (-b does not help)\n",
+		       (unsigned long long)lost_nmi);
 	fflush(stdout);
 	err = CS_EXIT_OK;
 	goto cleanup;
 
-fail_file:
+cut_short:
+	/* what is written stays: a cut-short recording, for --salvage */
+	nr = cs_trace_written(rc.w);
 	cs_trace_abort(rc.w);
 	rc.w = NULL;
-	unlink(env.output);
+	warn("%s: %s is cut short after %llu records: read it with --salvage\n",
+	     env.cmd, env.output, (unsigned long long)nr);
+	goto cleanup;
+discard:
+	cs_trace_discard(rc.w);
+	rc.w = NULL;
 cleanup:
 	if (child > 0) {
 		/* Ctrl-C or an error while the command ran: end it too */
