@@ -6,7 +6,9 @@
 #   .output/cs-gentrace       writes synthetic trace files (tests only)
 #   .output/fuzz_tracefile    libFuzzer target for the trace reader (clang)
 #   make test-record          tests/record.sh: check, report, diff, reader
-#                             errors and a bounded fuzz run, all on the host
+#                             errors and a bounded fuzz run; tests/tracefile.sh:
+#                             format versions, salvage, record's output path;
+#                             all on the host
 
 REC_OBJS := record.o report.o check.o diff.o tracefile.o
 FUZZ_CC ?= clang-14
@@ -34,3 +36,4 @@ test: test-record
 test-record: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_RUNS) MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_tracefile" \
 		bash tests/record.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/fuzz_tracefile
+	$(Q)bash tests/tracefile.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace

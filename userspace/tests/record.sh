@@ -83,8 +83,8 @@ expect2 truncated-header "truncated at byte offset 100: " "$TMP/short.cstrace"
 : > "$TMP/empty.cstrace"
 expect2 empty "truncated at byte offset 0: " "$TMP/empty.cstrace"
 cp "$f" "$TMP/ver.cstrace"
-printf '\x02' | dd of="$TMP/ver.cstrace" bs=1 seek=8 conv=notrunc status=none
-expect2 wrong-version "wrong version at byte offset 8: version 2, this chainscope reads version 1" "$TMP/ver.cstrace"
+printf '\x03' | dd of="$TMP/ver.cstrace" bs=1 seek=8 conv=notrunc status=none
+expect2 wrong-version "wrong version at byte offset 8: version 3, this chainscope reads versions 1..2" "$TMP/ver.cstrace"
 cp "$f" "$TMP/magic.cstrace"
 printf 'XX' | dd of="$TMP/magic.cstrace" bs=1 seek=0 conv=notrunc status=none
 expect2 wrong-magic "wrong magic at byte offset 0: " "$TMP/magic.cstrace"

@@ -1,0 +1,288 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Host tests of the trace file format's compatibility and salvage rules
+# and of record's output-first start-up (userspace/record.md, "File
+# format"). One line per case: "PASS: host.tracefile.<case>", "FAIL: ...:
+# why" or "SKIP: ...: why". Nothing here reaches bpf(): report and check
+# only read files, and record is stopped by its output path or by
+# CHAINSCOPE_PROBE_ONLY=1 (as in cli.sh).
+#
+#   tests/tracefile.sh CHAINSCOPE CS-GENTRACE
+set -uo pipefail
+
+CS=$(readlink -f "${1:?usage: tracefile.sh CHAINSCOPE CS-GENTRACE}")
+GEN=$(readlink -f "${2:?}")
+DATA=$(dirname "$(readlink -f "$0")")/data
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export CHAINSCOPE_PROBE_ONLY=1
+failed=0
+
+pass() { echo "PASS: host.tracefile.$1"; }
+fail() { echo "FAIL: host.tracefile.$1: $2"; failed=1; }
+skip() { echo "SKIP: host.tracefile.$1: $2"; }
+
+# run CMD...: rc, out, err, nerr (stderr lines)
+run() {
+	out=$("$@" 2>"$TMP/stderr")
+	rc=$?
+	err=$(cat "$TMP/stderr")
+	nerr=$(grep -c '' "$TMP/stderr")
+}
+
+# poke FILE OFFSET BYTE-ESCAPES: overwrite bytes in place
+poke() {
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# count JSON NAME: the "count" of callback NAME in a report -j line
+count() {
+	grep -o "\"callback\":\"$2\",[^{]*\"count\":[0-9]*" <<<"$1" | sed 's/.*://'
+}
+
+# counts JSON: "events cb_a cb_b cb_c cb_d lost missed"
+counts() {
+	echo "$(grep -o '"events":[0-9]*' <<<"$1" | sed 's/.*://')" \
+	     "$(count "$1" cb_a) $(count "$1" cb_b) $(count "$1" cb_c) $(count "$1" cb_d)" \
+	     "$(grep -o '"lost":[0-9]*' <<<"$1" | sed 's/.*://')" \
+	     "$(grep -o '"missed":[0-9]*' <<<"$1" | sed 's/.*://')"
+}
+
+# expect2 NAME PATTERN CMD...: exit 2 and one stderr line matching PATTERN
+expect2() {
+	local name=$1 pat=$2
+	shift 2
+	run "$@"
+	if [ "$rc" != 2 ]; then
+		fail "$name" "exit $rc, want 2: ${err:0:300}"
+	elif [ "$nerr" != 1 ]; then
+		fail "$name" "$nerr lines on stderr, want 1: ${err:0:300}"
+	elif ! grep -Eq -- "$pat" <<<"$err"; then
+		fail "$name" "stderr '$err' does not match /$pat/"
+	else
+		pass "$name"
+	fi
+}
+
+# the reference: today's writer, the clean scenario
+"$GEN" clean "$TMP/clean.cstrace" || fail generate "cs-gentrace clean failed"
+run "$CS" report -j "$TMP/clean.cstrace"
+ref=$(counts "$out")
+if [ "$rc" = 0 ] && [ "$ref" = "110 12 9 7 2 0 0" ]; then
+	pass reference
+else
+	fail reference "exit $rc, counts '$ref' (want '110 12 9 7 2 0 0'): ${err:0:200}"
+fi
+hdr=$(head -c 20 "$TMP/clean.cstrace" | od -A n -t u4 -j 8 | tr -s ' ')
+if [ "$hdr" = " 2 256 96" ]; then
+	pass writes-version-2
+else
+	fail writes-version-2 "version, header size, record size are '$hdr'"
+fi
+
+# --- version 1 stays readable ---------------------------------------------------
+# tests/data/v1-clean.cstrace was written by the version-1 writer (cs-gentrace
+# clean at commit 3d86fca); today's writer must still produce it byte for byte.
+V1=$DATA/v1-clean.cstrace
+run "$CS" report -j "$V1"
+got=$(counts "$out")
+if [ "$rc" = 0 ] && [ "$got" = "110 12 9 7 2 0 0" ] &&
+   grep -q '"op":"read","count":5,' <<<"$out" && grep -q '"op":"write","count":3,' <<<"$out"; then
+	pass v1-fixture-report
+else
+	fail v1-fixture-report "exit $rc, counts '$got': ${err:0:300}"
+fi
+run "$CS" check "$V1"
+if [ "$rc" = 0 ] && grep -q '^.*: 110 events, .* 0 violations' <<<"$out"; then
+	pass v1-fixture-check
+else
+	fail v1-fixture-check "exit $rc: ${out:0:300} ${err:0:200}"
+fi
+if "$GEN" --version 1 clean "$TMP/v1.cstrace" && cmp -s "$TMP/v1.cstrace" "$V1"; then
+	pass v1-writer-unchanged
+else
+	fail v1-writer-unchanged "cs-gentrace --version 1 clean differs from $V1"
+fi
+# version 1's two pad bytes (now reason and __pad) are not looked at
+cp "$V1" "$TMP/v1pad.cstrace"
+poke "$TMP/v1pad.cstrace" $((256 + 94)) '\x07\x09'
+poke "$TMP/v1pad.cstrace" $((256 + 5 * 96 + 94)) '\x02'
+run "$CS" report -j "$TMP/v1pad.cstrace"
+if [ "$rc" = 0 ] && [ "$(counts "$out")" = "110 12 9 7 2 0 0" ]; then
+	pass v1-pad-ignored
+else
+	fail v1-pad-ignored "exit $rc: ${err:0:300}"
+fi
+# ... but version 1 has no loss record (type 10, at offset 88 of a record)
+cp "$V1" "$TMP/v1loss.cstrace"
+poke "$TMP/v1loss.cstrace" $((256 + 2 * 96 + 88)) '\x0a'
+expect2 v1-no-loss-record \
+	"corrupted at byte offset $((256 + 2 * 96 + 88)): record type 10 .*version 1" \
+	"$CS" report "$TMP/v1loss.cstrace"
+# version 2 checks them: reason only in a loss record, __pad zero
+cp "$TMP/clean.cstrace" "$TMP/reason.cstrace"
+poke "$TMP/reason.cstrace" $((256 + 94)) '\x01'
+expect2 v2-reason-outside-loss "corrupted at byte offset $((256 + 94)): loss reason 1" \
+	"$CS" check "$TMP/reason.cstrace"
+cp "$TMP/clean.cstrace" "$TMP/v3.cstrace"
+poke "$TMP/v3.cstrace" 8 '\x03'
+expect2 future-version "wrong version at byte offset 8: version 3, this chainscope reads versions 1..2" \
+	"$CS" report "$TMP/v3.cstrace"
+
+# --- a newer writer's larger records: read at their stride, tail ignored ----------
+"$GEN" --record-size 136 clean "$TMP/wide.cstrace"
+# what a newer writer would put in the tail: not zero
+for i in 0 1 50 109; do
+	poke "$TMP/wide.cstrace" $((256 + i * 136 + 96)) '\xde\xad\xbe\xef\x01\x02\x03\x04'
+done
+run "$CS" report -j "$TMP/wide.cstrace"
+wide_json=$out
+"$CS" report -j "$TMP/clean.cstrace" > "$TMP/clean.json"
+if [ "$rc" = 0 ] && [ "$(counts "$out")" = "$ref" ] &&
+   diff <(sed 's/"file":"[^"]*",//' "$TMP/clean.json") \
+	<(sed 's/"file":"[^"]*",//' <<<"$wide_json") >/dev/null; then
+	pass wider-records-report
+else
+	fail wider-records-report "exit $rc, counts '$(counts "$out")': ${err:0:300}"
+fi
+run "$CS" check "$TMP/wide.cstrace"
+if [ "$rc" = 0 ] && grep -q ': 110 events, .* 0 violations' <<<"$out"; then
+	pass wider-records-check
+else
+	fail wider-records-check "exit $rc: ${out:0:300} ${err:0:200}"
+fi
+cp "$TMP/clean.cstrace" "$TMP/narrow.cstrace"
+poke "$TMP/narrow.cstrace" 16 '\x5f'
+expect2 narrower-records "corrupted at byte offset 16: record size 95, want at least 96" \
+	"$CS" report "$TMP/narrow.cstrace"
+
+# --- the trailer's end time ---------------------------------------------------------
+"$GEN" --end-ns 1 clean "$TMP/end.cstrace"
+# trailer at 256 + 110 * 96; end_ns at offset 40 in it
+expect2 end-before-start \
+	"corrupted at byte offset $((256 + 110 * 96 + 40)): recording ends \(1 ns\) before it starts" \
+	"$CS" check "$TMP/end.cstrace"
+
+# --- in-stream loss records ------------------------------------------------------------
+"$GEN" loss "$TMP/loss.cstrace"
+run "$CS" report -j "$TMP/loss.cstrace"
+if [ "$rc" = 0 ] && [ "$(counts "$out")" = "34 3 3 3  9 3" ]; then
+	pass loss-records
+else
+	fail loss-records "exit $rc, counts '$(counts "$out")': ${err:0:300}"
+fi
+# a loss record's reason is 0..2
+cp "$TMP/loss.cstrace" "$TMP/badreason.cstrace"
+# the ring-full loss record is record 15 (7 registrations and lock waits, a pass of 8)
+poke "$TMP/badreason.cstrace" $((256 + 15 * 96 + 94)) '\x03'
+expect2 loss-reason-range "corrupted at byte offset $((256 + 15 * 96 + 94)): loss reason 3" \
+	"$CS" report "$TMP/badreason.cstrace"
+
+# --- salvage: a recording cut short ----------------------------------------------------
+# salvage NAME FILE WANT-COUNTS DROPPED: strict refuses, --salvage reads
+salvage() {
+	local name=$1 f=$2 want=$3 dropped=$4
+	run "$CS" report -j "$f"
+	if [ "$rc" != 2 ] || ! grep -q 'truncated\|corrupted' <<<"$err"; then
+		fail "salvage-$name" "without --salvage: exit $rc (want 2): ${err:0:200}"
+		return
+	fi
+	run "$CS" report -j --salvage "$f"
+	if [ "$rc" != 0 ]; then
+		fail "salvage-$name" "report --salvage: exit $rc: ${err:0:300}"
+	elif [ "$(counts "$out")" != "$want" ]; then
+		fail "salvage-$name" "counts '$(counts "$out")', want '$want'"
+	elif [ "$nerr" != 1 ] || ! grep -Eq "salvaged [0-9]+ whole records; dropped $dropped bytes .*symbols and loss totals are unavailable" <<<"$err"; then
+		fail "salvage-$name" "notice: '$err'"
+	else
+		run "$CS" check --salvage "$f"
+		# (check may add its own warning about the losses)
+		if [ "$rc" = 0 ] && grep -q "salvaged .* dropped $dropped bytes" <<<"$err" &&
+		   grep -q ' 0 violations' <<<"$out"; then
+			pass "salvage-$name"
+		else
+			fail "salvage-$name" "check --salvage: exit $rc: ${out:0:200} ${err:0:300}"
+		fi
+	fi
+}
+# (no trailer: no symbols, so callbacks show as addresses)
+"$GEN" --unfinished clean "$TMP/killed.cstrace"
+salvage killed "$TMP/killed.cstrace" "110     0 0" 0
+"$GEN" --partial 61 clean "$TMP/partial.cstrace"
+salvage partial-record "$TMP/partial.cstrace" "110     0 0" 61
+# the recorder died while writing the trailer
+head -c $((256 + 110 * 96 + 30)) "$TMP/clean.cstrace" > "$TMP/midtrailer.cstrace"
+salvage mid-trailer "$TMP/midtrailer.cstrace" "110     0 0" 30
+# cut short at any byte of the records: every whole one is kept
+head -c $((256 + 40 * 96 + 17)) "$TMP/clean.cstrace" > "$TMP/cut40.cstrace"
+run "$CS" check --salvage "$TMP/cut40.cstrace"
+if [ "$rc" != 2 ] && grep -q '^.*: 40 events' <<<"$out" && grep -q 'salvaged 40 whole records; dropped 17 bytes from byte offset 4096' <<<"$err"; then
+	pass salvage-cut-records
+else
+	fail salvage-cut-records "exit $rc: ${out:0:200} ${err:0:300}"
+fi
+# wider records and loss records: lost/missed summed from the loss records
+"$GEN" --record-size 136 --partial 100 loss "$TMP/wideloss.cstrace"
+salvage wide-loss "$TMP/wideloss.cstrace" "34     9 3" 100
+# a complete file reads as usual, without a notice
+run "$CS" report -j --salvage "$TMP/clean.cstrace"
+if [ "$rc" = 0 ] && [ "$nerr" = 0 ] && [ "$(counts "$out")" = "$ref" ] &&
+   grep -q '"callback":"cb_a"' <<<"$out"; then
+	pass salvage-complete-file
+else
+	fail salvage-complete-file "exit $rc, counts '$(counts "$out")': ${err:0:300}"
+fi
+# corruption is not a cut: still refused, with its offset
+cp "$TMP/killed.cstrace" "$TMP/killedbad.cstrace"
+poke "$TMP/killedbad.cstrace" $((256 + 3 * 96 + 88)) '\x63'
+expect2 salvage-keeps-corruption "corrupted at byte offset $((256 + 3 * 96 + 88)): record type 99" \
+	"$CS" check --salvage "$TMP/killedbad.cstrace"
+expect2 salvage-bad-header "wrong magic at byte offset 0" \
+	"$CS" report --salvage "$DATA/../tracefile.sh"
+
+# --- record: the output path before anything else ---------------------------------------
+# a path that cannot be created: exit 6 and one line, before the root check,
+# the BTF probe and any bpf() (strace proves the last if it is installed)
+expect2x() {
+	local name=$1 want=$2 pat=$3
+	shift 3
+	run "$@"
+	if [ "$rc" != "$want" ] || [ "$nerr" != 1 ] || ! grep -Eq -- "$pat" <<<"$err"; then
+		fail "$name" "exit $rc (want $want), stderr: ${err:0:300}"
+	else
+		pass "$name"
+	fi
+}
+expect2x record-bad-output 6 "record: error: cannot create $TMP/no/such/dir/x.cstrace: No such file or directory" \
+	"$CS" record -o "$TMP/no/such/dir/x.cstrace" -d 1
+expect2x record-output-is-dir 6 "cannot create $TMP: Is a directory" "$CS" record -o "$TMP" -d 1
+if command -v strace >/dev/null; then
+	env -u CHAINSCOPE_PROBE_ONLY strace -f -qq -e trace=bpf -o "$TMP/strace.log" \
+		"$CS" record -o "$TMP/no/such/dir/x.cstrace" -d 1 >/dev/null 2>&1
+	rc=$?
+	if [ "$rc" = 6 ] && ! grep -q 'bpf(' "$TMP/strace.log"; then
+		pass record-bad-output-no-bpf
+	else
+		fail record-bad-output-no-bpf "exit $rc; $(grep 'bpf(' "$TMP/strace.log" | head -n 2)"
+	fi
+else
+	skip record-bad-output-no-bpf "strace not installed"
+fi
+# a file that exists is not touched until recording begins
+echo keep > "$TMP/existing"
+run "$CS" record -o "$TMP/existing" -d 1
+if [ "$(cat "$TMP/existing")" = keep ] && [ "$rc" != 6 ]; then
+	pass record-existing-untouched
+else
+	fail record-existing-untouched "exit $rc; now '$(head -c 40 "$TMP/existing")'"
+fi
+# and one created for a run that stops before recording is removed again
+run "$CS" record -o "$TMP/new.cstrace" -d 1
+if [ ! -e "$TMP/new.cstrace" ] && [ "$rc" != 6 ]; then
+	pass record-no-leftover
+else
+	fail record-no-leftover "exit $rc; $(ls -l "$TMP/new.cstrace" 2>&1)"
+fi
+
+exit $failed
