@@ -431,6 +431,7 @@ int cmd_record(int argc, char **argv)
 		err = CS_EXIT_OUTPUT;
 		goto discard;
 	}
+	cs_trace_flush(rc.w);	/* a header at least, should we be killed */
 	/*
 	 * call_end before call_begin (then every pass whose begin is
 	 * recorded has its end recorded); the other programs attach before
@@ -469,8 +470,10 @@ int cmd_record(int argc, char **argv)
 		err = ring_buffer__poll(rb, 100);
 		if (err == -EINTR)
 			continue;
+		/* every 100 ms: recursion misses, and the records to the file */
 		if (err >= 0 && mono_ns() >= next_missed) {
-			poll_missed(&rc, skel->obj);
+			if (!poll_missed(&rc, skel->obj))
+				rc.err = cs_trace_flush(rc.w);
 			next_missed = mono_ns() + 100000000ULL;
 		}
 		if (err < 0 || rc.err) {

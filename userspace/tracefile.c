@@ -658,6 +658,13 @@ __u64 cs_trace_written(const struct cs_trace_writer *w)
 	return w->nr;
 }
 
+int cs_trace_flush(struct cs_trace_writer *w)
+{
+	if (!w->err && fflush(w->f))
+		w->err = errno ? -errno : -EIO;
+	return w->err;
+}
+
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct cs_trace_sym *x = a, *y = b;

@@ -194,6 +194,11 @@ int cs_trace_write(struct cs_trace_writer *w, const struct cs_rec_event *e,
 		   size_t n);
 __u64 cs_trace_written(const struct cs_trace_writer *w);
 /*
+ * Hand what is buffered to the kernel, so that a recorder killed now
+ * leaves every record written so far (for --salvage); 0 or -errno.
+ */
+int cs_trace_flush(struct cs_trace_writer *w);
+/*
  * Write the trailer (counters, the symbols: any order, duplicates
  * dropped) and the footer, then close. Frees w in any case; 0 or -errno.
  */
