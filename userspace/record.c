@@ -536,12 +536,13 @@ int cmd_record(int argc, char **argv)
 		err = CS_EXIT_ERROR;
 		goto cleanup;
 	}
+	/* (qemu/bench_report.py parses up to "missed N") */
 	printf("recorded %llu events into %s (%s); lost %llu (ring buffer full), "
-	       "%llu (reserve in NMI), missed %llu (BPF recursion protection); "
+	       "missed %llu (BPF recursion protection), %llu lost in NMI; "
 	       "%llu loss records; %zu symbols\n",
-	       (unsigned long long)nr, env.output, why, (unsigned long long)lost,
-	       (unsigned long long)lost_nmi, (unsigned long long)missed,
-	       (unsigned long long)rc.loss_records, nsyms);
+	       (unsigned long long)(nr - rc.loss_records), env.output, why,
+	       (unsigned long long)lost, (unsigned long long)missed,
+	       (unsigned long long)lost_nmi, (unsigned long long)rc.loss_records, nsyms);
 	/* only a full ring is helped by a bigger one */
 	if (lost)
 		printf("WARNING: %llu events lost: the ring buffer was full (try -b)\n",

@@ -39,14 +39,15 @@ summary_num() {
 
 # loss_matches TRACE OUT WHAT: the loss records add up to record's totals
 loss_matches() {
-	nrec=$(sed -n 's/^recorded \([0-9]*\) events.*/\1/p' "$2")
-	losses "$1" "$nrec" > "$1.losses" || fail "$3: od/awk on the trace failed"
+	nev=$(sed -n 's/^recorded \([0-9]*\) events.*/\1/p' "$2")
 	l_ring=$(sed -n 's/.*lost \([0-9]*\) (ring buffer full).*/\1/p' "$2")
-	l_nmi=$(summary_num "$2" "(reserve in NMI)")
+	l_nmi=$(summary_num "$2" "lost in NMI")
 	l_miss=$(sed -n 's/.*missed \([0-9]*\) (BPF recursion.*/\1/p' "$2")
 	l_recs=$(summary_num "$2" "loss records")
-	[ -n "$l_ring" ] && [ -n "$l_nmi" ] && [ -n "$l_miss" ] && [ -n "$l_recs" ] ||
-		fail "$3: no lost/NMI/missed/loss-record numbers in: $(cat "$2")"
+	[ -n "$nev" ] && [ -n "$l_ring" ] && [ -n "$l_nmi" ] && [ -n "$l_miss" ] &&
+	[ -n "$l_recs" ] || fail "$3: no event/lost/NMI/missed/loss-record numbers in: $(cat "$2")"
+	# the file holds the events and the loss records
+	losses "$1" $((nev + l_recs)) > "$1.losses" || fail "$3: od/awk on the trace failed"
 	expect_eq "$3: loss records in the file" "$(grep -c '^loss ' "$1.losses")" "$l_recs"
 	expect_eq "$3: loss records add up to lost, NMI, missed" \
 		"$(grep '^sum ' "$1.losses")" "sum $l_ring $l_nmi $l_miss"
