@@ -258,7 +258,7 @@ expect2x record-bad-output 6 "record: error: cannot create $TMP/no/such/dir/x.cs
 	"$CS" record -o "$TMP/no/such/dir/x.cstrace" -d 1
 expect2x record-output-is-dir 6 "cannot create $TMP: Is a directory" "$CS" record -o "$TMP" -d 1
 if command -v strace >/dev/null; then
-	env -u CHAINSCOPE_PROBE_ONLY strace -f -qq -e trace=bpf -o "$TMP/strace.log" \
+	strace -f -qq -e trace=bpf -o "$TMP/strace.log" \
 		"$CS" record -o "$TMP/no/such/dir/x.cstrace" -d 1 >/dev/null 2>&1
 	rc=$?
 	if [ "$rc" = 6 ] && ! grep -q 'bpf(' "$TMP/strace.log"; then
