@@ -9,6 +9,9 @@
  * in rec_pending. The next program on that CPU whose reserve succeeds
  * first puts a CS_REC_LOSS record with the pending count into the ring
  * and resets it, so the loss stands in the stream where it happened.
+ * NMI context comes from the kernel's per-CPU __preempt_count
+ * (exec_ctx.bpf.h; 6.1 has no bpf_in_nmi()); a kernel without that
+ * symbol has its NMI failures counted as ring-full.
  *
  * tp_btf programs only: the recording wants the typed arguments of all
  * ten tracepoints, and every chainscope kernel has BTF for them.

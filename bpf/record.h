@@ -3,9 +3,11 @@
  * chainscope record: the event that bpf/record.bpf.c puts in the ring
  * buffer, which is also the fixed-size record of a trace file
  * (userspace/tracefile.h). Include after vmlinux.h (BPF) or
- * <linux/types.h> (user space). Changing this struct means a new trace
- * file version (CS_TRACE_VERSION). Version 2 added CS_REC_LOSS and the
- * `reason` byte (a pad byte in version 1, whose files stay readable).
+ * <linux/types.h> (user space). Fields appended to this struct keep the
+ * trace file version and grow the header's record_size (readers ignore a
+ * record's tail); any other change means a new version (CS_TRACE_VERSION).
+ * Version 2 added CS_REC_LOSS and the `reason` byte (a pad byte in
+ * version 1, whose files stay readable).
  */
 #ifndef CHAINSCOPE_RECORD_H
 #define CHAINSCOPE_RECORD_H
