@@ -8,8 +8,9 @@
  *       chain CHAIN with callback CB (module MODULE) and cb_ok
  *   cs-mkreport dupname FILE
  *       module_notify_list: two functions named trace_module_notify
- *       (blocks trace_module_nb, trace_event_module_nb) and one function
- *       registered through two blocks without a symbol
+ *       (blocks trace_module_nb, trace_event_module_nb), one function
+ *       registered through two blocks without a symbol, and two functions
+ *       named no_block whose returns carry no block (nb 0, as latency's)
  *   cs-mkreport bench FILE EVENTS CALLBACKS
  *       EVENTS notifier_return records spread over CALLBACKS callbacks
  */
@@ -114,6 +115,8 @@ static int dupname(const char *path)
 		{ CB0 + 0x2000, "cpu_cb", NULL },
 		{ CB0 + 0x8000, "trace_module_nb", NULL },
 		{ CB0 + 0x9000, "trace_event_module_nb", NULL },
+		{ CB0 + 0x3000, "no_block", NULL },
+		{ CB0 + 0x4000, "no_block", NULL },
 	};
 	int i;
 
@@ -124,6 +127,9 @@ static int dupname(const char *path)
 		put_return(CB0 + 0x1000, CB0 + 0x9000, 3000, 0);
 		put_return(CB0 + 0x2000, NB0, 8000, 0);
 		put_return(CB0 + 0x2000, NB0 + 0x40, 16000, 0);
+		/* no block known, as in latency's rows: told apart by address */
+		put_return(CB0 + 0x3000, 0, 1000, 0);
+		put_return(CB0 + 0x4000, 0, 1000, 0);
 	}
 	return finish(syms, sizeof(syms) / sizeof(syms[0]));
 }

@@ -208,30 +208,33 @@ fi
 "$MK" dupname "$TMP/dup.cstrace"
 run "$CS" report "$TMP/dup.cstrace"
 rows=$(grep '^chain: module_notify_list' <<<"$out")
-if [ "$rc" = 0 ] && [ "$(wc -l <<<"$rows")" = 4 ] &&
+if [ "$rc" = 0 ] && [ "$(wc -l <<<"$rows")" = 6 ] &&
    grep -q 'callback: trace_module_notify \[nb=trace_module_nb\]  count=3 ' <<<"$rows" &&
    grep -q 'callback: trace_module_notify \[nb=trace_event_module_nb\]  count=3 ' <<<"$rows" &&
    grep -q 'callback: cpu_cb \[nb=0xffff888000100000\]  count=3 ' <<<"$rows" &&
    grep -q 'callback: cpu_cb \[nb=0xffff888000100040\]  count=3 ' <<<"$rows" &&
-   [ "$(sed 's/  count=.*//' <<<"$rows" | sort -u | wc -l)" = 4 ]; then
+   grep -q 'callback: no_block \[cb=0xffffffffc0103000\]  count=3 ' <<<"$rows" &&
+   grep -q 'callback: no_block \[cb=0xffffffffc0104000\]  count=3 ' <<<"$rows" &&
+   [ "$(sed 's/  count=.*//' <<<"$rows" | sort -u | wc -l)" = 6 ]; then
 	pass repeated-name-text
 else
 	fail repeated-name-text "exit $rc: $rows"
 fi
-# each row's nb, and no two rows alike in (chain, callback, nb)
+# each row's nb, and no two rows alike in (chain, callback, nb, address)
 json_rows() {
 	python3 -c 'import json, sys
 for c in json.load(sys.stdin)["callbacks"]:
-    print(c["chain"], c["callback"], c.get("nb"), c.get("nb_addr"))'
+    print(c["chain"], c["callback"], c.get("nb"), c.get("nb_addr"), c["callback_addr"])'
 }
 run "$CS" report -j "$TMP/dup.cstrace"
 if ! command -v python3 >/dev/null; then
 	skip repeated-name-json "no python3 to read the JSON"
 elif [ "$rc" = 0 ] && rows=$(json_rows <<<"$out") &&
-   grep -qx 'module_notify_list trace_module_notify trace_event_module_nb 0xffffffffc0109000' <<<"$rows" &&
-   grep -qx 'module_notify_list trace_module_notify trace_module_nb 0xffffffffc0108000' <<<"$rows" &&
-   grep -qx 'module_notify_list cpu_cb 0xffff888000100040 0xffff888000100040' <<<"$rows" &&
-   [ "$(sort -u <<<"$rows" | wc -l)" = 4 ]; then
+   grep -qx 'module_notify_list trace_module_notify trace_event_module_nb 0xffffffffc0109000 0xffffffffc0101000' <<<"$rows" &&
+   grep -qx 'module_notify_list trace_module_notify trace_module_nb 0xffffffffc0108000 0xffffffffc0100000' <<<"$rows" &&
+   grep -qx 'module_notify_list cpu_cb 0xffff888000100040 0xffff888000100040 0xffffffffc0102000' <<<"$rows" &&
+   grep -qx 'module_notify_list no_block None None 0xffffffffc0104000' <<<"$rows" &&
+   [ "$(sort -u <<<"$rows" | wc -l)" = 6 ]; then
 	pass repeated-name-json
 else
 	fail repeated-name-json "exit $rc: ${rows:-${out:0:300}}"
