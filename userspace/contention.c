@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cbrow.h"
 #include "chainscope.h"
 #include "contention.h"
 #include "contention.skel.h"
@@ -105,7 +106,7 @@ static int cmp_waiter(const void *a, const void *b)
 
 static const char *op_name(__u32 op)
 {
-	return op == 0 ? "read" : op == 1 ? "write" : "?";
+	return cs_lock_op_name(op);
 }
 
 static json_object *json_waiters(const struct waiter_entry *w, int n, __u64 head)

@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cbrow.h"
 #include "chainscope.h"
 #include "latency.h"
 #include "latency.skel.h"
@@ -127,16 +128,46 @@ static int cmp_chain(const void *a, const void *b)
 	return x->val < y->val ? -1 : x->val > y->val;
 }
 
+/* The shared rows (cbrow.c), in lat's order; NULL if out of memory. */
+static struct cs_cbrow *lat_rows(const struct lat_entry *lat, int n, const struct ksyms *ks)
+{
+	struct cs_cbrow *rows = calloc(n ? n : 1, sizeof(*rows));
+	int i;
+
+	for (i = 0; rows && i < n; i++) {
+		const struct cs_lat_hist *h = &lat[i].val;
+		struct cs_cbrow *r = &rows[i];
+
+		cs_sym_from_ksyms(&r->chain, ks, lat[i].key.head);
+		cs_sym_from_ksyms(&r->cb, ks, lat[i].key.cb);
+		r->kind = h->kind;
+		r->has_val = env.per_val;
+		r->val = lat[i].key.val;
+		memcpy(r->st.slots, h->slots, sizeof(r->st.slots));
+		r->st.count = h->count;
+		r->st.sum_ns = h->sum_ns;
+		r->st.max_ns = h->max_ns;
+		r->st.stop = h->stop;
+		r->st.bad = h->bad;
+		r->st.err = h->err;
+		r->st.untimed = h->untimed;
+	}
+	if (rows)
+		cs_cbrows_disambiguate(rows, n);	/* on -ENOMEM still unambiguous */
+	return rows;
+}
+
 static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 			  struct cs_health *seen)
 {
 	const char *unit = cs_units_suffix(env.c.units);
 	struct lat_entry *lat = NULL;
 	struct chain_entry *chains = NULL;
+	struct cs_cbrow *rows;
 	int nlat, nchain = 0, i;
 	struct cs_health health;
 	json_object *root = NULL, *arr;
-	char head[256], cb[256];
+	char head[256];
 	struct cs_summary s;
 
 	nlat = cs_drain_map(bpf_map__fd(skel->maps.hists), sizeof(struct cs_lat_key),
@@ -160,6 +191,13 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 	}
 	qsort(lat, nlat, sizeof(*lat), cmp_lat);
 	qsort(chains, nchain, sizeof(*chains), cmp_chain);
+	rows = lat_rows(lat, nlat, ks);
+	if (!rows) {
+		warn("%s: error: out of memory\n", env.c.cmd);
+		free(lat);
+		free(chains);
+		return -ENOMEM;
+	}
 
 	/* counters are cumulative in the kernel: report what is new */
 	cs_read_health(skel->obj, bpf_map__fd(skel->maps.stats), &health);
@@ -168,24 +206,8 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 		root = cs_json_root("latency", env.c.units);
 		cs_report_health(&health, seen, env.chain_mode, root);
 		arr = json_object_new_array();
-		for (i = 0; i < nlat; i++) {
-			const struct cs_lat_hist *h = &lat[i].val;
-			json_object *o = json_object_new_object();
-
-			cs_json_sym(o, "chain", ks, lat[i].key.head);
-			json_object_object_add(o, "kind", json_object_new_string(cs_kind_name(h->kind)));
-			cs_json_sym(o, "callback", ks, lat[i].key.cb);
-			if (env.per_val)
-				json_object_object_add(o, "val", json_object_new_uint64(lat[i].key.val));
-			cs_summarize(h->slots, h->count, h->max_ns, env.c.units, &s);
-			cs_json_summary(o, &s, h->sum_ns, h->max_ns, env.c.units);
-			json_object_object_add(o, "stop", json_object_new_uint64(h->stop));
-			json_object_object_add(o, "bad", json_object_new_uint64(h->bad));
-			json_object_object_add(o, "errno", json_object_new_uint64(h->err));
-			json_object_object_add(o, "untimed", json_object_new_uint64(h->untimed));
-			json_object_object_add(o, "histogram", cs_json_hist(h->slots, CS_MAX_SLOTS));
-			json_object_array_add(arr, o);
-		}
+		for (i = 0; i < nlat; i++)
+			json_object_array_add(arr, cs_cbrow_json(&rows[i], env.c.units));
 		json_object_object_add(root, "callbacks", arr);
 		if (env.chain_mode) {
 			arr = json_object_new_array();
@@ -215,24 +237,8 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 		cs_print_time_header();
 	if (!nlat && !nchain)
 		printf("no notifier callbacks ran\n");
-	for (i = 0; i < nlat; i++) {
-		const struct cs_lat_hist *h = &lat[i].val;
-
-		cs_summarize(h->slots, h->count, h->max_ns, env.c.units, &s);
-		ksyms__format(ks, lat[i].key.head, head, sizeof(head));
-		ksyms__format(ks, lat[i].key.cb, cb, sizeof(cb));
-		printf("\nchain: %s (%s) callback: %s", head, cs_kind_name(h->kind), cb);
-		if (env.per_val)
-			printf(" val=%llu", (unsigned long long)lat[i].key.val);
-		printf("  count=%llu max=%llu%s p50~%llu%s p99~%llu%s stop=%llu bad=%llu errno=%llu\n",
-		       s.count, s.max, unit, s.p50, unit, s.p99, unit,
-		       (unsigned long long)h->stop, (unsigned long long)h->bad,
-		       (unsigned long long)h->err);
-		if (h->untimed)
-			printf("  (%llu calls untimed: notifier_return was enabled while they ran)\n",
-			       (unsigned long long)h->untimed);
-		print_log2_hist(h->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
-	}
+	for (i = 0; i < nlat; i++)
+		cs_cbrow_print(stdout, &rows[i], env.c.units);
 	for (i = 0; i < nchain; i++) {
 		const struct cs_chain_hist *h = &chains[i].val;
 
@@ -250,6 +256,7 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 	cs_report_health(&health, seen, env.chain_mode, NULL);
 	fflush(stdout);
 out:
+	free(rows);
 	free(lat);
 	free(chains);
 	return 0;

@@ -2,16 +2,25 @@
 /*
  * chainscope report: latency and lock-wait histograms from a trace file
  * (chainscope record), in the layout of the live tools; -j JSON, --svg
- * one SVG histogram per chain drawn by gnuplot.
+ * one SVG bar chart per chain (report_svg.c).
+ *
+ * cmd_report() reads the command line and the file; cs_report_run() does
+ * the rest on a parsed trace, without exiting, for the CLI and the fuzz
+ * target alike.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 
+#define HASH_NONFATAL_OOM 1	/* a failed add leaves the item's hh.tbl NULL */
+#include <uthash.h>
+
+#include "cbrow.h"
 #include "chainscope.h"
+#include "report.h"
 #include "tracefile.h"
 
 static struct env {
@@ -27,7 +36,7 @@ enum { OPT_SVG = 0x100 };
 
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
-	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR (gnuplot)", 0 },
+	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR", 0 },
 	CS_UNITS_OPTIONS,
 	CS_SALVAGE_OPTION,
 	{},
@@ -43,8 +52,8 @@ static const char doc[] =
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg /tmp/svg n.cstrace\n"
 "\n"
-"Exit status: 0 success, 1 error (e.g. gnuplot failed), 2 usage error or\n"
-"an unreadable/invalid trace file.\n";
+"Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
+"2 usage error or an unreadable/invalid trace file.\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -72,347 +81,479 @@ static const struct argp argp = {
 	.doc = doc,
 };
 
-/* one histogram: per (head, cb) for callbacks, per (head, op) for locks */
-struct hist {
-	__u64 head, key2;
-	__u32 kind;
-	__u32 slots[CS_MAX_SLOTS];
-	__u64 count, sum_ns, max_ns, untimed, contended;
-	__u64 stop, bad, err;
-};
-
-struct hist_set {
-	struct hist *h;
-	size_t n, cap;
-};
-
-static struct hist *hist_get(struct hist_set *s, __u64 head, __u64 key2, int kind)
+/* Paths as given, for messages: control and non-ASCII bytes as \xHH. */
+static void put_path(FILE *f, const char *s)
 {
-	size_t i;
+	for (; *s; s++) {
+		unsigned char c = *s;
 
-	/* linear: a trace has tens of (chain, callback) pairs, not thousands */
-	for (i = 0; i < s->n; i++)
-		if (s->h[i].head == head && s->h[i].key2 == key2)
-			return &s->h[i];
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 32;
-		struct hist *p = realloc(s->h, cap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		s->h = p;
-		s->cap = cap;
+		if (c == '\\')
+			fputs("\\\\", f);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
 	}
-	memset(&s->h[s->n], 0, sizeof(s->h[0]));
-	s->h[s->n].head = head;
-	s->h[s->n].key2 = key2;
-	s->h[s->n].kind = kind;
-	return &s->h[s->n++];
 }
 
-static void hist_add(struct hist *h, __u64 ns)
-{
-	unsigned int slot = log2_bucket(cs_ns_to_units(ns, env.units));
+/* --- aggregation ------------------------------------------------------------ */
 
-	if (slot >= CS_MAX_SLOTS)
-		slot = CS_MAX_SLOTS - 1;
-	h->slots[slot]++;
-	h->count++;
-	h->sum_ns += ns;
-	if (ns > h->max_ns)
-		h->max_ns = ns;
+/* per registered block: (chain, callback, notifier_block) */
+struct cb_ent {
+	UT_hash_handle hh;	/* first: a lookup reads hh and key only */
+	struct cb_key {
+		__u64 head, cb, nb;
+	} key;
+	int kind;
+	struct cs_cbstats st;
+};
+
+/* per (chain, lock op) */
+struct lock_ent {
+	UT_hash_handle hh;
+	struct lock_key {
+		__u64 head, op;
+	} key;
+	int kind;
+	__u32 slots[CS_MAX_SLOTS];
+	__u64 count, sum_ns, max_ns, contended;
+};
+
+struct lock_row {
+	struct cs_sym chain;
+	const struct lock_ent *e;
+};
+
+struct report {
+	const struct cs_trace *t;
+	const struct cs_report_opts *o;
+	FILE *out, *err;
+	struct cb_ent *cbs;		/* hash tables */
+	struct lock_ent *locks;
+	struct cs_cbrow *rows;		/* sorted */
+	size_t nr_rows;
+	struct lock_row *lrows;		/* sorted */
+	size_t nr_lrows;
+	struct svg_name *svg_names;	/* file names taken */
+};
+
+static struct cb_ent *cb_get(struct report *r, const struct cs_rec_event *e)
+{
+	struct cb_key key = { e->head, e->cb, e->nb };
+	struct cb_ent *c;
+
+	HASH_FIND(hh, r->cbs, &key, sizeof(key), c);
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->key = key;
+	c->kind = e->kind;
+	HASH_ADD(hh, r->cbs, key, sizeof(key), c);
+	if (!c->hh.tbl) {
+		free(c);
+		return NULL;
+	}
+	return c;
 }
 
-static const struct cs_trace *trace;
-
-static int cmp_hist(const void *a, const void *b)
+static struct lock_ent *lock_get(struct report *r, const struct cs_rec_event *e)
 {
-	const struct hist *x = a, *y = b;
-	char nx[256], ny[256];
-	int r;
+	struct lock_key key = { e->head, e->lock_op };
+	struct lock_ent *l;
 
-	r = strcmp(cs_trace_sym_format(trace, x->head, nx, sizeof(nx)),
-		   cs_trace_sym_format(trace, y->head, ny, sizeof(ny)));
+	HASH_FIND(hh, r->locks, &key, sizeof(key), l);
+	if (l)
+		return l;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return NULL;
+	l->key = key;
+	l->kind = e->kind;
+	HASH_ADD(hh, r->locks, key, sizeof(key), l);
+	if (!l->hh.tbl) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+static void lock_add(struct lock_ent *l, __u64 ns, int units)
+{
+	unsigned int slot = log2_bucket(cs_ns_to_units(ns, units));
+
+	l->slots[slot < CS_MAX_SLOTS ? slot : CS_MAX_SLOTS - 1]++;
+	l->count++;
+	l->sum_ns += ns;
+	if (ns > l->max_ns)
+		l->max_ns = ns;
+	if (ns)
+		l->contended++;
+}
+
+static int cmp_lock_row(const void *a, const void *b)
+{
+	const struct lock_row *x = a, *y = b;
+	int r = cs_sym_cmp(&x->chain, &y->chain);
+
 	if (r)
 		return r;
-	if (x->key2 == y->key2)
-		return 0;
-	if (x->key2 < 2 && y->key2 < 2)	/* lock ops */
-		return x->key2 < y->key2 ? -1 : 1;
-	r = strcmp(cs_trace_sym_format(trace, x->key2, nx, sizeof(nx)),
-		   cs_trace_sym_format(trace, y->key2, ny, sizeof(ny)));
-	return r ? r : (x->key2 < y->key2 ? -1 : 1);
+	if (x->e->kind != y->e->kind)
+		return x->e->kind < y->e->kind ? -1 : 1;
+	return x->e->key.op < y->e->key.op ? -1 : x->e->key.op > y->e->key.op;
 }
 
-static void json_sym(json_object *o, const char *field, __u64 addr)
+/* Hash every event into its row, then the rows into sorted arrays. */
+static int aggregate(struct report *r)
 {
-	const struct cs_trace_sym *s = cs_trace_sym_find(trace, addr);
-	char name[256], key[64];
+	const struct cs_trace *t = r->t;
+	struct cb_ent *c, *ctmp;
+	struct lock_ent *l, *ltmp;
+	size_t i;
 
-	json_object_object_add(o, field, json_object_new_string(
-		cs_trace_sym_format(trace, addr, name, sizeof(name))));
-	snprintf(key, sizeof(key), "%s_addr", field);
-	json_object_object_add(o, key, cs_json_addr(addr));
-	if (s && s->module) {
-		snprintf(key, sizeof(key), "%s_module", field);
-		json_object_object_add(o, key, json_object_new_string(s->module));
-	}
-}
+	for (i = 0; i < t->nr_events; i++) {
+		const struct cs_rec_event *e = &t->events[i];
 
-/* gnuplot: one clustered bar chart per chain, one bar group per log2 bucket */
-static int write_svg(const struct hist_set *cbs, size_t from, size_t to)
-{
-	char head[256], cb[256], dat[4096], gp[4096], svg[4096], *p;
-	int last = -1, i, status;
-	size_t k;
-	FILE *f;
-	pid_t pid;
+		if (e->type == CS_REC_RETURN) {
+			c = cb_get(r, e);
+			if (!c)
+				return -ENOMEM;
+			cs_cbstats_add(&c->st, e->duration_ns, e->ret, r->o->units);
+		} else if (e->type == CS_REC_LOCK_WAIT) {
+			l = lock_get(r, e);
+			if (!l)
+				return -ENOMEM;
+			lock_add(l, e->duration_ns, r->o->units);
+		}
+	}
 
-	cs_trace_sym_format(trace, cbs->h[from].head, head, sizeof(head));
-	for (p = head; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
-			*p = '_';
-	snprintf(svg, sizeof(svg), "%s/%s.svg", env.svg_dir, head);
-	snprintf(dat, sizeof(dat), "%s/.%s.dat", env.svg_dir, head);
-	snprintf(gp, sizeof(gp), "%s/.%s.gp", env.svg_dir, head);
-	for (k = from; k < to; k++) {
-		i = log2_hist_last(cbs->h[k].slots, CS_MAX_SLOTS);
-		if (i > last)
-			last = i;
-	}
-	f = fopen(dat, "we");
-	if (!f)
-		goto io_err;
-	fprintf(f, "bucket");
-	for (k = from; k < to; k++)
-		fprintf(f, "\t\"%s\"", cs_trace_sym_format(trace, cbs->h[k].key2, cb,
-							 sizeof(cb)));
-	fprintf(f, "\n");
-	for (i = 0; i <= last; i++) {
-		unsigned long long lo, hi;
+	r->rows = calloc(HASH_COUNT(r->cbs) + 1, sizeof(*r->rows));
+	r->lrows = calloc(HASH_COUNT(r->locks) + 1, sizeof(*r->lrows));
+	if (!r->rows || !r->lrows)
+		return -ENOMEM;
+	HASH_ITER(hh, r->cbs, c, ctmp) {
+		struct cs_cbrow *row = &r->rows[r->nr_rows++];
 
-		log2_bucket_range(i, &lo, &hi);
-		fprintf(f, "\"%llu-%llu\"", lo, hi);
-		for (k = from; k < to; k++)
-			fprintf(f, "\t%u", cbs->h[k].slots[i]);
-		fprintf(f, "\n");
+		cs_sym_from_trace(&row->chain, t, c->key.head);
+		cs_sym_from_trace(&row->cb, t, c->key.cb);
+		cs_sym_from_trace(&row->nb, t, c->key.nb);
+		row->kind = c->kind;
+		row->st = c->st;
 	}
-	if (fclose(f))
-		goto io_err;
-	f = fopen(gp, "we");
-	if (!f)
-		goto io_err;
-	cs_trace_sym_format(trace, cbs->h[from].head, cb, sizeof(cb));
-	fprintf(f,
-		"set terminal svg size 900,500 dynamic enhanced font 'sans,11'\n"
-		"set output '%s'\n"
-		"set title \"%s (%s): callback latency\" noenhanced\n"
-		"set xlabel '%s (log2 buckets)'\n"
-		"set ylabel 'calls'\n"
-		"set style data histograms\n"
-		"set style histogram clustered gap 1\n"
-		"set style fill solid 0.8 border -1\n"
-		"set xtics rotate by -45 noenhanced\n"
-		"set key top right noenhanced\n"
-		"set yrange [0:*]\n"
-		"set grid ytics\n"
-		"plot for [c=2:%zu] '%s' using c:xtic(1) title columnheader(c)\n",
-		svg, cb, cs_kind_name(cbs->h[from].kind), cs_units_name(env.units),
-		to - from + 1, dat);
-	if (fclose(f))
-		goto io_err;
-	pid = fork();
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", gp, (char *)NULL);
-		fprintf(stderr, "%s: error: cannot run gnuplot: %s (install gnuplot-nox)\n",
-			env.cmd, strerror(errno));
-		_exit(127);
+	HASH_ITER(hh, r->locks, l, ltmp) {
+		struct lock_row *row = &r->lrows[r->nr_lrows++];
+
+		cs_sym_from_trace(&row->chain, t, l->key.head);
+		row->e = l;
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-	    WEXITSTATUS(status)) {
-		warn("%s: error: gnuplot failed for %s (script %s)\n", env.cmd, svg, gp);
-		return -1;
-	}
-	unlink(dat);
-	unlink(gp);
-	if (!env.json)
-		printf("wrote %s\n", svg);
+	if (cs_cbrows_disambiguate(r->rows, r->nr_rows))
+		return -ENOMEM;
+	qsort(r->rows, r->nr_rows, sizeof(*r->rows), cs_cbrow_cmp);
+	qsort(r->lrows, r->nr_lrows, sizeof(*r->lrows), cmp_lock_row);
 	return 0;
-io_err:
-	warn("%s: error: writing into %s: %s\n", env.cmd, env.svg_dir, strerror(errno));
-	return -1;
+}
+
+/* --- text and JSON ---------------------------------------------------------- */
+
+/* One object, serialized, then freed; returns what to put before the next. */
+static const char *put_json(FILE *f, const char *sep, json_object *o)
+{
+	fputs(sep, f);
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN), f);
+	json_object_put(o);
+	return ",";
+}
+
+/*
+ * One line, {"type":"report",...,"callbacks":[...],"locks":[...]}, written
+ * a row at a time: a tree of 80k rows' objects costs seconds in malloc.
+ */
+static void print_json(const struct report *r)
+{
+	const struct cs_trace *t = r->t;
+	const struct cs_report_opts *o = r->o;
+	json_object *root = json_object_new_object(), *obj;
+	const char *s, *sep;
+	struct cs_summary sum;
+	size_t i;
+
+	json_object_object_add(root, "type", json_object_new_string("report"));
+	json_object_object_add(root, "file", json_object_new_string(o->file));
+	json_object_object_add(root, "kernel", json_object_new_string(t->hdr.release));
+	json_object_object_add(root, "boot_id", json_object_new_string(t->hdr.boot_id));
+	json_object_object_add(root, "duration_ns",
+			       json_object_new_uint64(t->end_ns - t->hdr.start_ns));
+	json_object_object_add(root, "units", json_object_new_string(cs_units_name(o->units)));
+	json_object_object_add(root, "events", json_object_new_uint64(t->nr_events));
+	json_object_object_add(root, "lost", json_object_new_uint64(t->lost));
+	json_object_object_add(root, "missed", json_object_new_uint64(t->missed));
+	/* the header's members without the closing brace */
+	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
+	fprintf(r->out, "%.*s,\"callbacks\":[", (int)strlen(s) - 1, s);
+	json_object_put(root);
+	for (i = 0, sep = ""; i < r->nr_rows; i++)
+		sep = put_json(r->out, sep, cs_cbrow_json(&r->rows[i], o->units));
+	fputs("],\"locks\":[", r->out);
+	for (i = 0, sep = ""; i < r->nr_lrows; i++) {
+		const struct lock_ent *l = r->lrows[i].e;
+
+		obj = json_object_new_object();
+		cs_json_symbol(obj, "chain", &r->lrows[i].chain);
+		json_object_object_add(obj, "kind", json_object_new_string(cs_kind_name(l->kind)));
+		json_object_object_add(obj, "op",
+				       json_object_new_string(cs_lock_op_name(l->key.op)));
+		cs_summarize(l->slots, l->count, l->max_ns, o->units, &sum);
+		cs_json_summary(obj, &sum, l->sum_ns, l->max_ns, o->units);
+		json_object_object_add(obj, "contended", json_object_new_uint64(l->contended));
+		json_object_object_add(obj, "histogram", cs_json_hist(l->slots, CS_MAX_SLOTS));
+		sep = put_json(r->out, sep, obj);
+	}
+	fputs("]}\n", r->out);
+}
+
+static void print_text(const struct report *r)
+{
+	const struct cs_trace *t = r->t;
+	const struct cs_report_opts *o = r->o;
+	const char *unit = cs_units_suffix(o->units);
+	char head[CS_SYMSTR_LEN];
+	struct cs_summary s;
+	size_t i;
+
+	fputs("trace ", r->out);
+	put_path(r->out, o->file);
+	fprintf(r->out, ": kernel %s, boot %s, %.3f s, %zu events, lost %llu, missed %llu\n",
+		t->hdr.release, t->hdr.boot_id, (t->end_ns - t->hdr.start_ns) / 1e9,
+		t->nr_events, (unsigned long long)t->lost, (unsigned long long)t->missed);
+	if (t->lost)
+		fprintf(r->out, "WARNING: %llu events were lost while recording\n",
+			(unsigned long long)t->lost);
+	if (!r->nr_rows && !r->nr_lrows)
+		fprintf(r->out, "no notifier callbacks ran\n");
+	for (i = 0; i < r->nr_rows; i++)
+		cs_cbrow_print(r->out, &r->rows[i], o->units);
+	for (i = 0; i < r->nr_lrows; i++) {
+		const struct lock_ent *l = r->lrows[i].e;
+
+		cs_summarize(l->slots, l->count, l->max_ns, o->units, &s);
+		fprintf(r->out, "\nchain: %s (%s) op: %s  count=%llu contended=%llu "
+			"max=%llu%s p50~%llu%s p99~%llu%s\n",
+			cs_sym_str(&r->lrows[i].chain, head, sizeof(head)),
+			cs_kind_name(l->kind), cs_lock_op_name(l->key.op), s.count,
+			(unsigned long long)l->contended, s.max, unit, s.p50, unit, s.p99, unit);
+		fprint_log2_hist(r->out, l->slots, CS_MAX_SLOTS, cs_units_name(o->units));
+	}
+}
+
+/* --- SVG -------------------------------------------------------------------- */
+
+#define SVG_NAME_MAX 200	/* of the chain part, well under NAME_MAX */
+
+struct svg_name {
+	UT_hash_handle hh;
+	char name[SVG_NAME_MAX + 32];
+};
+
+/*
+ * CHAIN.svg with the chain's name reduced to [A-Za-z0-9_-], or, if two
+ * chains reduce to the same name, CHAIN-0xHEAD.svg for the later one.
+ */
+static int svg_file_name(struct report *r, const struct cs_sym *chain, char *buf,
+			 size_t len)
+{
+	char shown[CS_SYMSTR_LEN];
+	struct svg_name *n;
+	const char *p;
+	size_t i = 0;
+
+	for (p = cs_sym_str(chain, shown, sizeof(shown)); *p && i < SVG_NAME_MAX; p++, i++)
+		buf[i] = ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			  (*p >= '0' && *p <= '9') || *p == '-') ? *p : '_';
+	snprintf(buf + i, len - i, ".svg");
+	HASH_FIND_STR(r->svg_names, buf, n);
+	if (n)
+		snprintf(buf + i, len - i, "-0x%llx.svg", (unsigned long long)chain->addr);
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	snprintf(n->name, sizeof(n->name), "%s", buf);
+	HASH_ADD_STR(r->svg_names, name, n);
+	if (!n->hh.tbl) {
+		free(n);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int cmp_count_desc(const void *a, const void *b)
+{
+	const struct cs_cbrow *x = *(const struct cs_cbrow *const *)a;
+	const struct cs_cbrow *y = *(const struct cs_cbrow *const *)b;
+
+	if (x->st.count != y->st.count)
+		return x->st.count > y->st.count ? -1 : 1;
+	return x < y ? -1 : x > y;	/* stable: the text's order */
+}
+
+/* One chain's rows, rows[0..n), into one SVG file. */
+static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
+{
+	char names[CS_SVG_MAX_SERIES][2 * CS_SYMSTR_LEN + 80];
+	char file[SVG_NAME_MAX + 32], title[CS_SYMSTR_LEN + 64], note[96];
+	char cb[CS_SYMSTR_LEN], label[CS_SYMSTR_LEN + 64];
+	struct cs_svg_series series[CS_SVG_MAX_SERIES];
+	const struct cs_cbrow **order;
+	size_t i, k;
+	FILE *f;
+	int fd, err = 0;
+
+	order = calloc(n, sizeof(*order));
+	if (!order || svg_file_name(r, &rows[0].chain, file, sizeof(file))) {
+		free(order);
+		fprintf(r->err, "%s: error: out of memory\n", r->o->cmd);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		order[i] = &rows[i];
+	/* the most called callbacks get the bars */
+	qsort(order, n, sizeof(*order), cmp_count_desc);
+	k = n < CS_SVG_MAX_SERIES ? n : CS_SVG_MAX_SERIES;
+	for (i = 0; i < k; i++) {
+		const char *name = cs_sym_str(&order[i]->cb, cb, sizeof(cb));
+
+		if (order[i]->label != CS_LABEL_NONE)
+			snprintf(names[i], sizeof(names[i]), "%s [%s]", name,
+				 cs_cbrow_label_str(order[i], label, sizeof(label)));
+		else
+			snprintf(names[i], sizeof(names[i]), "%s", name);
+		series[i].name = names[i];
+		series[i].slots = order[i]->st.slots;
+	}
+	free(order);
+	snprintf(title, sizeof(title), "%s (%s): callback latency",
+		 cs_sym_str(&rows[0].chain, cb, sizeof(cb)), cs_kind_name(rows[0].kind));
+	note[0] = '\0';
+	if (n > k)
+		snprintf(note, sizeof(note), "%zu callbacks with fewer calls not drawn", n - k);
+
+	fd = openat(r->o->svg_dirfd, file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		    O_CLOEXEC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+	} else {
+		if (cs_svg_histogram(f, title, note, cs_units_name(r->o->units), series, k))
+			err = errno ? -errno : -EIO;
+		if (fclose(f) && !err)
+			err = errno ? -errno : -EIO;
+	}
+	if (err) {
+		fprintf(r->err, "%s: error: cannot write ", r->o->cmd);
+		put_path(r->err, r->o->svg_dir);
+		fprintf(r->err, "/%s: %s\n", file, strerror(-err));
+		return err;
+	}
+	if (!r->o->json) {
+		fputs("wrote ", r->out);
+		put_path(r->out, r->o->svg_dir);
+		fprintf(r->out, "/%s\n", file);
+	}
+	return 0;
+}
+
+int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
+		  FILE *out, FILE *err)
+{
+	struct report r = { .t = t, .o = o, .out = out, .err = err };
+	struct cb_ent *c, *ctmp;
+	struct lock_ent *l, *ltmp;
+	struct svg_name *n, *ntmp;
+	int rc = CS_EXIT_OK;
+	size_t i, from;
+
+	if (aggregate(&r)) {
+		fprintf(err, "%s: error: out of memory\n", o->cmd);
+		rc = CS_EXIT_ERROR;
+		goto out;
+	}
+	if (o->json)
+		print_json(&r);
+	else
+		print_text(&r);
+	fflush(out);
+
+	/* rows are sorted by chain: one SVG per run of equal heads */
+	for (from = 0; o->svg_dirfd >= 0 && from < r.nr_rows; from = i) {
+		for (i = from; i < r.nr_rows && r.rows[i].chain.addr == r.rows[from].chain.addr; i++)
+			;
+		if (write_svg(&r, &r.rows[from], i - from)) {
+			rc = CS_EXIT_ERROR;
+			break;	/* one message: the next file would fail alike */
+		}
+	}
+out:
+	HASH_ITER(hh, r.cbs, c, ctmp) {
+		HASH_DEL(r.cbs, c);
+		free(c);
+	}
+	HASH_ITER(hh, r.locks, l, ltmp) {
+		HASH_DEL(r.locks, l);
+		free(l);
+	}
+	HASH_ITER(hh, r.svg_names, n, ntmp) {
+		HASH_DEL(r.svg_names, n);
+		free(n);
+	}
+	free(r.rows);
+	free(r.lrows);
+	return rc;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	static const char *const op_names[] = { "read", "write" };
-	const char *unit;
-	struct hist_set cbs = {}, locks = {};
+	struct cs_report_opts o = { .svg_dirfd = -1 };
 	struct cs_trace t;
-	struct cs_summary s;
-	char err[512], head[256], cb[256];
-	size_t i, from;
-	int rc = CS_EXIT_OK;
+	char err[512];
+	int rc;
 
 	memset(&env, 0, sizeof(env));
 	env.cmd = argv[0];
 	env.units = CS_UNITS_US;
 	cs_parse_args(&argp, argc, argv, &env);
-	unit = cs_units_suffix(env.units);
 
 	if (cs_trace_read(env.file, &t, err, sizeof(err))) {
-		warn("%s: error: %s: %s\n", env.cmd, env.file, err);
+		fprintf(stderr, "%s: error: ", env.cmd);
+		put_path(stderr, env.file);
+		fprintf(stderr, ": %s\n", err);
 		return CS_EXIT_USAGE;
 	}
-	trace = &t;
-	for (i = 0; i < t.nr_events; i++) {
-		const struct cs_rec_event *e = &t.events[i];
-		struct hist *h;
-
-		if (e->type == CS_REC_RETURN) {
-			h = hist_get(&cbs, e->head, e->cb, e->kind);
-			if (!h)
-				goto nomem;
-			if (e->duration_ns) {
-				hist_add(h, e->duration_ns);
-			} else {
-				h->count++;
-				h->untimed++;
-			}
-			if (e->ret & CS_NOTIFY_STOP_MASK) {
-				int plain = e->ret & ~CS_NOTIFY_STOP_MASK;
-
-				if (e->ret == CS_NOTIFY_BAD)
-					h->bad++;
-				else if (plain > CS_NOTIFY_OK)
-					h->err++;
-				else
-					h->stop++;
-			}
-		} else if (e->type == CS_REC_LOCK_WAIT) {
-			h = hist_get(&locks, e->head, e->lock_op, e->kind);
-			if (!h)
-				goto nomem;
-			hist_add(h, e->duration_ns);
-			if (e->duration_ns)
-				h->contended++;
-		}
-	}
-	qsort(cbs.h, cbs.n, sizeof(*cbs.h), cmp_hist);
-	qsort(locks.h, locks.n, sizeof(*locks.h), cmp_hist);
-
-	if (env.json) {
-		json_object *root = json_object_new_object(), *arr, *o;
-
-		json_object_object_add(root, "type", json_object_new_string("report"));
-		json_object_object_add(root, "file", json_object_new_string(env.file));
-		json_object_object_add(root, "kernel", json_object_new_string(t.hdr.release));
-		json_object_object_add(root, "boot_id", json_object_new_string(t.hdr.boot_id));
-		json_object_object_add(root, "duration_ns",
-				       json_object_new_uint64(t.end_ns - t.hdr.start_ns));
-		json_object_object_add(root, "units",
-				       json_object_new_string(cs_units_name(env.units)));
-		json_object_object_add(root, "events", json_object_new_uint64(t.nr_events));
-		json_object_object_add(root, "lost", json_object_new_uint64(t.lost));
-		json_object_object_add(root, "missed", json_object_new_uint64(t.missed));
-		arr = json_object_new_array();
-		for (i = 0; i < cbs.n; i++) {
-			const struct hist *h = &cbs.h[i];
-
-			o = json_object_new_object();
-			json_sym(o, "chain", h->head);
-			json_object_object_add(o, "kind", json_object_new_string(cs_kind_name(h->kind)));
-			json_sym(o, "callback", h->key2);
-			cs_summarize(h->slots, h->count, h->max_ns, env.units, &s);
-			cs_json_summary(o, &s, h->sum_ns, h->max_ns, env.units);
-			json_object_object_add(o, "stop", json_object_new_uint64(h->stop));
-			json_object_object_add(o, "bad", json_object_new_uint64(h->bad));
-			json_object_object_add(o, "errno", json_object_new_uint64(h->err));
-			json_object_object_add(o, "untimed", json_object_new_uint64(h->untimed));
-			json_object_object_add(o, "histogram", cs_json_hist(h->slots, CS_MAX_SLOTS));
-			json_object_array_add(arr, o);
-		}
-		json_object_object_add(root, "callbacks", arr);
-		arr = json_object_new_array();
-		for (i = 0; i < locks.n; i++) {
-			const struct hist *h = &locks.h[i];
-
-			o = json_object_new_object();
-			json_sym(o, "chain", h->head);
-			json_object_object_add(o, "kind", json_object_new_string(cs_kind_name(h->kind)));
-			json_object_object_add(o, "op", json_object_new_string(op_names[h->key2 & 1]));
-			cs_summarize(h->slots, h->count, h->max_ns, env.units, &s);
-			cs_json_summary(o, &s, h->sum_ns, h->max_ns, env.units);
-			json_object_object_add(o, "contended", json_object_new_uint64(h->contended));
-			json_object_object_add(o, "histogram", cs_json_hist(h->slots, CS_MAX_SLOTS));
-			json_object_array_add(arr, o);
-		}
-		json_object_object_add(root, "locks", arr);
-		cs_json_print(root);
-	} else {
-		printf("trace %s: kernel %s, boot %s, %.3f s, %zu events, lost %llu, missed %llu\n",
-		       env.file, t.hdr.release, t.hdr.boot_id,
-		       (t.end_ns - t.hdr.start_ns) / 1e9, t.nr_events,
-		       (unsigned long long)t.lost, (unsigned long long)t.missed);
-		if (t.lost)
-			printf("WARNING: %llu events were lost while recording\n",
-			       (unsigned long long)t.lost);
-		if (!cbs.n && !locks.n)
-			printf("no notifier callbacks ran\n");
-		for (i = 0; i < cbs.n; i++) {
-			const struct hist *h = &cbs.h[i];
-
-			cs_summarize(h->slots, h->count, h->max_ns, env.units, &s);
-			printf("\nchain: %s (%s) callback: %s",
-			       cs_trace_sym_format(&t, h->head, head, sizeof(head)),
-			       cs_kind_name(h->kind),
-			       cs_trace_sym_format(&t, h->key2, cb, sizeof(cb)));
-			printf("  count=%llu max=%llu%s p50~%llu%s p99~%llu%s stop=%llu bad=%llu errno=%llu\n",
-			       s.count, s.max, unit, s.p50, unit, s.p99, unit,
-			       (unsigned long long)h->stop, (unsigned long long)h->bad,
-			       (unsigned long long)h->err);
-			if (h->untimed)
-				printf("  (%llu calls untimed: notifier_return was enabled while they ran)\n",
-				       (unsigned long long)h->untimed);
-			print_log2_hist(h->slots, CS_MAX_SLOTS, cs_units_name(env.units));
-		}
-		for (i = 0; i < locks.n; i++) {
-			const struct hist *h = &locks.h[i];
-
-			cs_summarize(h->slots, h->count, h->max_ns, env.units, &s);
-			printf("\nchain: %s (%s) op: %s  count=%llu contended=%llu max=%llu%s p50~%llu%s p99~%llu%s\n",
-			       cs_trace_sym_format(&t, h->head, head, sizeof(head)),
-			       cs_kind_name(h->kind), op_names[h->key2 & 1], s.count,
-			       (unsigned long long)h->contended, s.max, unit, s.p50, unit,
-			       s.p99, unit);
-			print_log2_hist(h->slots, CS_MAX_SLOTS, cs_units_name(env.units));
-		}
-	}
-	fflush(stdout);
-
 	if (env.svg_dir) {
-		if (mkdir(env.svg_dir, 0755) && errno != EEXIST) {
-			warn("%s: error: cannot create %s: %s\n", env.cmd, env.svg_dir,
-			     strerror(errno));
-			rc = CS_EXIT_ERROR;
-			goto out;
-		}
-		/* cbs is sorted by chain: one SVG per run of equal heads */
-		for (from = 0; from < cbs.n; from = i) {
-			for (i = from; i < cbs.n && cbs.h[i].head == cbs.h[from].head; i++)
-				;
-			if (write_svg(&cbs, from, i))
-				rc = CS_EXIT_ERROR;
+		/* the path goes to system calls only; files are opened under the fd */
+		if (!mkdir(env.svg_dir, 0755) || errno == EEXIST)
+			o.svg_dirfd = open(env.svg_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (o.svg_dirfd < 0) {
+			fprintf(stderr, "%s: error: cannot create directory ", env.cmd);
+			put_path(stderr, env.svg_dir);
+			fprintf(stderr, ": %s\n", strerror(errno));
+			cs_trace_free(&t);
+			return CS_EXIT_ERROR;
 		}
 	}
-out:
-	free(cbs.h);
-	free(locks.h);
+	o.cmd = env.cmd;
+	o.file = env.file;
+	o.units = env.units;
+	o.json = env.json;
+	o.svg_dir = env.svg_dir;
+	rc = cs_report_run(&t, &o, stdout, stderr);
+	if (fflush(stdout) || ferror(stdout)) {
+		warn("%s: error: writing the report: %s\n", env.cmd, strerror(errno));
+		rc = CS_EXIT_ERROR;
+	}
+	if (o.svg_dirfd >= 0)
+		close(o.svg_dirfd);
 	cs_trace_free(&t);
 	return rc;
-nomem:
-	warn("%s: error: out of memory\n", env.cmd);
-	rc = CS_EXIT_ERROR;
-	goto out;
 }

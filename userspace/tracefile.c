@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "symname.h"
 #include "tracefile.h"
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -328,6 +329,8 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 	t->lost = tr.lost;
 	t->missed = tr.missed;
 	t->end_ns = tr.end_ns;
+	if (cs_trace_check_strings(t, buf, err, errlen))
+		goto fail;
 	return 0;
 fail:
 	free(t->syms);

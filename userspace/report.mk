@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# chainscope report: its SVG writer, its fuzz target and its host tests.
+# Included at the end of userspace/Makefile (after record.mk).
+#
+#   .output/cs-mkreport     trace files for the report tests (crafted names,
+#                           repeated callback names, benchmark traces)
+#   .output/fuzz_report     libFuzzer target: report end to end (clang)
+#   make test-report        tests/report.sh: crafted traces and paths, the
+#                           repeated-name rows, a bounded fuzz run and a
+#                           benchmark line (events/s, 10^5 vs 10^6 events)
+
+FUZZ_REPORT_RUNS ?= 5000
+
+$(OUTPUT)/chainscope: $(OUTPUT)/report_svg.o
+
+$(OUTPUT)/cs-mkreport: tests/mkreport.c $(OUTPUT)/tracefile.o tracefile.h symname.h \
+		$(BPF_DIR)/record.h | $(OUTPUT)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) -I. tests/mkreport.c $(OUTPUT)/tracefile.o -o $@
+
+# The chainscope binary's own sources, instrumented, with its main()
+# renamed so that libFuzzer's runs; the skeletons come from the CLI build.
+FUZZ_REPORT_SRCS = $(patsubst %.o,%.c,$(sort $(CLI_OBJS) $(REC_OBJS) report_svg.o))
+
+$(OUTPUT)/fuzz_report: tests/fuzz_report.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
+		$(OUTPUT)/chainscope
+	$(call msg,FUZZ,$@)
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main -I. \
+		-I$(OUTPUT) -I$(BPF_DIR) $(shell $(PKG_CONFIG) --cflags libbpf json-c) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		tests/fuzz_report.c $(FUZZ_REPORT_SRCS) $(LDLIBS) -o $@
+
+.PHONY: test-report
+test: test-report
+test-report: $(OUTPUT)/chainscope $(OUTPUT)/cs-mkreport
+	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_REPORT_RUNS) \
+		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_report" \
+		bash tests/report.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-mkreport \
+		$(OUTPUT)/fuzz_report

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * libFuzzer target for `chainscope report` end to end: any bytes are
+ * parsed as a trace file; whatever the reader accepts goes through
+ * cs_report_run() three times, for the text, the JSON and the SVG output
+ * (into a private temporary directory). Nothing runs another program.
+ *
+ * Built from the CLI's own sources with main renamed (see report.mk).
+ * Besides the sanitizers, it checks what a reader of the output relies on:
+ * the text and the SVG files hold no control bytes but newlines, the
+ * JSON is one line that parses, messages are one line each.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "chainscope.h"
+#include "report.h"
+#include "tracefile.h"
+
+static char dir[64];
+static int dirfd_ = -1;
+
+/* A fresh directory per input (libFuzzer ends with _Exit: no atexit). */
+static void make_dir(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/cs-fuzz-report.XXXXXX");
+	if (!mkdtemp(dir))
+		abort();
+	dirfd_ = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd_ < 0)
+		abort();
+}
+
+/* only printable ASCII, tab and newline */
+static void check_plain(const char *buf, size_t len, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = buf[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f) {
+			fprintf(stderr, "fuzz_report: byte 0x%02x at %zu of the %s\n", c, i, what);
+			abort();
+		}
+	}
+}
+
+/* every message ends its line and there is no empty one */
+static void check_lines(const char *buf, size_t len)
+{
+	if (len && (buf[len - 1] != '\n' || strstr(buf, "\n\n")))
+		abort();
+	check_plain(buf, len, "messages");
+}
+
+struct capture {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static FILE *cap_open(struct capture *c)
+{
+	c->buf = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->buf, &c->len);
+	if (!c->f)
+		abort();
+	return c->f;
+}
+
+static void cap_close(struct capture *c)
+{
+	if (fclose(c->f))
+		abort();
+}
+
+/* Check and remove what the SVG run wrote, and the directory. */
+static void check_svg_files(void)
+{
+	DIR *d = fdopendir(dirfd_);
+	struct dirent *de;
+	char buf[1 << 16];
+
+	if (!d)
+		abort();
+	while ((de = readdir(d))) {
+		ssize_t n;
+		int fd;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		fd = openat(dirfd_, de->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			abort();
+		n = strlen(de->d_name);
+		if (n < 5 || strcmp(de->d_name + n - 4, ".svg") || de->d_name[0] == '.')
+			abort();	/* nothing but CHAIN.svg */
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			check_plain(buf, n, "SVG");
+		close(fd);
+		if (unlinkat(dirfd_, de->d_name, 0))
+			abort();
+	}
+	closedir(d);	/* closes dirfd_ */
+	dirfd_ = -1;
+	if (rmdir(dir))
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cs_report_opts o = {
+		.cmd = "chainscope report", .file = "fuzz.cstrace", .svg_dirfd = -1,
+		.svg_dir = "svg",
+	};
+	struct capture out, err;
+	struct cs_trace t;
+	char msg[512];
+	void *buf;
+	int mode, rc;
+
+	/* the reader reads files into 8-byte aligned memory: so do we */
+	buf = aligned_alloc(8, (size + 8) & ~(size_t)7);
+	if (!buf)
+		return 0;
+	memcpy(buf, data, size);
+	if (cs_trace_parse(buf, size, &t, msg, sizeof(msg))) {
+		free(buf);
+		return 0;
+	}
+	o.units = size % 3;	/* CS_UNITS_NS, _US, _MS */
+	for (mode = 0; mode < 3; mode++) {
+		o.json = mode == 1;
+		if (mode == 2)
+			make_dir();
+		o.svg_dirfd = mode == 2 ? dirfd_ : -1;
+		rc = cs_report_run(&t, &o, cap_open(&out), cap_open(&err));
+		cap_close(&out);
+		cap_close(&err);
+		if (rc != CS_EXIT_OK && rc != CS_EXIT_ERROR)
+			abort();
+		check_lines(err.buf, err.len);
+		if (rc == CS_EXIT_OK && err.len)
+			abort();	/* success is quiet */
+		if (o.json && rc == CS_EXIT_OK) {
+			json_object *j = json_tokener_parse(out.buf);
+
+			if (!j || out.len < 2 || memchr(out.buf, '\n', out.len) !=
+						    out.buf + out.len - 1)
+				abort();
+			json_object_put(j);
+		} else {
+			check_plain(out.buf, out.len, "output");
+		}
+		free(out.buf);
+		free(err.buf);
+		if (mode == 2)
+			check_svg_files();
+	}
+	free(t.syms);
+	free(buf);
+	return 0;
+}
