@@ -329,13 +329,14 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 	t->lost = tr.lost;
 	t->missed = tr.missed;
 	t->end_ns = tr.end_ns;
-	if (cs_trace_check_strings(t, buf, err, errlen))
+	if (cs_trace_check_strings(t, p, err, errlen))
 		goto fail;
 	return 0;
 fail:
 	free(t->syms);
 	free(t->copy);
 	t->syms = NULL;
+	t->nr_syms = 0;
 	t->copy = NULL;
 	t->events = NULL;
 	t->nr_events = 0;
@@ -400,7 +401,14 @@ int cs_trace_parse_flags(const void *buf, size_t len, unsigned int flags,
 		return parse_complete(p, len, t, err, errlen);
 	if (!parse_complete(p, len, t, strict_err, sizeof(strict_err)))
 		return 0;
-	return parse_salvage(p, len, t, err, errlen);
+	if (parse_salvage(p, len, t, err, errlen))
+		return -1;
+	/* No symbols when salvaged: this checks the header's strings. */
+	if (cs_trace_check_strings(t, p, err, errlen)) {
+		cs_trace_free(t);
+		return -1;
+	}
+	return 0;
 }
 
 int cs_trace_parse(const void *buf, size_t len, struct cs_trace *t,
