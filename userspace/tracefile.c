@@ -88,7 +88,11 @@ static int check_record(const struct cs_rec_event *e, __u64 off, char *err,
 	if (e->ctx > CS_REC_CTX_NMI)
 		return bad(err, errlen, "corrupted", FOFF(ctx),
 			   "execution context %u (0..%d)", e->ctx, CS_REC_CTX_NMI);
-	if (e->__pad[0] || e->__pad[1])
+	if (e->reason && e->type != CS_REC_LOSS)
+		return bad(err, errlen, "corrupted", FOFF(reason),
+			   "loss reason %u in a %s record", e->reason,
+			   cs_rec_type_name(e->type));
+	if (e->__pad)
 		return bad(err, errlen, "corrupted", FOFF(__pad),
 			   "padding is not zero");
 	return 0;
