@@ -13,3 +13,24 @@
 
 $(OUTPUT)/chainscope: $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o
 $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/check.o: $(BPF_DIR)/record.h
+
+$(OUTPUT)/cs-gencheck: tests/gencheck.c $(OUTPUT)/tracefile.o tracefile.h \
+		$(BPF_DIR)/record.h | $(OUTPUT)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) -I. tests/gencheck.c $(OUTPUT)/tracefile.o -o $@
+
+# Built on demand by the test (which skips it without clang's libFuzzer).
+$(OUTPUT)/fuzz_check: tests/fuzz_check.c checker.c check_pass.c checker.h \
+		checker_int.h tracefile.c tracefile.h $(BPF_DIR)/record.h | $(OUTPUT)
+	$(call msg,FUZZ,$@)
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -I. -I$(BPF_DIR) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		tests/fuzz_check.c checker.c check_pass.c tracefile.c -o $@
+
+.PHONY: test-check
+test: test-check
+test-check: $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck $(OUTPUT)/cs-gentrace
+	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_RUNS) \
+		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_check" \
+		bash tests/check.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck \
+		$(OUTPUT)/cs-gentrace $(OUTPUT)/fuzz_check
