@@ -27,10 +27,13 @@ $(OUTPUT)/fuzz_check: tests/fuzz_check.c checker.c check_pass.c checker.h \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		tests/fuzz_check.c checker.c check_pass.c tracefile.c -o $@
 
-.PHONY: test-check
+.PHONY: test-check bench-offline
 test: test-check
 test-check: $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck $(OUTPUT)/cs-gentrace
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_RUNS) \
 		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_check" \
 		bash tests/check.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck \
 		$(OUTPUT)/cs-gentrace $(OUTPUT)/fuzz_check
+
+bench-offline: $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck
+	$(Q)bash tests/bench_offline.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck
