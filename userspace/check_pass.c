@@ -117,9 +117,9 @@ static void settle_robust(struct checker *ck, struct robust *r, const char *why,
 		return;
 	}
 	chk_violation(ck, r->end_idx, r->head, 0, "missing-rollback",
-		  "robust pass stopped (ret 0x%x after %d callbacks) and no rollback "
-		  "pass followed (%s at event %zu)", (unsigned int)r->ret, r->nr_calls,
-		  why, idx);
+		      "robust pass stopped (ret 0x%x after %d callbacks) and no rollback "
+		      "pass followed (%s at event %zu)", (unsigned int)r->ret, r->nr_calls,
+		      why, idx);
 }
 
 static void group_index_free(struct frame *f)
@@ -181,8 +181,8 @@ static void pop_unended(struct checker *ck, struct stack *st, const char *why,
 		ck->s->gap_passes++;
 	else
 		chk_violation(ck, f->begin_idx, f->head, 0, "begin-without-end",
-			  "%s pass has no call_end (%s at event %zu)",
-			  call_types[f->type], why, idx);
+			      "%s pass has no call_end (%s at event %zu)",
+			      call_types[f->type], why, idx);
 	st->depth--;
 }
 
@@ -246,7 +246,7 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 		return -ENOMEM;
 	if (f->stop_idx >= 0)
 		chk_violation(ck, idx, e->head, e->cb, "run-after-stop",
-			  "ran after the pass stopped at event %lld", f->stop_idx);
+			      "ran after the pass stopped at event %lld", f->stop_idx);
 	f->stop_due = false;	/* run-after-stop says it */
 	if (m->state == M_GONE && m->gone_idx < f->begin_idx) {
 		if (!chk_grow((void **)&m->sus, &m->cap_sus, m->nr_sus, sizeof(*m->sus)))
@@ -259,9 +259,9 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	if (f->nr_runs && e->priority > f->last.prio) {
 		r = &f->last;
 		chk_violation(ck, idx, e->head, e->cb, "priority-order",
-			  "priority %d ran after priority %d (event %zu) in the "
-			  "pass of event %zu", e->priority, r->prio, r->idx,
-			  f->begin_idx);
+			      "priority %d ran after priority %d (event %zu) in the "
+			      "pass of event %zu", e->priority, r->prio, r->idx,
+			      f->begin_idx);
 		f->disordered = true;
 	}
 	g = group_of(ck, f, e->priority);
@@ -270,9 +270,9 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	if (m->seq >= 0) {
 		if (g->max_seq > m->seq)
 			chk_violation(ck, idx, e->head, e->cb, "registration-order",
-				  "priority %d: block registered at event %lld ran after "
-				  "the one registered at event %lld (event %zu)",
-				  e->priority, m->seq, g->max_seq, g->max_idx);
+				      "priority %d: block registered at event %lld ran after "
+				      "the one registered at event %lld (event %zu)",
+				      e->priority, m->seq, g->max_seq, g->max_idx);
 		else {
 			g->max_seq = m->seq;
 			g->max_idx = idx;
@@ -283,8 +283,8 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	    !f->gapped && !f->undo_reported && f->nr_runs < f->undo.nr_runs &&
 	    f->undo.runs[f->nr_runs].nb != e->nb) {
 		chk_violation(ck, idx, e->head, e->cb, "rollback", "rollback callback %zu "
-			  "is not callback %zu of the robust pass (event %zu)",
-			  f->nr_runs + 1, f->nr_runs + 1, f->undo.runs[f->nr_runs].idx);
+			      "is not callback %zu of the robust pass (event %zu)",
+			      f->nr_runs + 1, f->nr_runs + 1, f->undo.runs[f->nr_runs].idx);
 		f->undo_reported = true;
 	}
 
@@ -341,14 +341,14 @@ static void on_stop(struct checker *ck, struct stack *st, const struct cs_rec_ev
 	if (!f->gapped) {
 		if (!f->stop_due)
 			chk_violation(ck, idx, e->head, e->cb, "stop-event",
-				  "notifier_stop, but its return (event %zu) was 0x%x, "
-				  "without NOTIFY_STOP_MASK%s", r->idx, (unsigned int)r->ret,
-				  f->stop_idx >= 0 ? " or it was stopped already" : "");
+				      "notifier_stop, but its return (event %zu) was 0x%x, "
+				      "without NOTIFY_STOP_MASK%s", r->idx, (unsigned int)r->ret,
+				      f->stop_idx >= 0 ? " or it was stopped already" : "");
 		else if (e->ret != r->ret || e->nr_calls != (int)f->nr_runs)
 			chk_violation(ck, idx, e->head, e->cb, "stop-event",
-				  "notifier_stop says ret 0x%x after %d callbacks, the "
-				  "pass saw 0x%x after %zu", (unsigned int)e->ret,
-				  e->nr_calls, (unsigned int)r->ret, f->nr_runs);
+				      "notifier_stop says ret 0x%x after %d callbacks, the "
+				      "pass saw 0x%x after %zu", (unsigned int)e->ret,
+				      e->nr_calls, (unsigned int)r->ret, f->nr_runs);
 	}
 	f->stop_due = false;
 	if (f->stop_idx < 0)
@@ -400,15 +400,15 @@ static int on_begin(struct checker *ck, struct stack *st, const struct cs_rec_ev
 			if (!f->undo.gapped && (long long)f->nr_to_call !=
 			    (long long)f->undo.nr_calls - 1)
 				chk_violation(ck, idx, e->head, 0, "rollback",
-					  "rollback pass has nr_to_call=%d, the robust pass "
-					  "(ended at event %zu) stopped at callback %d",
-					  f->nr_to_call, f->undo.end_idx, f->undo.nr_calls);
+					      "rollback pass has nr_to_call=%d, the robust pass "
+					      "(ended at event %zu) stopped at callback %d",
+					      f->nr_to_call, f->undo.end_idx, f->undo.nr_calls);
 		} else if (st->resync) {
 			ck->s->gap_passes++;
 		} else {
 			chk_violation(ck, idx, e->head, 0, "rollback",
-				  "rollback pass follows no stopped robust pass of this "
-				  "chain");
+				      "rollback pass follows no stopped robust pass of this "
+				      "chain");
 		}
 	}
 	st->resync = false;
@@ -431,40 +431,40 @@ static void finish_pass(struct checker *ck, struct stack *st, struct frame *f,
 	}
 	if (e->nr_calls != (int)f->nr_runs)
 		chk_violation(ck, idx, f->head, 0, "nr-calls",
-			  "%s pass of event %zu: call_end says nr_calls=%d, %zu "
-			  "callbacks ran", call_types[f->type], f->begin_idx,
-			  e->nr_calls, f->nr_runs);
+			      "%s pass of event %zu: call_end says nr_calls=%d, %zu "
+			      "callbacks ran", call_types[f->type], f->begin_idx,
+			      e->nr_calls, f->nr_runs);
 	if (f->type != CALL_ROLLBACK && f->nr_to_call >= 0 &&
 	    f->nr_runs > (size_t)f->nr_to_call)
 		chk_violation(ck, idx, f->head, 0, "nr-to-call",
-			  "%s pass of event %zu: nr_to_call=%d, %zu callbacks ran",
-			  call_types[f->type], f->begin_idx, f->nr_to_call, f->nr_runs);
+			      "%s pass of event %zu: nr_to_call=%d, %zu callbacks ran",
+			      call_types[f->type], f->begin_idx, f->nr_to_call, f->nr_runs);
 	if (f->stop_due)
 		chk_violation(ck, idx, f->head, last->cb, "stop-event",
-			  "no notifier_stop after the NOTIFY_STOP_MASK return of the "
-			  "callback run at event %zu", last->idx);
+			      "no notifier_stop after the NOTIFY_STOP_MASK return of the "
+			      "callback run at event %zu", last->idx);
 	if (e->ret != want_ret) {
 		bool stopped = e->ret & CS_NOTIFY_STOP_MASK;
 
 		if (stopped != !!(want_ret & CS_NOTIFY_STOP_MASK))
 			chk_violation(ck, idx, f->head, 0, "end-ret",
-				  "%s pass of event %zu: call_end says %s (ret 0x%x), but "
-				  "%s", call_types[f->type], f->begin_idx,
-				  stopped ? "stopped" : "not stopped", (unsigned int)e->ret,
-				  !last ? "no callback ran" :
-				  stopped ? "the last callback did not stop it" :
-				  "the last callback stopped it");
+				      "%s pass of event %zu: call_end says %s (ret 0x%x), but "
+				      "%s", call_types[f->type], f->begin_idx,
+				      stopped ? "stopped" : "not stopped", (unsigned int)e->ret,
+				      !last ? "no callback ran" :
+				      stopped ? "the last callback did not stop it" :
+				      "the last callback stopped it");
 		else if (last)
 			chk_violation(ck, idx, f->head, 0, "end-ret",
-				  "%s pass of event %zu: call_end ret 0x%x, the last "
-				  "callback (event %zu) returned 0x%x", call_types[f->type],
-				  f->begin_idx, (unsigned int)e->ret, last->idx,
-				  (unsigned int)last->ret);
+				      "%s pass of event %zu: call_end ret 0x%x, the last "
+				      "callback (event %zu) returned 0x%x", call_types[f->type],
+				      f->begin_idx, (unsigned int)e->ret, last->idx,
+				      (unsigned int)last->ret);
 		else
 			chk_violation(ck, idx, f->head, 0, "end-ret",
-				  "%s pass of event %zu: call_end ret 0x%x, no callback "
-				  "ran (NOTIFY_DONE)", call_types[f->type], f->begin_idx,
-				  (unsigned int)e->ret);
+				      "%s pass of event %zu: call_end ret 0x%x, no callback "
+				      "ran (NOTIFY_DONE)", call_types[f->type], f->begin_idx,
+				      (unsigned int)e->ret);
 	}
 	if (f->type == CALL_ROLLBACK && f->undo.valid && !f->undo.gapped) {
 		const struct robust *u = &f->undo;
@@ -475,10 +475,10 @@ static void finish_pass(struct checker *ck, struct stack *st, struct frame *f,
 		if ((long long)f->nr_runs > want ||
 		    ((long long)f->nr_runs < want && !stopped))
 			chk_violation(ck, idx, f->head, 0, "rollback",
-				  "rollback pass of event %zu ran %zu callbacks, the "
-				  "robust pass (ended at event %zu) stopped at callback "
-				  "%d, so want %lld", f->begin_idx, f->nr_runs, u->end_idx,
-				  u->nr_calls, want);
+				      "rollback pass of event %zu ran %zu callbacks, the "
+				      "robust pass (ended at event %zu) stopped at callback "
+				      "%d, so want %lld", f->begin_idx, f->nr_runs, u->end_idx,
+				      u->nr_calls, want);
 	}
 robust:
 	if (f->undo.valid && f->undo.gapped && !f->undo.gap_counted && !f->gapped)

@@ -45,7 +45,7 @@ static const char *sym_name(const struct cs_trace *t, __u64 addr, char *buf,
 
 __attribute__((format(printf, 6, 7)))
 void chk_violation(struct checker *ck, size_t idx, __u64 head, __u64 cb,
-		      const char *rule, const char *fmt, ...)
+		   const char *rule, const char *fmt, ...)
 {
 	char h[1024], c[1024];
 	va_list ap;
@@ -112,9 +112,9 @@ static void judge_suspects(struct checker *ck, struct member *m, bool registered
 	if (!registered)
 		for (i = 0; i < m->nr_sus; i++)
 			chk_violation(ck, m->sus[i].run_idx, m->key.head, m->sus[i].cb,
-				  "run-after-unregister", "ran in the pass of event %zu, "
-				  "after its unregister at event %zu, and was not "
-				  "registered again", m->sus[i].begin_idx, m->gone_idx);
+				      "run-after-unregister", "ran in the pass of event %zu, "
+				      "after its unregister at event %zu, and was not "
+				      "registered again", m->sus[i].begin_idx, m->gone_idx);
 	m->nr_sus = 0;
 }
 
@@ -135,31 +135,31 @@ static int on_membership(struct checker *ck, const struct cs_rec_event *e, size_
 		 */
 		if (m->state == M_MEMBER && m->seq >= 0)
 			chk_violation(ck, idx, e->head, e->cb, "membership-register",
-				  "registered, but it is on the chain since event %lld",
-				  m->seq);
+				      "registered, but it is on the chain since event %lld",
+				      m->seq);
 		m->state = M_MEMBER;
 		m->seq = idx;
 		break;
 	case CS_REC_UNREGISTER:
 		if (m->state == M_GONE)
 			chk_violation(ck, idx, e->head, e->cb, "membership-unregister",
-				  "unregistered, but it left the chain at event %zu",
-				  m->gone_idx);
+				      "unregistered, but it left the chain at event %zu",
+				      m->gone_idx);
 		m->state = M_GONE;
 		m->gone_idx = idx;
 		break;
 	case CS_REC_REGISTER_ERROR:
 		if (e->ret == -CS_EEXIST && m->state == M_GONE)
 			chk_violation(ck, idx, e->head, e->cb, "membership-eexist",
-				  "register failed with -EEXIST, but the block left the "
-				  "chain at event %zu", m->gone_idx);
+				      "register failed with -EEXIST, but the block left the "
+				      "chain at event %zu", m->gone_idx);
 		break;
 	case CS_REC_UNREGISTER_ERROR:
 		if (e->ret == -CS_ENOENT && m->state == M_MEMBER)
 			chk_violation(ck, idx, e->head, e->cb, "membership-enoent",
-				  "unregister failed with -ENOENT, but the block is on the "
-				  "chain (%s)", m->seq >= 0 ? "registered in the trace" :
-				  "it ran in a pass");
+				      "unregister failed with -ENOENT, but the block is on the "
+				      "chain (%s)", m->seq >= 0 ? "registered in the trace" :
+				      "it ran in a pass");
 		break;
 	}
 	return 0;
