@@ -53,11 +53,13 @@ static void stack_gap(struct stack *st)
 	}
 }
 
-static struct stack *stack_get(struct checker *ck, __u64 task, __u32 ctx)
+static struct stack *stack_get(struct checker *ck, __u64 task, __u32 ctx, __u32 cpu)
 {
+	struct stack **cached = &ck->cpu_stack[cpu % CHK_CPU_CACHE];
 	struct skey k = { task, ctx, 0 };
-	struct stack *st = ck->last_stack;
+	struct stack *st = *cached;
 
+	/* a CPU mostly goes on with the task it ran last */
 	if (st && st->key.task == task && st->key.ctx == ctx)
 		return st;
 	HASH_FIND(hh, ck->stacks, &k, sizeof(k), st);
@@ -73,7 +75,7 @@ static struct stack *stack_get(struct checker *ck, __u64 task, __u32 ctx)
 			return NULL;
 		}
 	}
-	ck->last_stack = st;
+	*cached = st;
 	return st;
 }
 
@@ -241,9 +243,15 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 		orphan(ck, st, &ck->s->orphan_runs);
 		return 0;
 	}
-	m = chk_member_get(ck, e->head, e->nb);
-	if (!m)
-		return -ENOMEM;
+	/* passes of a chain mostly run its blocks in the same order */
+	m = f->nr_runs && f->last_m ? f->last_m->next_run : NULL;
+	if (!m || m->key.nb != e->nb || m->key.head != e->head) {
+		m = chk_member_get(ck, e->head, e->nb);
+		if (!m)
+			return -ENOMEM;
+		if (f->nr_runs && f->last_m)
+			f->last_m->next_run = m;
+	}
 	if (f->stop_idx >= 0)
 		chk_violation(ck, idx, e->head, e->cb, "run-after-stop",
 			      "ran after the pass stopped at event %lld", f->stop_idx);
@@ -289,6 +297,7 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	}
 
 	f->last = (struct run){ idx, e->cb, e->nb, e->priority, 0 };
+	f->last_m = m;
 	if (f->type == CALL_ROBUST) {
 		if (!chk_grow((void **)&f->runs, &f->cap_runs, f->nr_runs, sizeof(*r)))
 			return -ENOMEM;
@@ -527,7 +536,7 @@ static void on_end(struct checker *ck, struct stack *st, const struct cs_rec_eve
 
 int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx)
 {
-	struct stack *st = stack_get(ck, e->task, e->ctx);
+	struct stack *st = stack_get(ck, e->task, e->ctx, e->cpu);
 	int err = 0;
 
 	if (!st)

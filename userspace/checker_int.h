@@ -47,6 +47,8 @@ struct member {
 	/* judged at its next membership event: legal if that registers it */
 	struct suspect *sus;
 	size_t nr_sus, cap_sus;
+	/* the block that ran after it last time: a guess that saves lookups */
+	struct member *next_run;
 	UT_hash_handle hh;
 };
 
@@ -87,6 +89,7 @@ struct frame {
 	int type, nr_to_call;
 	size_t nr_runs;
 	struct run last;	/* the latest run */
+	struct member *last_m;	/* its membership entry */
 	struct run *runs;	/* robust passes: every run, for the rollback */
 	size_t cap_runs;
 	struct group *groups;
@@ -124,6 +127,9 @@ struct cpu_loss {
 	UT_hash_handle hh;
 };
 
+/* CPUs whose last stack is remembered (by cpu % CHK_CPU_CACHE) */
+#define CHK_CPU_CACHE 64
+
 /* frame arrays of stacks with nothing open, for reuse */
 struct fpool {
 	struct frame *f;
@@ -135,7 +141,8 @@ struct checker {
 	FILE *out;
 	struct cs_check_stats *s;
 	struct member *members;
-	struct stack *stacks, *last_stack;
+	struct stack *stacks;
+	struct stack *cpu_stack[CHK_CPU_CACHE];	/* the last stack seen on a CPU */
 	struct fpool *pool;
 	size_t nr_pool, cap_pool;
 	struct cpu_loss *losses;

@@ -48,9 +48,9 @@ for cmd in check report; do
 		t[$n]=$best
 		awk -v c="$cmd" -v n="$events" -v w="$best" -v cpu="$cpu" -v r="$REPEAT" 'BEGIN {
 			printf "bench.offline: %-6s %8d events: %6.3f s wall (best of %d), %5.2f M events/s; cpu %6.3f s, %5.2f M events/s\n",
-			       c, n, w, r, w > 0 ? n / w / 1e6 : 0, cpu, cpu > 0 ? n / cpu / 1e6 : 0 }'
+			       c, n, w, r, (w > 0 ? n / w / 1e6 : 0), cpu, (cpu > 0 ? n / cpu / 1e6 : 0) }'
 	done
 	awk -v c="$cmd" -v a="${t[100000]}" -v b="${t[1000000]}" 'BEGIN {
-		printf "bench.offline: %-6s 10^6/10^5 time ratio: %.1f (10 = linear)\n", c, a > 0 ? b / a : 0 }'
+		printf "bench.offline: %-6s 10^6/10^5 time ratio: %.1f (10 = linear)\n", c, (a > 0 ? b / a : 0) }'
 	unset t
 done
