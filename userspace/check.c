@@ -18,7 +18,7 @@ static struct env {
 } env;
 
 static const struct argp_option opts[] = {
-	{ "quiet", 'q', NULL, 0, "Only the violations, no summary line", 0 },
+	{ "quiet", 'q', NULL, 0, "Only the violations, no summary lines", 0 },
 	{},
 };
 

@@ -237,6 +237,7 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	struct frame *f = top(st);
 	struct member *m;
 	struct group *g;
+	bool republished;
 	struct run *r;
 
 	if (!f || f->in_flight || !frame_is(f, e)) {
@@ -256,7 +257,9 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 		chk_violation(ck, idx, e->head, e->cb, "run-after-stop",
 			      "ran after the pass stopped at event %lld", f->stop_idx);
 	f->stop_due = false;	/* run-after-stop says it */
-	if (m->state == M_GONE && m->gone_idx < f->begin_idx) {
+	/* gone before the pass began: a stale run, or published again */
+	republished = m->state == M_GONE && m->gone_idx < f->begin_idx;
+	if (republished) {
 		if (!chk_grow((void **)&m->sus, &m->cap_sus, m->nr_sus, sizeof(*m->sus)))
 			return -ENOMEM;
 		m->sus[m->nr_sus++] = (struct suspect){ idx, f->begin_idx, e->cb };
@@ -275,7 +278,7 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	g = group_of(ck, f, e->priority);
 	if (!g)
 		return -ENOMEM;
-	if (m->seq >= 0) {
+	if (m->seq >= 0 && !republished) {	/* else its new seq is not known yet */
 		if (g->max_seq > m->seq)
 			chk_violation(ck, idx, e->head, e->cb, "registration-order",
 				      "priority %d: block registered at event %lld ran after "
