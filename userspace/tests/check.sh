@@ -101,6 +101,7 @@ expect gap-other-cpu 1 "nr-calls" '0 passes excused'
 
 # --- ordering semantics: publication before register, unregister before the grace period
 expect publish-window 0 "" ', 3 passes checked, 0 violations'
+expect republished 0 "" ', 1 passes checked, 0 violations'
 
 # --- a symbol name from the trace cannot forge an output line ----------------
 "$GEN" forged-name "$TMP/forged.cstrace"

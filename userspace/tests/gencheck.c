@@ -348,6 +348,23 @@ static int scenario(const char *name)
 		cur_task = TASK1;
 		ret(H2, VAL, &D, NOTIFY_OK);
 		end(H2, PLAIN, VAL, -1, NOTIFY_OK, 1);
+	} else if (!strcmp(name, "republished")) {
+		/*
+		 * clean: B, unregistered, is published again behind E (same
+		 * priority) and runs there before its register event: its
+		 * old registration says nothing of its place
+		 */
+		member(CS_REC_REGISTER, H1, &E);
+		member(CS_REC_UNREGISTER, H1, &B);
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		cb(H1, VAL, &E, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cur_task = TASK2;
+		member(CS_REC_REGISTER, H1, &B);
+		cur_task = TASK1;
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 4);
 	} else if (!strcmp(name, "rollback-stopped")) {
 		/* clean: a val_down callback may stop the rollback early */
 		begin(H1, ROBUST, VAL, -1);
@@ -401,7 +418,7 @@ static const char *const scenarios[] = {
 	"missing-rollback", "missing-rollback-at-end", "missing-rollback-nested",
 	"end-ret-stop", "end-ret-value", "end-ret-empty", "end-ret-unstopped",
 	"registration-order-apart", "registration-order-prio", "gap-excused",
-	"gap-any-cpu", "gap-other-cpu", "publish-window", "rollback-stopped",
+	"gap-any-cpu", "gap-other-cpu", "publish-window", "republished", "rollback-stopped",
 	"rollback-order", "stop-event", "nr-to-call", "forged-name",
 };
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
