@@ -6,7 +6,8 @@
 #                   (T='GLOB' selects tests by name, e.g. T='host.*')
 #   make test-debug only the debug-kernel soak
 #   make patches    the series as git format-patch files, checkpatch-clean
-#   make bench      benchmarks: our core against stock 6.1 (docs/bench.md)
+#   make bench      benchmarks: our core against stock 6.1 (docs/bench.md),
+#                   then check/report events/s offline (bench-offline)
 #
 # The kernel tree and builds live in $(CHAINSCOPE_CACHE) (default
 # /var/cache/chainscope), outside the repo; outputs go to output/.
@@ -52,6 +53,7 @@ patches: deps
 
 bench: deps
 	$(Q)qemu/bench.sh
+	$(Q)$(MAKE) -s -C userspace bench-offline
 
 clean:
 	$(Q)rm -rf output

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * chainscope check: pairing passes and the per-pass rules (checker.c has
+ * the event loop).
+ *
+ * Passes are paired per (task, execution context) on a stack of frames,
+ * each frame keyed by (head, val, call type). In a complete trace every
+ * run, return, stop and call_end belongs to the innermost open pass: the
+ * passes below it wait in a callback. So an event only ever matches the
+ * top frame: a run when no callback of it is in flight, a return or stop
+ * of the callback that is, a call_end when none is. Anything else is an
+ * orphan of a pass whose call_begin is not in the trace (it began before
+ * recording, or the recorder was detaching); it is counted, and never
+ * attributed to a deeper frame. The one exception: when the top pass has
+ * finished its walk and the callback it ran in returns, its call_end is
+ * missing (begin-without-end) and the return goes to the pass below.
+ *
+ * A stopped robust pass waits, in the slot of its nesting depth (the
+ * frame it ran in, or the stack's base), for the rollback pass that must
+ * come next at that depth; the rollback takes it over, so passes nested
+ * in rollback callbacks have slots of their own.
+ *
+ * When the task's CPU lost events since its previous event (a loss
+ * marker, checker.c), its open passes and a robust pass waiting for its
+ * rollback are excused from the pairing rules, and its orphans are put
+ * down to the gap until its next call_begin.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker_int.h"
+
+static const char *const call_types[] = { "plain", "robust", "rollback" };
+
+static void robust_gap(struct robust *r)
+{
+	if (r->valid)
+		r->gapped = true;
+}
+
+/* The stack may have lost events: suspend the pairing rules of what is open. */
+static void stack_gap(struct stack *st)
+{
+	size_t d;
+
+	st->resync = true;
+	robust_gap(&st->base);
+	for (d = 0; d < st->depth; d++) {
+		st->f[d].gapped = true;
+		robust_gap(&st->f[d].undo);
+		robust_gap(&st->f[d].child);
+	}
+}
+
+static struct stack *stack_get(struct checker *ck, __u64 task, __u32 ctx, __u32 cpu)
+{
+	struct stack **cached = &ck->cpu_stack[cpu % CHK_CPU_CACHE];
+	struct skey k = { task, ctx, 0 };
+	struct stack *st = *cached;
+
+	/* a CPU mostly goes on with the task it ran last */
+	if (st && st->key.task == task && st->key.ctx == ctx)
+		return st;
+	HASH_FIND(hh, ck->stacks, &k, sizeof(k), st);
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		st->key = k;
+		st->last_idx = -1;
+		HASH_ADD(hh, ck->stacks, key, sizeof(k), st);
+		if (ck->oom) {
+			free(st);
+			return NULL;
+		}
+	}
+	*cached = st;
+	return st;
+}
+
+static struct frame *top(struct stack *st)
+{
+	return st->depth ? &st->f[st->depth - 1] : NULL;
+}
+
+/* where a stopped robust pass at the current depth waits for its rollback */
+static struct robust *child_slot(struct stack *st)
+{
+	return st->depth ? &st->f[st->depth - 1].child : &st->base;
+}
+
+static void robust_free(struct robust *r)
+{
+	free(r->runs);
+}
+
+static void swap_runs(struct run **a, size_t *cap_a, struct run **b, size_t *cap_b)
+{
+	struct run *r = *a;
+	size_t c = *cap_a;
+
+	*a = *b;
+	*cap_a = *cap_b;
+	*b = r;
+	*cap_b = c;
+}
+
+/* A stopped robust pass that no rollback followed: `why` ended the wait. */
+static void settle_robust(struct checker *ck, struct robust *r, const char *why,
+			  size_t idx)
+{
+	if (!r->valid)
+		return;
+	r->valid = false;
+	if (r->gapped) {
+		if (!r->gap_counted)
+			ck->s->gap_passes++;
+		return;
+	}
+	chk_violation(ck, r->end_idx, r->head, 0, "missing-rollback",
+		      "robust pass stopped (ret 0x%x after %d callbacks) and no rollback "
+		      "pass followed (%s at event %zu)", (unsigned int)r->ret, r->nr_calls,
+		      why, idx);
+}
+
+static void group_index_free(struct frame *f)
+{
+	struct gnode *n, *tmp;
+
+	HASH_ITER(hh, f->group_index, n, tmp) {
+		HASH_DELETE(hh, f->group_index, n);
+		free(n);
+	}
+}
+
+static bool group_index_add(struct checker *ck, struct frame *f, size_t gi)
+{
+	struct gnode *n = malloc(sizeof(*n));
+
+	if (!n)
+		return false;
+	n->prio = f->groups[gi].prio;
+	n->gi = gi;
+	HASH_ADD_INT(f->group_index, prio, n);
+	if (ck->oom) {
+		free(n);
+		return false;
+	}
+	return true;
+}
+
+/* A frame slot for a new pass; the buffers of its last use are kept. */
+static void frame_reset(struct frame *f)
+{
+	group_index_free(f);
+	f->nr_runs = 0;
+	f->nr_groups = 0;
+	f->in_flight = f->stop_due = f->disordered = f->gapped = false;
+	f->undo_reported = false;
+	f->stop_idx = -1;
+	f->undo.valid = false;
+	f->child.valid = false;
+}
+
+static void frame_free(struct frame *f)
+{
+	group_index_free(f);
+	free(f->runs);
+	free(f->groups);
+	robust_free(&f->undo);
+	robust_free(&f->child);
+}
+
+/* Drop the top frame, which has no call_end. */
+static void pop_unended(struct checker *ck, struct stack *st, const char *why,
+			size_t idx)
+{
+	struct frame *f = top(st);
+
+	settle_robust(ck, &f->child, "its outer pass lost track", idx);
+	if (f->gapped)
+		ck->s->gap_passes++;
+	else
+		chk_violation(ck, f->begin_idx, f->head, 0, "begin-without-end",
+			      "%s pass has no call_end (%s at event %zu)",
+			      call_types[f->type], why, idx);
+	st->depth--;
+}
+
+static void orphan(struct checker *ck, struct stack *st, unsigned long long *count)
+{
+	if (st->resync)
+		ck->s->gap_orphans++;
+	else
+		(*count)++;
+}
+
+static bool frame_is(const struct frame *f, const struct cs_rec_event *e)
+{
+	return f->head == e->head && f->val == e->val;
+}
+
+/* The group of runs with priority prio; NULL without memory. */
+static struct group *group_of(struct checker *ck, struct frame *f, int prio)
+{
+	struct gnode *n;
+	struct group *g;
+	size_t i;
+
+	if (f->nr_groups && f->groups[f->nr_groups - 1].prio == prio)
+		return &f->groups[f->nr_groups - 1];
+	if (f->disordered) {
+		/* rare (a priority-order violation): index the groups */
+		if (!f->group_index)
+			for (i = 0; i < f->nr_groups; i++)
+				if (!group_index_add(ck, f, i))
+					return NULL;
+		HASH_FIND_INT(f->group_index, &prio, n);
+		if (n)
+			return &f->groups[n->gi];
+	}
+	if (!chk_grow((void **)&f->groups, &f->cap_groups, f->nr_groups, sizeof(*g)))
+		return NULL;
+	g = &f->groups[f->nr_groups++];
+	g->prio = prio;
+	g->max_seq = -1;
+	g->max_idx = 0;
+	if (f->disordered && !group_index_add(ck, f, f->nr_groups - 1))
+		return NULL;
+	return g;
+}
+
+static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
+		  size_t idx)
+{
+	struct frame *f = top(st);
+	struct member *m;
+	struct group *g;
+	bool republished;
+	struct run *r;
+
+	if (!f || f->in_flight || !frame_is(f, e)) {
+		orphan(ck, st, &ck->s->orphan_runs);
+		return 0;
+	}
+	/* passes of a chain mostly run its blocks in the same order */
+	m = f->nr_runs && f->last_m ? f->last_m->next_run : NULL;
+	if (!m || m->key.nb != e->nb || m->key.head != e->head) {
+		m = chk_member_get(ck, e->head, e->nb);
+		if (!m)
+			return -ENOMEM;
+		if (f->nr_runs && f->last_m)
+			f->last_m->next_run = m;
+	}
+	if (f->stop_idx >= 0)
+		chk_violation(ck, idx, e->head, e->cb, "run-after-stop",
+			      "ran after the pass stopped at event %lld", f->stop_idx);
+	f->stop_due = false;	/* run-after-stop says it */
+	/* gone before the pass began: a stale run, or published again */
+	republished = m->state == M_GONE && m->gone_idx < f->begin_idx;
+	if (republished) {
+		if (!chk_grow((void **)&m->sus, &m->cap_sus, m->nr_sus, sizeof(*m->sus)))
+			return -ENOMEM;
+		m->sus[m->nr_sus++] = (struct suspect){ idx, f->begin_idx, e->cb };
+	}
+	if (m->state == M_UNKNOWN)
+		m->state = M_MEMBER;	/* on the chain, order unknown */
+
+	if (f->nr_runs && e->priority > f->last.prio) {
+		r = &f->last;
+		chk_violation(ck, idx, e->head, e->cb, "priority-order",
+			      "priority %d ran after priority %d (event %zu) in the "
+			      "pass of event %zu", e->priority, r->prio, r->idx,
+			      f->begin_idx);
+		f->disordered = true;
+	}
+	g = group_of(ck, f, e->priority);
+	if (!g)
+		return -ENOMEM;
+	if (m->seq >= 0 && !republished) {	/* else its new seq is not known yet */
+		if (g->max_seq > m->seq)
+			chk_violation(ck, idx, e->head, e->cb, "registration-order",
+				      "priority %d: block registered at event %lld ran after "
+				      "the one registered at event %lld (event %zu)",
+				      e->priority, m->seq, g->max_seq, g->max_idx);
+		else {
+			g->max_seq = m->seq;
+			g->max_idx = idx;
+		}
+	}
+
+	if (f->type == CALL_ROLLBACK && f->undo.valid && !f->undo.gapped &&
+	    !f->gapped && !f->undo_reported && f->nr_runs < f->undo.nr_runs &&
+	    f->undo.runs[f->nr_runs].nb != e->nb) {
+		chk_violation(ck, idx, e->head, e->cb, "rollback", "rollback callback %zu "
+			      "is not callback %zu of the robust pass (event %zu)",
+			      f->nr_runs + 1, f->nr_runs + 1, f->undo.runs[f->nr_runs].idx);
+		f->undo_reported = true;
+	}
+
+	f->last = (struct run){ idx, e->cb, e->nb, e->priority, 0 };
+	f->last_m = m;
+	if (f->type == CALL_ROBUST) {
+		if (!chk_grow((void **)&f->runs, &f->cap_runs, f->nr_runs, sizeof(*r)))
+			return -ENOMEM;
+		f->runs[f->nr_runs] = f->last;
+	}
+	f->nr_runs++;
+	f->in_flight = true;
+	return 0;
+}
+
+static void on_return(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
+		      size_t idx)
+{
+	struct frame *f = top(st);
+
+	/* the pass's walk is over but not its call_end: the outer callback returned */
+	if (f && !f->in_flight && st->depth >= 2) {
+		struct frame *o = &st->f[st->depth - 2];
+
+		if (o->in_flight && frame_is(o, e) && o->last.nb == e->nb) {
+			pop_unended(ck, st, "the callback it ran in returned", idx);
+			f = o;
+		}
+	}
+	if (!f || !f->in_flight || !frame_is(f, e) || f->last.nb != e->nb) {
+		orphan(ck, st, &ck->s->orphan_returns);
+		return;
+	}
+	settle_robust(ck, &f->child, "the callback it ran in returned", idx);
+	f->last.ret = e->ret;
+	f->in_flight = false;
+	if (e->ret & CS_NOTIFY_STOP_MASK) {
+		f->stop_due = true;
+		if (f->stop_idx < 0)
+			f->stop_idx = idx;
+	}
+}
+
+static void on_stop(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
+		    size_t idx)
+{
+	struct frame *f = top(st);
+	const struct run *r;
+
+	if (!f || f->in_flight || !f->nr_runs || !frame_is(f, e) || f->last.nb != e->nb) {
+		orphan(ck, st, &ck->s->orphan_stops);
+		return;
+	}
+	r = &f->last;
+	if (!f->gapped) {
+		if (!f->stop_due)
+			chk_violation(ck, idx, e->head, e->cb, "stop-event",
+				      "notifier_stop, but its return (event %zu) was 0x%x, "
+				      "without NOTIFY_STOP_MASK%s", r->idx, (unsigned int)r->ret,
+				      f->stop_idx >= 0 ? " or it was stopped already" : "");
+		else if (e->ret != r->ret || e->nr_calls != (int)f->nr_runs)
+			chk_violation(ck, idx, e->head, e->cb, "stop-event",
+				      "notifier_stop says ret 0x%x after %d callbacks, the "
+				      "pass saw 0x%x after %zu", (unsigned int)e->ret,
+				      e->nr_calls, (unsigned int)r->ret, f->nr_runs);
+	}
+	f->stop_due = false;
+	if (f->stop_idx < 0)
+		f->stop_idx = idx;
+}
+
+static int on_begin(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
+		    size_t idx)
+{
+	struct robust *p;
+	struct frame *f;
+
+	/* nesting needs a callback in flight in the pass below */
+	while (st->depth && !top(st)->in_flight)
+		pop_unended(ck, st, "next call_begin on this task", idx);
+	if (!st->cap && ck->nr_pool) {
+		ck->nr_pool--;
+		st->f = ck->pool[ck->nr_pool].f;
+		st->cap = ck->pool[ck->nr_pool].cap;
+	}
+	if (!chk_grow((void **)&st->f, &st->cap, st->depth, sizeof(*f)))
+		return -ENOMEM;
+	p = child_slot(st);
+	if (p->valid && (e->call_type != CALL_ROLLBACK || p->head != e->head))
+		settle_robust(ck, p, "another call_begin", idx);
+
+	f = &st->f[st->depth];
+	st->depth++;
+	frame_reset(f);
+	f->head = e->head;
+	f->val = e->val;
+	f->begin_idx = idx;
+	f->type = e->call_type;
+	f->nr_to_call = e->nr_to_call;
+
+	if (f->type == CALL_ROLLBACK) {
+		if (p->valid) {
+			/* take the robust pass over (swapping buffers) */
+			swap_runs(&f->undo.runs, &f->undo.cap_runs, &p->runs, &p->cap_runs);
+			f->undo.valid = true;
+			f->undo.gapped = p->gapped;
+			f->undo.gap_counted = p->gap_counted;
+			f->undo.head = p->head;
+			f->undo.end_idx = p->end_idx;
+			f->undo.ret = p->ret;
+			f->undo.nr_calls = p->nr_calls;
+			f->undo.nr_runs = p->nr_runs;
+			p->valid = false;
+			if (!f->undo.gapped && (long long)f->nr_to_call !=
+			    (long long)f->undo.nr_calls - 1)
+				chk_violation(ck, idx, e->head, 0, "rollback",
+					      "rollback pass has nr_to_call=%d, the robust pass "
+					      "(ended at event %zu) stopped at callback %d",
+					      f->nr_to_call, f->undo.end_idx, f->undo.nr_calls);
+		} else if (st->resync) {
+			ck->s->gap_passes++;
+		} else {
+			chk_violation(ck, idx, e->head, 0, "rollback",
+				      "rollback pass follows no stopped robust pass of this "
+				      "chain");
+		}
+	}
+	st->resync = false;
+	return 0;
+}
+
+/* A pass ended with its call_end e: apply the per-pass rules. */
+static void finish_pass(struct checker *ck, struct stack *st, struct frame *f,
+			const struct cs_rec_event *e, size_t idx)
+{
+	const struct run *last = f->nr_runs ? &f->last : NULL;
+	int want_ret = last ? last->ret : CS_NOTIFY_DONE;
+	struct robust *p;
+
+	ck->s->passes++;
+	settle_robust(ck, &f->child, "its outer pass ended", idx);
+	if (f->gapped) {
+		ck->s->gap_passes++;
+		goto robust;
+	}
+	if (e->nr_calls != (int)f->nr_runs)
+		chk_violation(ck, idx, f->head, 0, "nr-calls",
+			      "%s pass of event %zu: call_end says nr_calls=%d, %zu "
+			      "callbacks ran", call_types[f->type], f->begin_idx,
+			      e->nr_calls, f->nr_runs);
+	if (f->type != CALL_ROLLBACK && f->nr_to_call >= 0 &&
+	    f->nr_runs > (size_t)f->nr_to_call)
+		chk_violation(ck, idx, f->head, 0, "nr-to-call",
+			      "%s pass of event %zu: nr_to_call=%d, %zu callbacks ran",
+			      call_types[f->type], f->begin_idx, f->nr_to_call, f->nr_runs);
+	if (f->stop_due)
+		chk_violation(ck, idx, f->head, last->cb, "stop-event",
+			      "no notifier_stop after the NOTIFY_STOP_MASK return of the "
+			      "callback run at event %zu", last->idx);
+	if (e->ret != want_ret) {
+		bool stopped = e->ret & CS_NOTIFY_STOP_MASK;
+
+		if (stopped != !!(want_ret & CS_NOTIFY_STOP_MASK))
+			chk_violation(ck, idx, f->head, 0, "end-ret",
+				      "%s pass of event %zu: call_end says %s (ret 0x%x), but "
+				      "%s", call_types[f->type], f->begin_idx,
+				      stopped ? "stopped" : "not stopped", (unsigned int)e->ret,
+				      !last ? "no callback ran" :
+				      stopped ? "the last callback did not stop it" :
+				      "the last callback stopped it");
+		else if (last)
+			chk_violation(ck, idx, f->head, 0, "end-ret",
+				      "%s pass of event %zu: call_end ret 0x%x, the last "
+				      "callback (event %zu) returned 0x%x", call_types[f->type],
+				      f->begin_idx, (unsigned int)e->ret, last->idx,
+				      (unsigned int)last->ret);
+		else
+			chk_violation(ck, idx, f->head, 0, "end-ret",
+				      "%s pass of event %zu: call_end ret 0x%x, no callback "
+				      "ran (NOTIFY_DONE)", call_types[f->type], f->begin_idx,
+				      (unsigned int)e->ret);
+	}
+	if (f->type == CALL_ROLLBACK && f->undo.valid && !f->undo.gapped) {
+		const struct robust *u = &f->undo;
+		long long want = u->nr_calls > 0 ? (long long)u->nr_calls - 1 : 0;
+		bool stopped = last && (last->ret & CS_NOTIFY_STOP_MASK);
+
+		/* a val_down callback may stop the rollback itself */
+		if ((long long)f->nr_runs > want ||
+		    ((long long)f->nr_runs < want && !stopped))
+			chk_violation(ck, idx, f->head, 0, "rollback",
+				      "rollback pass of event %zu ran %zu callbacks, the "
+				      "robust pass (ended at event %zu) stopped at callback "
+				      "%d, so want %lld", f->begin_idx, f->nr_runs, u->end_idx,
+				      u->nr_calls, want);
+	}
+robust:
+	if (f->undo.valid && f->undo.gapped && !f->undo.gap_counted && !f->gapped)
+		ck->s->gap_passes++;
+	f->undo.valid = false;
+	if (f->type == CALL_ROBUST && (e->ret & CS_NOTIFY_STOP_MASK)) {
+		/* f is popped already: this is the slot of its depth */
+		p = child_slot(st);
+		settle_robust(ck, p, "another robust pass stopped", idx);
+		swap_runs(&p->runs, &p->cap_runs, &f->runs, &f->cap_runs);
+		p->nr_runs = f->nr_runs;
+		p->valid = true;
+		p->gapped = p->gap_counted = f->gapped;
+		p->head = f->head;
+		p->end_idx = idx;
+		p->ret = e->ret;
+		p->nr_calls = e->nr_calls;
+		f->nr_runs = 0;
+	}
+}
+
+static void on_end(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
+		   size_t idx)
+{
+	struct frame *f = top(st);
+	struct robust *p;
+
+	if (f && !f->in_flight && frame_is(f, e) && f->type == e->call_type) {
+		st->depth--;
+		finish_pass(ck, st, f, e, idx);
+		if (!st->depth && chk_grow((void **)&ck->pool, &ck->cap_pool, ck->nr_pool,
+				       sizeof(*ck->pool))) {
+			/* nothing open: lend the frames to the next stack */
+			ck->pool[ck->nr_pool++] = (struct fpool){ st->f, st->cap };
+			st->f = NULL;
+			st->cap = 0;
+		}
+		return;
+	}
+	/* a rollback whose call_begin the recorder missed still followed */
+	p = child_slot(st);
+	if (p->valid && e->call_type == CALL_ROLLBACK && e->head == p->head)
+		p->valid = false;
+	orphan(ck, st, &ck->s->orphan_ends);
+}
+
+int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx)
+{
+	struct stack *st = stack_get(ck, e->task, e->ctx, e->cpu);
+	int err = 0;
+
+	if (!st)
+		return -ENOMEM;
+	if (ck->s->loss_markers &&
+	    (chk_lost_since(ck, e->cpu, st->last_idx) ||
+	     (st->last_idx >= 0 && st->last_cpu != e->cpu &&
+	      chk_lost_since(ck, st->last_cpu, st->last_idx))))
+		stack_gap(st);
+	st->last_idx = idx;
+	st->last_cpu = e->cpu;
+
+	switch (e->type) {
+	case CS_REC_RUN:
+		err = on_run(ck, st, e, idx);
+		break;
+	case CS_REC_RETURN:
+		on_return(ck, st, e, idx);
+		break;
+	case CS_REC_STOP:
+		on_stop(ck, st, e, idx);
+		break;
+	case CS_REC_CALL_BEGIN:
+		err = on_begin(ck, st, e, idx);
+		break;
+	case CS_REC_CALL_END:
+		on_end(ck, st, e, idx);
+		break;
+	}
+	return err;
+}
+
+void chk_passes_finish(struct checker *ck)
+{
+	size_t end = ck->t->nr_events;
+	struct stack *st;
+	size_t d;
+
+	for (st = ck->stacks; st; st = st->hh.next) {
+		if (ck->s->loss_markers && st->last_idx >= 0 &&
+		    chk_lost_since(ck, st->last_cpu, st->last_idx))
+			stack_gap(st);
+		ck->s->open_passes += st->depth;
+		settle_robust(ck, &st->base, "the trace ends", end);
+		for (d = 0; d < st->depth; d++)
+			settle_robust(ck, &st->f[d].child, "the trace ends", end);
+	}
+}
+
+void chk_passes_free(struct checker *ck)
+{
+	struct stack *st, *stt;
+	size_t d, i;
+
+	HASH_ITER(hh, ck->stacks, st, stt) {
+		HASH_DELETE(hh, ck->stacks, st);
+		for (d = 0; d < st->cap; d++)
+			frame_free(&st->f[d]);
+		free(st->f);
+		robust_free(&st->base);
+		free(st);
+	}
+	for (i = 0; i < ck->nr_pool; i++) {
+		for (d = 0; d < ck->pool[i].cap; d++)
+			frame_free(&ck->pool[i].f[d]);
+		free(ck->pool[i].f);
+	}
+	free(ck->pool);
+}

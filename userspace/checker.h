@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * chainscope check, the rules: a parsed trace in, violation lines and a
+ * summary out. No exit(), no libbpf, no argp: `chainscope check`
+ * (check.c) and the fuzz target (tests/fuzz_check.c) both call it.
+ */
+#ifndef CHAINSCOPE_CHECKER_H
+#define CHAINSCOPE_CHECKER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "tracefile.h"
+
+struct cs_check_stats {
+	unsigned long long events;
+	unsigned long long passes;	/* passes that ended, judged */
+	unsigned long long violations;
+	unsigned long long open_passes;	/* still open when the trace ends */
+	/* events of passes whose call_begin is not in the trace */
+	unsigned long long orphan_runs, orphan_returns, orphan_stops, orphan_ends;
+	unsigned long long loss_markers;	/* CS_REC_LOSS records */
+	unsigned long long lost_events;		/* the sum of their counts */
+	unsigned long long gap_passes;	/* passes whose pairing rules a gap suspended */
+	unsigned long long gap_orphans;	/* orphan events put down to a gap */
+};
+
+/*
+ * Check trace t and print one line per violation to out, then (unless
+ * quiet) the summary lines, naming the trace `name`. Fills *stats.
+ * Returns 0, or -ENOMEM (the output is then incomplete).
+ */
+int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
+		   FILE *out, struct cs_check_stats *stats);
+
+#endif /* CHAINSCOPE_CHECKER_H */

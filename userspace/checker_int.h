@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * chainscope check, internal: the state that checker.c (events,
+ * membership, loss markers, output) and check_pass.c (pass pairing and
+ * the per-pass rules) share. Lookups are uthash tables.
+ */
+#ifndef CHAINSCOPE_CHECKER_INT_H
+#define CHAINSCOPE_CHECKER_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "checker.h"
+
+/*
+ * uthash reports allocation failures in ck->oom instead of exiting:
+ * every HASH_ADD has its `struct checker *ck` in scope.
+ */
+#define HASH_NONFATAL_OOM 1
+#define uthash_nonfatal_oom(obj) (ck->oom = true)
+#include <uthash.h>
+
+enum { CALL_PLAIN, CALL_ROBUST, CALL_ROLLBACK };
+
+/* membership of (head, nb) as far as the trace tells */
+enum mstate {
+	M_UNKNOWN,
+	M_MEMBER,	/* registered in the trace (seq >= 0) or seen running */
+	M_GONE,
+};
+
+struct mkey {
+	__u64 head, nb;
+};
+
+/* a run after the block's unregister, in a pass that began after it */
+struct suspect {
+	size_t run_idx, begin_idx;
+	__u64 cb;
+};
+
+struct member {
+	struct mkey key;
+	enum mstate state;
+	long long seq;		/* event index of its notifier_register, -1 */
+	size_t gone_idx;	/* event index of its notifier_unregister */
+	/* judged at its next membership event: legal if that registers it */
+	struct suspect *sus;
+	size_t nr_sus, cap_sus;
+	/* the block that ran after it last time: a guess that saves lookups */
+	struct member *next_run;
+	UT_hash_handle hh;
+};
+
+struct run {
+	size_t idx;		/* its notifier_run */
+	__u64 cb, nb;
+	int prio;
+	int ret;		/* its notifier_return's */
+};
+
+/* the runs of one priority in a pass, for the registration order */
+struct group {
+	int prio;
+	long long max_seq;	/* latest registration that ran, -1 */
+	size_t max_idx;		/* its run */
+};
+
+/* frame->group_index: priority -> group, once priorities went up */
+struct gnode {
+	int prio;
+	size_t gi;
+	UT_hash_handle hh;
+};
+
+/* a stopped robust pass, waiting for (or taken over by) its rollback */
+struct robust {
+	bool valid, gapped, gap_counted;
+	__u64 head;
+	size_t end_idx;
+	int ret, nr_calls;
+	struct run *runs;
+	size_t nr_runs, cap_runs;
+};
+
+struct frame {
+	__u64 head, val;
+	size_t begin_idx;
+	int type, nr_to_call;
+	size_t nr_runs;
+	struct run last;	/* the latest run */
+	struct member *last_m;	/* its membership entry */
+	struct run *runs;	/* robust passes: every run, for the rollback */
+	size_t cap_runs;
+	struct group *groups;
+	size_t nr_groups, cap_groups;
+	struct gnode *group_index;	/* by priority, once disordered */
+	bool in_flight;		/* the last run has not returned */
+	bool stop_due;		/* a NOTIFY_STOP_MASK return awaits its notifier_stop */
+	bool disordered;	/* priorities went up: groups are not contiguous */
+	bool gapped;		/* open across a loss gap: pairing rules suspended */
+	long long stop_idx;	/* first NOTIFY_STOP_MASK return or stop, -1 */
+	bool undo_reported;	/* rollback: a callback out of place was reported */
+	struct robust undo;	/* rollback: the robust pass it undoes */
+	struct robust child;	/* stopped robust pass nested in our callback */
+};
+
+struct skey {
+	__u64 task;
+	__u32 ctx, zero;
+};
+
+struct stack {
+	struct skey key;
+	struct frame *f;
+	size_t depth, cap;
+	struct robust base;	/* stopped robust pass at depth 0 */
+	long long last_idx;	/* its previous event, -1 */
+	__u32 last_cpu;
+	bool resync;		/* a gap hit it: orphans are the gap's */
+	UT_hash_handle hh;
+};
+
+struct cpu_loss {
+	__u32 cpu;
+	size_t idx;		/* its latest loss marker */
+	UT_hash_handle hh;
+};
+
+/* CPUs whose last stack is remembered (by cpu % CHK_CPU_CACHE) */
+#define CHK_CPU_CACHE 64
+
+/* frame arrays of stacks with nothing open, for reuse */
+struct fpool {
+	struct frame *f;
+	size_t cap;
+};
+
+struct checker {
+	const struct cs_trace *t;
+	FILE *out;
+	struct cs_check_stats *s;
+	struct member *members;
+	struct stack *stacks;
+	struct stack *cpu_stack[CHK_CPU_CACHE];	/* the last stack seen on a CPU */
+	struct fpool *pool;
+	size_t nr_pool, cap_pool;
+	struct cpu_loss *losses;
+	long long loss_any;	/* latest CS_REC_CPU_ANY marker, -1 */
+	bool oom;
+};
+
+__attribute__((format(printf, 6, 7)))
+void chk_violation(struct checker *ck, size_t idx, __u64 head, __u64 cb,
+		   const char *rule, const char *fmt, ...);
+/*
+ * Grow *arr (elements of size sz) to hold one more, zeroing the new
+ * slots; false without memory.
+ */
+bool chk_grow(void **arr, size_t *cap, size_t nr, size_t sz);
+/* The entry of (head, nb), created if missing; NULL without memory. */
+struct member *chk_member_get(struct checker *ck, __u64 head, __u64 nb);
+/* Was there a loss marker for cpu (or any CPU) after event `after`? */
+bool chk_lost_since(struct checker *ck, __u32 cpu, long long after);
+
+/* check_pass.c */
+int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx);
+/* The end of the trace: what is still open or waiting. */
+void chk_passes_finish(struct checker *ck);
+void chk_passes_free(struct checker *ck);
+
+#endif /* CHAINSCOPE_CHECKER_INT_H */

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Host tests of `chainscope check` on crafted traces (tests/gencheck.c):
+# nesting, orphans, the rules, loss gaps, ordering semantics, the help
+# text, and a bounded libFuzzer run of check end to end. One line per
+# case: "PASS: host.check.<case>", "FAIL: ...: why" or "SKIP: ...: why".
+# (tests/record.sh covers the rules injected by tests/gentrace.c.)
+#
+#   tests/check.sh CHAINSCOPE CS-GENCHECK CS-GENTRACE FUZZ-BINARY
+#   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from the Makefile build the fuzzer)
+set -uo pipefail
+
+CS=$(readlink -f "${1:?usage: check.sh CHAINSCOPE CS-GENCHECK CS-GENTRACE FUZZ}")
+GEN=$(readlink -f "${2:?}")
+GENTRACE=$(readlink -f "${3:?}")
+FUZZ=${4:?}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failed=0
+
+pass() { echo "PASS: host.check.$1"; }
+fail() { echo "FAIL: host.check.$1: $2"; failed=1; }
+skip() { echo "SKIP: host.check.$1: $2"; }
+
+# run CMD...: rc, out, err
+run() {
+	out=$("$@" 2>"$TMP/stderr")
+	rc=$?
+	err=$(cat "$TMP/stderr")
+}
+
+# expect SCENARIO RC "RULE..." [ERE...]: check's exit code, exactly these
+# rules among the violation lines (sorted, one each unless repeated), and
+# each ERE found in the output
+expect() {
+	local name=$1 want_rc=$2 want_rules=$3 got_rules re
+	shift 3
+	if ! "$GEN" "$name" "$TMP/$name.cstrace" 2>"$TMP/generr"; then
+		fail "$name" "generator: $(cat "$TMP/generr")"
+		return
+	fi
+	run "$CS" check "$TMP/$name.cstrace"
+	got_rules=$(sed -n 's/^event [0-9]*: chain .*: callback .*: rule \([a-z-]*\): .*/\1/p' \
+		<<<"$out" | sort | tr '\n' ' ' | sed 's/ $//')
+	if [ "$rc" != "$want_rc" ]; then
+		fail "$name" "exit $rc, want $want_rc: ${out:0:600} ${err:0:200}"
+		return
+	fi
+	if [ "$got_rules" != "$want_rules" ]; then
+		fail "$name" "rules '$got_rules', want '$want_rules': ${out:0:600}"
+		return
+	fi
+	for re in "$@"; do
+		if ! grep -Eq -- "$re" <<<"$out"; then
+			fail "$name" "no /$re/ in: ${out:0:600}"
+			return
+		fi
+	done
+	pass "$name"
+}
+
+# --- nesting: no false violations -------------------------------------------
+expect nest-rollback 0 "" ', 5 passes checked, 0 violations'
+expect nest-same-chain 0 "" ', 6 passes checked, 0 violations'
+
+# --- orphans: counted, never paired with a deeper pass ----------------------
+expect orphan-nested 0 "" \
+	'orphans: 3 events .*\(1 runs, 1 returns, 0 stops, 1 ends\)$' \
+	', 1 passes checked, 0 violations'
+expect orphan-before 0 "" \
+	'orphans: 6 events .*\(2 runs, 2 returns, 1 stops, 1 ends\)$'
+
+# --- the rules added ----------------------------------------------------------
+expect missing-rollback 1 "missing-rollback" \
+	'^event 10: chain test_chain: callback -: rule missing-rollback: robust pass stopped \(ret 0x8002 after 2 callbacks\)'
+expect missing-rollback-at-end 1 "missing-rollback" 'the trace ends'
+expect missing-rollback-nested 1 "missing-rollback" 'the callback it ran in returned'
+expect end-ret-stop 1 "end-ret" 'call_end says stopped \(ret 0x8001\)'
+expect end-ret-unstopped 1 "end-ret" 'call_end says not stopped \(ret 0x1\)'
+expect end-ret-value 1 "end-ret" 'call_end ret 0x1, the last callback \(event 7\) returned 0x0'
+expect end-ret-empty 1 "end-ret" 'no callback ran \(NOTIFY_DONE\)'
+expect registration-order-apart 1 "registration-order" \
+	'^event 11: chain test_chain: callback cb_b: rule registration-order: priority 0: block registered at event 1 ran after the one registered at event 2'
+expect registration-order-prio 1 "priority-order registration-order" \
+	'callback cb_b: rule registration-order: '
+expect rollback-stopped 0 ""
+expect rollback-order 1 "priority-order rollback" \
+	'callback cb_b: rule rollback: rollback callback 1 is not callback 1'
+expect stop-event 1 "stop-event"
+expect nr-to-call 1 "nr-to-call"
+
+# --- loss gaps: pairing rules suspended where events were lost ---------------
+expect gap-excused 0 "" \
+	'gaps: 3 loss markers \(4 events lost\): 3 passes excused from the pairing rules'
+expect gap-any-cpu 0 "" \
+	'gaps: 1 loss markers \(2 events lost\): 1 passes excused .*, 3 orphan events put down to gaps' \
+	'orphans: 0 events'
+expect gap-other-cpu 1 "nr-calls" '0 passes excused'
+
+# --- ordering semantics: publication before register, unregister before the grace period
+expect publish-window 0 "" ', 3 passes checked, 0 violations'
+expect republished 0 "" ', 1 passes checked, 0 violations'
+
+# --- a symbol name from the trace cannot forge an output line ----------------
+"$GEN" forged-name "$TMP/forged.cstrace"
+run "$CS" check "$TMP/forged.cstrace"
+if [ "$rc" = 2 ] && grep -q 'forged.cstrace: ' <<<"$err"; then
+	pass forged-name	# the reader refuses such names
+elif [ "$rc" = 1 ] && [ "$(grep -c '^event ' <<<"$out")" = 1 ] &&
+     grep -q 'callback cb_e\\x0aevent 0: .*rule run-after-stop' <<<"$out"; then
+	pass forged-name
+else
+	fail forged-name "exit $rc: ${out:0:400} ${err:0:200}"
+fi
+
+# --- -q: the violations only -------------------------------------------------
+run "$CS" check -q "$TMP/missing-rollback.cstrace"
+if [ "$rc" = 1 ] && [ "$(grep -c '' <<<"$out")" = 1 ] && grep -q '^event 10: ' <<<"$out"; then
+	pass quiet
+else
+	fail quiet "exit $rc: ${out:0:400}"
+fi
+
+# --- a clean generated trace at scale: many tasks, CPUs interleaved ---------
+"$GEN" bench 100000 "$TMP/bench.cstrace"
+run "$CS" check "$TMP/bench.cstrace"
+if [ "$rc" = 0 ] && grep -Eq ': 1000[0-9]{2} events, [0-9]+ passes checked, 0 violations \(0 passes' <<<"$out" &&
+   grep -q 'orphans: 0 events' <<<"$out"; then
+	pass bench-clean
+else
+	fail bench-clean "exit $rc: ${out:0:400} ${err:0:200}"
+fi
+
+# --- every rule is documented -------------------------------------------------
+rules="priority-order registration-order run-after-stop stop-event nr-calls
+nr-to-call end-ret begin-without-end missing-rollback rollback
+run-after-unregister membership-register membership-unregister
+membership-eexist membership-enoent"
+help=$("$CS" check --help 2>&1)
+missing=''
+for r in $rules; do
+	grep -Eq "^ +$r " <<<"$help" || missing+=" help:$r"
+	grep -q -- "$r" "$HERE/../record.md" || missing+=" record.md:$r"
+done
+for w in 'notifier_register fires after the block is published' Orphans Gaps; do
+	grep -q "$w" <<<"$help" || missing+=" help:'$w'"
+done
+if [ -z "$missing" ]; then
+	pass documented
+else
+	fail documented "not documented:$missing"
+fi
+
+# --- fuzz check end to end -------------------------------------------------------
+if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
+	skip fuzz "${FUZZ_CC:-clang-14} not installed"
+elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
+	if grep -q 'libclang_rt.fuzzer\|fsanitize=fuzzer' "$TMP/fuzzbuild"; then
+		skip fuzz "no libFuzzer runtime (Debian: libclang-rt-14-dev)"
+	else
+		fail fuzz "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
+	fi
+else
+	mkdir -p "$TMP/corpus"
+	"$GEN" --seeds "$TMP/corpus" && "$GENTRACE" --seeds "$TMP/corpus"
+	if "$FUZZ" -runs="${FUZZ_RUNS:-20000}" -max_total_time=60 -max_len=8192 \
+		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
+		pass fuzz
+	else
+		fail fuzz "$(grep -m1 -E 'ERROR|SUMMARY|abort' "$TMP/fuzzlog")"
+	fi
+fi
+
+exit $failed

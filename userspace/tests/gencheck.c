@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * cs-gencheck: trace files for `chainscope check` tests and the offline
+ * benchmark, written through tracefile.c.
+ *
+ *   cs-gencheck SCENARIO FILE     one crafted trace (tests/check.sh says
+ *                                 what each must give)
+ *   cs-gencheck --list            the scenario names
+ *   cs-gencheck --seeds DIR       every scenario into DIR (fuzz corpus)
+ *   cs-gencheck bench N FILE      a clean trace of about N events: many
+ *                                 tasks, chains and callbacks, passes of
+ *                                 8 CPUs interleaved, nesting, robust
+ *                                 passes and their rollbacks
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracefile.h"
+
+#define H1 0xffffffffc0001000ULL	/* test_chain */
+#define H2 0xffffffffc0002000ULL	/* nest_chain */
+#define CB_A 0xffffffffc0003000ULL
+#define CB_B 0xffffffffc0003100ULL
+#define CB_C 0xffffffffc0003200ULL
+#define CB_D 0xffffffffc0003300ULL
+#define CB_E 0xffffffffc0003400ULL
+#define TASK1 0xffff888000100000ULL
+#define TASK2 0xffff888000200000ULL
+
+#define NOTIFY_DONE 0
+#define NOTIFY_OK 1
+#define NOTIFY_STOP 0x8001
+#define NOTIFY_BAD 0x8002
+#define BLOCKING 2
+#define PLAIN 0
+#define ROBUST 1
+#define ROLLBACK 2
+#define VAL 3		/* val of plain and robust (val_up) passes */
+#define VAL_DOWN 4	/* val of rollback passes */
+
+struct blk {
+	__u64 cb, nb;
+	int prio;
+};
+
+/* A (10) on test_chain, B C E (0) on test_chain, D (5) on nest_chain */
+static const struct blk A = { CB_A, 0xffff888000001000ULL, 10 };
+static const struct blk B = { CB_B, 0xffff888000002000ULL, 0 };
+static const struct blk C = { CB_C, 0xffff888000003000ULL, 0 };
+static const struct blk D = { CB_D, 0xffff888000004000ULL, 5 };
+static const struct blk E = { CB_E, 0xffff888000005000ULL, 0 };
+
+static struct cs_trace_writer *w;
+static __u64 now;
+static __u64 cur_task;
+static __u32 cur_cpu;
+
+static void emit(struct cs_rec_event *e)
+{
+	int err = cs_trace_write(w, e, 1);
+
+	if (err) {
+		fprintf(stderr, "cs-gencheck: write: %s\n", strerror(-err));
+		exit(1);
+	}
+}
+
+static void put(struct cs_rec_event *e, int type, __u64 head)
+{
+	e->type = type;
+	e->head = head;
+	e->ts = now;
+	e->task = cur_task;
+	e->pid = cur_task == TASK1 ? 100 : 200;
+	e->cpu = cur_cpu;
+	e->ctx = CS_REC_CTX_TASK;
+	e->kind = BLOCKING;
+	now += 1000;
+	emit(e);
+}
+
+static void member(int type, __u64 head, const struct blk *b)
+{
+	struct cs_rec_event e = { .cb = b->cb, .nb = b->nb, .priority = b->prio };
+
+	put(&e, type, head);
+}
+
+static void begin(__u64 head, int type, __u64 val, int nr_to_call)
+{
+	struct cs_rec_event e = { .call_type = type, .nr_to_call = nr_to_call,
+				  .val = val };
+
+	put(&e, CS_REC_CALL_BEGIN, head);
+}
+
+static void end(__u64 head, int type, __u64 val, int nr_to_call, int ret, int nr_calls)
+{
+	struct cs_rec_event e = { .call_type = type, .nr_to_call = nr_to_call,
+				  .val = val, .ret = ret, .nr_calls = nr_calls };
+
+	put(&e, CS_REC_CALL_END, head);
+}
+
+static void run(__u64 head, __u64 val, const struct blk *b)
+{
+	struct cs_rec_event e = { .cb = b->cb, .nb = b->nb, .priority = b->prio,
+				  .val = val };
+
+	put(&e, CS_REC_RUN, head);
+}
+
+static void ret(__u64 head, __u64 val, const struct blk *b, int r)
+{
+	struct cs_rec_event e = { .cb = b->cb, .nb = b->nb, .priority = b->prio,
+				  .val = val, .ret = r, .duration_ns = 1000 };
+
+	put(&e, CS_REC_RETURN, head);
+}
+
+static void stop(__u64 head, __u64 val, const struct blk *b, int r, int nr_calls)
+{
+	struct cs_rec_event e = { .cb = b->cb, .nb = b->nb, .priority = b->prio,
+				  .val = val, .ret = r, .nr_calls = nr_calls };
+
+	put(&e, CS_REC_STOP, head);
+}
+
+static void cb(__u64 head, __u64 val, const struct blk *b, int r)
+{
+	run(head, val, b);
+	ret(head, val, b, r);
+}
+
+static void loss(__u32 cpu, int reason, __u64 count)
+{
+	struct cs_rec_event e = { .type = CS_REC_LOSS, .ts = now, .cpu = cpu,
+				  .reason = reason, .val = count };
+
+	now += 1000;
+	emit(&e);
+}
+
+static void registrations(void)
+{
+	member(CS_REC_REGISTER, H1, &A);
+	member(CS_REC_REGISTER, H1, &B);
+	member(CS_REC_REGISTER, H1, &C);
+	member(CS_REC_REGISTER, H2, &D);
+}
+
+/* robust pass over test_chain that B vetoes: A ran before it */
+static void robust_ab_vetoed(void)
+{
+	begin(H1, ROBUST, VAL, -1);
+	cb(H1, VAL, &A, NOTIFY_OK);
+	cb(H1, VAL, &B, NOTIFY_BAD);
+	stop(H1, VAL, &B, NOTIFY_BAD, 2);
+	end(H1, ROBUST, VAL, -1, NOTIFY_BAD, 2);
+}
+
+static void plain_abc(void)
+{
+	begin(H1, PLAIN, VAL, -1);
+	cb(H1, VAL, &A, NOTIFY_OK);
+	cb(H1, VAL, &B, NOTIFY_OK);
+	cb(H1, VAL, &C, NOTIFY_OK);
+	end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+}
+
+static int scenario(const char *name)
+{
+	registrations();
+	if (!strcmp(name, "nest-rollback")) {
+		/* clean: a robust pass nested in a callback of another chain's rollback */
+		robust_ab_vetoed();
+		begin(H1, ROLLBACK, VAL_DOWN, 1);
+		run(H1, VAL_DOWN, &A);
+		begin(H2, ROBUST, VAL, -1);
+		cb(H2, VAL, &D, NOTIFY_BAD);
+		stop(H2, VAL, &D, NOTIFY_BAD, 1);
+		end(H2, ROBUST, VAL, -1, NOTIFY_BAD, 1);
+		begin(H2, ROLLBACK, VAL_DOWN, 0);
+		end(H2, ROLLBACK, VAL_DOWN, 0, NOTIFY_DONE, 0);
+		ret(H1, VAL_DOWN, &A, NOTIFY_OK);
+		end(H1, ROLLBACK, VAL_DOWN, 1, NOTIFY_OK, 1);
+		plain_abc();
+	} else if (!strcmp(name, "nest-same-chain")) {
+		/* clean: robust + rollback nested in the rollback of the same chain */
+		robust_ab_vetoed();
+		begin(H1, ROLLBACK, VAL_DOWN, 1);
+		run(H1, VAL_DOWN, &A);
+		robust_ab_vetoed();
+		begin(H1, ROLLBACK, VAL_DOWN, 1);
+		cb(H1, VAL_DOWN, &A, NOTIFY_OK);
+		end(H1, ROLLBACK, VAL_DOWN, 1, NOTIFY_OK, 1);
+		ret(H1, VAL_DOWN, &A, NOTIFY_OK);
+		end(H1, ROLLBACK, VAL_DOWN, 1, NOTIFY_OK, 1);
+		/* and a plain pass nested in a plain pass of the same chain */
+		begin(H1, PLAIN, VAL, -1);
+		run(H1, VAL, &A);
+		plain_abc();
+		ret(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+	} else if (!strcmp(name, "orphan-nested")) {
+		/*
+		 * clean: in A's callback, a pass of the same chain whose
+		 * call_begin is not in the trace (the recorder detaches
+		 * call_begin first): 3 orphans, no nr-calls on the outer pass
+		 */
+		begin(H1, PLAIN, VAL, -1);
+		run(H1, VAL, &A);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 1);
+		ret(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+	} else if (!strcmp(name, "orphan-before")) {
+		/* clean: the end of a pass that began before recording */
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_STOP);
+		stop(H1, VAL, &C, NOTIFY_STOP, 3);
+		end(H1, PLAIN, VAL, -1, NOTIFY_STOP, 3);
+		plain_abc();
+	} else if (!strcmp(name, "missing-rollback")) {
+		robust_ab_vetoed();
+		plain_abc();
+	} else if (!strcmp(name, "missing-rollback-at-end")) {
+		plain_abc();
+		robust_ab_vetoed();
+	} else if (!strcmp(name, "missing-rollback-nested")) {
+		/* the stopped robust pass runs in A's callback, which returns */
+		begin(H2, PLAIN, VAL, -1);
+		run(H2, VAL, &D);
+		robust_ab_vetoed();
+		ret(H2, VAL, &D, NOTIFY_OK);
+		end(H2, PLAIN, VAL, -1, NOTIFY_OK, 1);
+	} else if (!strcmp(name, "end-ret-stop")) {
+		/* call_end says stopped, no callback stopped it */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_STOP, 3);
+	} else if (!strcmp(name, "end-ret-value")) {
+		/* the last callback returned NOTIFY_DONE, call_end says NOTIFY_OK */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_DONE);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 2);
+	} else if (!strcmp(name, "end-ret-empty")) {
+		begin(H1 + 0x100, PLAIN, VAL, -1);
+		end(H1 + 0x100, PLAIN, VAL, -1, NOTIFY_OK, 0);
+	} else if (!strcmp(name, "end-ret-unstopped")) {
+		/* B stopped the pass, call_end says it was not stopped */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_BAD);
+		stop(H1, VAL, &B, NOTIFY_BAD, 2);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 2);
+	} else if (!strcmp(name, "registration-order-apart")) {
+		/*
+		 * C registered after B (both 0) runs before it, with E (0,
+		 * registered before recording) between them
+		 */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		cb(H1, VAL, &E, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 4);
+	} else if (!strcmp(name, "registration-order-prio")) {
+		/* C before B with D (5) between: priority-order as well */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		cb(H1, VAL, &D, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+	} else if (!strcmp(name, "gap-excused")) {
+		/*
+		 * CPU 0 loses events while passes of task 1 are open: B's
+		 * run and return, a call_end, a rollback. Nothing is judged
+		 * that the gap may have taken.
+		 */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		loss(0, CS_REC_LOSS_RING_FULL, 2);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		loss(0, CS_REC_LOSS_NMI, 1);
+		robust_ab_vetoed();
+		loss(0, CS_REC_LOSS_RING_FULL, 1);
+		plain_abc();
+	} else if (!strcmp(name, "gap-any-cpu")) {
+		/* recursion misses are not located to a CPU: they excuse all */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		loss(CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, 2);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+		/* orphans after the gap are the gap's */
+		cb(H1, VAL, &B, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 2);
+	} else if (!strcmp(name, "gap-other-cpu")) {
+		/* CPU 1 lost events; task 1 runs on CPU 0: still judged */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		loss(1, CS_REC_LOSS_RING_FULL, 2);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+	} else if (!strcmp(name, "publish-window")) {
+		/*
+		 * clean: C runs after its notifier_unregister event in a pass
+		 * that began before it; E runs before its notifier_register
+		 * event (published first); D, unregistered, runs in a later
+		 * pass just before the event of its registration again
+		 */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cur_task = TASK2;
+		member(CS_REC_UNREGISTER, H1, &C);
+		cur_task = TASK1;
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		cb(H1, VAL, &E, NOTIFY_OK);
+		cur_task = TASK2;
+		member(CS_REC_REGISTER, H1, &E);
+		cur_task = TASK1;
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 4);
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &E, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+		member(CS_REC_UNREGISTER, H2, &D);
+		begin(H2, PLAIN, VAL, -1);
+		run(H2, VAL, &D);
+		cur_task = TASK2;
+		member(CS_REC_REGISTER, H2, &D);
+		cur_task = TASK1;
+		ret(H2, VAL, &D, NOTIFY_OK);
+		end(H2, PLAIN, VAL, -1, NOTIFY_OK, 1);
+	} else if (!strcmp(name, "republished")) {
+		/*
+		 * clean: B, unregistered, is published again behind E (same
+		 * priority) and runs there before its register event: its
+		 * old registration says nothing of its place
+		 */
+		member(CS_REC_REGISTER, H1, &E);
+		member(CS_REC_UNREGISTER, H1, &B);
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		cb(H1, VAL, &E, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cur_task = TASK2;
+		member(CS_REC_REGISTER, H1, &B);
+		cur_task = TASK1;
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 4);
+	} else if (!strcmp(name, "rollback-stopped")) {
+		/* clean: a val_down callback may stop the rollback early */
+		begin(H1, ROBUST, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_BAD);
+		stop(H1, VAL, &C, NOTIFY_BAD, 3);
+		end(H1, ROBUST, VAL, -1, NOTIFY_BAD, 3);
+		begin(H1, ROLLBACK, VAL_DOWN, 2);
+		cb(H1, VAL_DOWN, &A, NOTIFY_STOP);
+		stop(H1, VAL_DOWN, &A, NOTIFY_STOP, 1);
+		end(H1, ROLLBACK, VAL_DOWN, 2, NOTIFY_STOP, 1);
+	} else if (!strcmp(name, "rollback-order")) {
+		/* the rollback calls B before A */
+		begin(H1, ROBUST, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_BAD);
+		stop(H1, VAL, &C, NOTIFY_BAD, 3);
+		end(H1, ROBUST, VAL, -1, NOTIFY_BAD, 3);
+		begin(H1, ROLLBACK, VAL_DOWN, 2);
+		cb(H1, VAL_DOWN, &B, NOTIFY_OK);
+		cb(H1, VAL_DOWN, &A, NOTIFY_OK);
+		end(H1, ROLLBACK, VAL_DOWN, 2, NOTIFY_OK, 2);
+	} else if (!strcmp(name, "forged-name")) {
+		/* cb_e's name in the trace tries to forge a line of output */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_STOP);
+		stop(H1, VAL, &A, NOTIFY_STOP, 1);
+		cb(H1, VAL, &E, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 2);
+	} else if (!strcmp(name, "stop-event")) {
+		/* B returned NOTIFY_BAD: no notifier_stop */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_BAD);
+		end(H1, PLAIN, VAL, -1, NOTIFY_BAD, 2);
+	} else if (!strcmp(name, "nr-to-call")) {
+		begin(H1, PLAIN, VAL, 1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		end(H1, PLAIN, VAL, 1, NOTIFY_OK, 2);
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const scenarios[] = {
+	"nest-rollback", "nest-same-chain", "orphan-nested", "orphan-before",
+	"missing-rollback", "missing-rollback-at-end", "missing-rollback-nested",
+	"end-ret-stop", "end-ret-value", "end-ret-empty", "end-ret-unstopped",
+	"registration-order-apart", "registration-order-prio", "gap-excused",
+	"gap-any-cpu", "gap-other-cpu", "publish-window", "republished", "rollback-stopped",
+	"rollback-order", "stop-event", "nr-to-call", "forged-name",
+};
+#define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
+
+static const struct cs_trace_sym syms[] = {
+	{ H1, "test_chain", "testmod" },
+	{ H2, "nest_chain", "testmod" },
+	{ CB_A, "cb_a", "testmod" },
+	{ CB_B, "cb_b", "testmod" },
+	{ CB_C, "cb_c", NULL },
+	{ CB_D, "cb_d", NULL },
+	{ CB_E, "cb_e", NULL },
+};
+
+static const struct cs_trace_sym forged_syms[] = {
+	{ H1, "test_chain", "testmod" },
+	{ CB_E, "cb_e\nevent 0: chain x: callback y: rule forged: z", NULL },
+};
+
+static int write_one(const char *name, const char *path)
+{
+	int err;
+
+	now = 1000000;
+	cur_task = TASK1;
+	cur_cpu = 0;
+	w = cs_trace_create(path, "6.1.0-test", "00000000-1111-2222-3333-444444444444",
+			    now - 500);
+	if (!w) {
+		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	if (scenario(name)) {
+		cs_trace_abort(w);
+		remove(path);
+		fprintf(stderr, "cs-gencheck: unknown scenario '%s'\n", name);
+		return 2;
+	}
+	if (!strcmp(name, "forged-name"))
+		err = cs_trace_finish(w, 0, 0, now, forged_syms,
+				      sizeof(forged_syms) / sizeof(forged_syms[0]));
+	else
+		err = cs_trace_finish(w, 0, 0, now, syms, sizeof(syms) / sizeof(syms[0]));
+	if (err) {
+		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+/* --- bench ------------------------------------------------------------------ */
+
+#define BENCH_CPUS 8
+#define BENCH_BLOCKS 6		/* per chain */
+#define BENCH_HEAD(c) (0xffffffffc1000000ULL + (__u64)(c) * 0x40)
+#define BENCH_CB(c, i) (0xffffffffc8000000ULL + ((__u64)(c) * BENCH_BLOCKS + (i)) * 0x20)
+#define BENCH_NB(c, i) (0xffff888100000000ULL + ((__u64)(c) * BENCH_BLOCKS + (i)) * 0x40)
+#define BENCH_TASK(t) (0xffff888200000000ULL + (__u64)(t) * 0x2000)
+
+static const int bench_prio[BENCH_BLOCKS] = { 10, 5, 0, 0, 0, -5 };
+static __u64 rng = 0x9e3779b97f4a7c15ULL;
+
+static __u32 rnd(__u32 n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (__u32)((rng >> 11) % n);
+}
+
+/* events of one CPU, written round-robin with the other CPUs' */
+struct queue {
+	struct cs_rec_event *e;
+	size_t n, pos, cap;
+};
+
+static struct queue queues[BENCH_CPUS];
+static __u32 nr_chains, nr_tasks;
+
+static void q_put(struct queue *q, const struct cs_rec_event *e)
+{
+	if (q->n == q->cap) {
+		q->cap = q->cap ? q->cap * 2 : 256;
+		q->e = realloc(q->e, q->cap * sizeof(*q->e));
+		if (!q->e) {
+			perror("cs-gencheck");
+			exit(1);
+		}
+	}
+	q->e[q->n++] = *e;
+}
+
+static void q_ev(struct queue *q, const struct cs_rec_event *tmpl, int type,
+		 __u32 c, int i, int r, int nr)
+{
+	struct cs_rec_event e = *tmpl;
+
+	e.type = type;
+	e.head = BENCH_HEAD(c);
+	if (i >= 0) {
+		e.cb = BENCH_CB(c, i);
+		e.nb = BENCH_NB(c, i);
+		e.priority = bench_prio[i];
+	}
+	if (type == CS_REC_RETURN) {
+		e.ret = r;
+		e.duration_ns = 200 + rnd(100000);
+	} else if (type == CS_REC_STOP || type == CS_REC_CALL_END) {
+		e.ret = r;
+		e.nr_calls = nr;
+	}
+	q_put(q, &e);
+}
+
+/* One pass over chain c (maybe with a pass nested in its first callback). */
+static void q_pass(struct queue *q, const struct cs_rec_event *tmpl0, __u32 c,
+		   int type, int nr_to_call, int stop_at, int depth)
+{
+	struct cs_rec_event t = *tmpl0;
+	int i, ran = 0, last = NOTIFY_DONE;
+
+	t.val = type == ROLLBACK ? VAL_DOWN : VAL;
+	t.call_type = type;
+	t.nr_to_call = nr_to_call;
+	q_ev(q, &t, CS_REC_CALL_BEGIN, c, -1, 0, 0);
+	for (i = 0; i < BENCH_BLOCKS; i++) {
+		if (nr_to_call >= 0 && ran == nr_to_call)
+			break;
+		ran++;
+		last = i == stop_at ? NOTIFY_BAD : NOTIFY_OK;
+		q_ev(q, &t, CS_REC_RUN, c, i, 0, 0);
+		if (i == 0 && depth == 0 && rnd(20) == 0)
+			q_pass(q, tmpl0, rnd(nr_chains), PLAIN, -1, -1, 1);
+		q_ev(q, &t, CS_REC_RETURN, c, i, last, 0);
+		if (last & 0x8000) {
+			q_ev(q, &t, CS_REC_STOP, c, i, last, ran);
+			break;
+		}
+	}
+	q_ev(q, &t, CS_REC_CALL_END, c, -1, last, ran);
+	if (type == ROBUST && (last & 0x8000))
+		q_pass(q, tmpl0, c, ROLLBACK, ran - 1, -1, depth);
+}
+
+static int bench(unsigned long long n, const char *path)
+{
+	unsigned long long written = 0;
+	struct cs_trace_sym *bsyms;
+	char (*names)[32];
+	size_t nsyms, k;
+	__u32 c, i, cpu;
+	int err;
+
+	nr_chains = n / 100 > 4 ? n / 100 : 4;
+	nr_tasks = n / 10 > 8 ? n / 10 : 8;
+	now = 1000000;
+	w = cs_trace_create(path, "6.1.0-bench", "00000000-1111-2222-3333-444444444444",
+			    now);
+	if (!w) {
+		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	for (c = 0; c < nr_chains; c++) {
+		for (i = 0; i < BENCH_BLOCKS; i++) {
+			struct cs_rec_event e = {
+				.type = CS_REC_REGISTER, .ts = now++, .task = BENCH_TASK(0),
+				.pid = 1, .head = BENCH_HEAD(c), .cb = BENCH_CB(c, i),
+				.nb = BENCH_NB(c, i), .priority = bench_prio[i],
+				.kind = BLOCKING,
+			};
+
+			emit(&e);
+			written++;
+		}
+	}
+	while (written < n) {
+		/* one pass per CPU, then their events interleaved */
+		for (cpu = 0; cpu < BENCH_CPUS; cpu++) {
+			/* a task runs on one CPU at a time */
+			__u32 task = rnd(nr_tasks / BENCH_CPUS) * BENCH_CPUS + cpu;
+			struct cs_rec_event tmpl = {
+				.task = BENCH_TASK(task), .pid = 1000 + task, .cpu = cpu,
+				.kind = BLOCKING,
+			};
+			struct queue *q = &queues[cpu];
+
+			q->n = q->pos = 0;
+			if (rnd(4) == 0) {
+				struct cs_rec_event lw = tmpl;
+
+				lw.type = CS_REC_LOCK_WAIT;
+				lw.head = BENCH_HEAD(rnd(nr_chains));
+				lw.lock = lw.head + 8;
+				lw.duration_ns = rnd(3000);
+				q_put(q, &lw);
+			}
+			if (rnd(10) == 0)
+				q_pass(q, &tmpl, rnd(nr_chains), ROBUST, -1,
+				       rnd(3) ? -1 : (int)rnd(BENCH_BLOCKS), 0);
+			else
+				q_pass(q, &tmpl, rnd(nr_chains), PLAIN, -1, -1, 0);
+		}
+		for (k = 0; ; k++) {
+			bool any = false;
+
+			for (cpu = 0; cpu < BENCH_CPUS; cpu++) {
+				struct queue *q = &queues[cpu];
+
+				if (q->pos == q->n)
+					continue;
+				any = true;
+				q->e[q->pos].ts = now++;
+				emit(&q->e[q->pos++]);
+				written++;
+			}
+			if (!any)
+				break;
+		}
+	}
+	for (cpu = 0; cpu < BENCH_CPUS; cpu++)
+		free(queues[cpu].e);
+
+	nsyms = (size_t)nr_chains * (BENCH_BLOCKS + 1);
+	bsyms = calloc(nsyms, sizeof(*bsyms));
+	names = calloc(nsyms, sizeof(*names));
+	if (!bsyms || !names) {
+		perror("cs-gencheck");
+		return 1;
+	}
+	for (c = 0, k = 0; c < nr_chains; c++) {
+		snprintf(names[k], sizeof(names[k]), "bench_chain_%u", c);
+		bsyms[k] = (struct cs_trace_sym){ BENCH_HEAD(c), names[k], "benchmod" };
+		k++;
+		for (i = 0; i < BENCH_BLOCKS; i++, k++) {
+			snprintf(names[k], sizeof(names[k]), "bench_cb_%u_%u", c, i);
+			bsyms[k] = (struct cs_trace_sym){ BENCH_CB(c, i), names[k], "benchmod" };
+		}
+	}
+	err = cs_trace_finish(w, 0, 0, now, bsyms, nsyms);
+	free(bsyms);
+	free(names);
+	if (err) {
+		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	char path[4096];
+	size_t i;
+	int rc;
+
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < NR_SCENARIOS; i++)
+			puts(scenarios[i]);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "--seeds")) {
+		for (i = 0; i < NR_SCENARIOS; i++) {
+			snprintf(path, sizeof(path), "%s/check-%s.cstrace", argv[2],
+				 scenarios[i]);
+			rc = write_one(scenarios[i], path);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "bench")) {
+		char *endp;
+		unsigned long long n = strtoull(argv[2], &endp, 10);
+
+		if (*endp || !n) {
+			fprintf(stderr, "cs-gencheck: invalid event count '%s'\n", argv[2]);
+			return 2;
+		}
+		return bench(n, argv[3]);
+	}
+	if (argc != 3) {
+		fprintf(stderr, "usage: cs-gencheck SCENARIO FILE | --list | --seeds DIR | "
+			"bench N FILE\n");
+		return 2;
+	}
+	return write_one(argv[1], argv[2]);
+}
