@@ -11,6 +11,7 @@
 #   make bench-offline      tests/bench_offline.sh: events/s of check and
 #                           report on generated 10^5 and 10^6-event traces
 
+REC_OBJS += checker.o check_pass.o
 $(OUTPUT)/chainscope: $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o
 $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/check.o: $(BPF_DIR)/record.h
 

@@ -43,6 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!(size & 1) && !strstr(out, "fuzz: orphans: "))
 		abort();	/* the summary was printed */
 	free(out);
-	free(t.syms);
+	cs_trace_free(&t);
 	return 0;
 }

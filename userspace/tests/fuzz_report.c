@@ -165,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (mode == 2)
 			check_svg_files();
 	}
-	free(t.syms);
+	cs_trace_free(&t);
 	free(buf);
 	return 0;
 }
