@@ -121,17 +121,13 @@ else
 	fail report.json "exit $rc: ${out:0:600} ${err:0:200}"
 fi
 echo "$out" > "$TMP/base.json"
-if command -v gnuplot >/dev/null; then
-	run "$CS" report --svg "$TMP/svg" "$TMP/clean.cstrace"
-	if [ "$rc" = 0 ] && grep -q '<svg' "$TMP/svg/test_chain.svg" 2>/dev/null &&
-	   grep -q '<svg' "$TMP/svg/nest_chain.svg" 2>/dev/null &&
-	   grep -q 'cb_b' "$TMP/svg/test_chain.svg"; then
-		pass report.svg
-	else
-		fail report.svg "exit $rc: ${err:0:300}; $(ls "$TMP/svg" 2>&1)"
-	fi
+run "$CS" report --svg "$TMP/svg" "$TMP/clean.cstrace"
+if [ "$rc" = 0 ] && grep -q '<svg' "$TMP/svg/test_chain.svg" 2>/dev/null &&
+   grep -q '<svg' "$TMP/svg/nest_chain.svg" 2>/dev/null &&
+   grep -q 'cb_b' "$TMP/svg/test_chain.svg"; then
+	pass report.svg
 else
-	skip report.svg "gnuplot not installed (Debian: gnuplot-nox)"
+	fail report.svg "exit $rc: ${err:0:300}; $(ls "$TMP/svg" 2>&1)"
 fi
 
 # --- diff ------------------------------------------------------------------------
