@@ -61,10 +61,14 @@ struct cs_diff_input *cs_diff_input_new(const char *name)
 		cs_diff_input_free(in);
 		return NULL;
 	}
-	/* strict JSON, UTF-8 checked; a value ends where it ends */
+	/*
+	 * Strict JSON; a value ends where it ends. Not VALIDATE_UTF8: it
+	 * judges the byte after a value before the value is complete, so the
+	 * error would depend on how the input was split. Strings diff uses
+	 * are checked against their own (ASCII) sets instead.
+	 */
 	json_tokener_set_flags(in->tok, JSON_TOKENER_STRICT |
-			       JSON_TOKENER_ALLOW_TRAILING_CHARS |
-			       JSON_TOKENER_VALIDATE_UTF8);
+			       JSON_TOKENER_ALLOW_TRAILING_CHARS);
 	in->line = 1;
 	return in;
 }
@@ -122,6 +126,17 @@ static int obj_err(const struct ctx *c, const char *path, const char *fmt, ...)
 	va_end(ap);
 	c->in->failed = true;
 	return -1;
+}
+
+/* s for an error message: at most 20 bytes, printable ASCII ('?' else) */
+static const char *quote(const char *s, char buf[24])
+{
+	size_t i;
+
+	for (i = 0; s[i] && i < 20; i++)
+		buf[i] = s[i] >= 0x20 && s[i] <= 0x7e ? s[i] : '?';
+	buf[i] = '\0';
+	return buf;
 }
 
 static const char *type_name(json_object *v)
@@ -375,6 +390,7 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 	const struct ctx c = { in, err, errlen };
 	const char *type, *u;
 	json_object *arr;
+	char q[24];
 	size_t i, n;
 
 	if (!json_object_is_type(root, json_type_object))
@@ -383,16 +399,17 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 	if (get_str(&c, root, "type", false, &type) || get_str(&c, root, "units", true, &u))
 		return -1;
 	if (type && strcmp(type, "latency") && strcmp(type, "report"))
-		return obj_err(&c, "$.type", "\"%.20s\": diff compares latency -j or "
-			       "report -j output", type);
+		return obj_err(&c, "$.type", "\"%s\": diff compares latency -j or "
+			       "report -j output", quote(type, q));
 	if (in->nobjs && strcmp(type ? type : "", in->type))
-		return obj_err(&c, "$.type", "\"%.20s\", the objects before are \"%s\"",
+		return obj_err(&c, "$.type", "\"%s\", the objects before are \"%s\"",
 			       type ? type : "", in->type);
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(u, units[i].name))
 			break;
 	if (i == sizeof(units) / sizeof(units[0]))
-		return obj_err(&c, "$.units", "unknown units \"%.20s\" (nsecs, usecs, msecs)", u);
+		return obj_err(&c, "$.units", "unknown units \"%s\" (nsecs, usecs, msecs)",
+			       quote(u, q));
 	if (in->nobjs && strcmp(u, in->units))
 		return obj_err(&c, "$.units", "%s, the objects before are in %s", u, in->units);
 	snprintf(in->type, sizeof(in->type), "%s", type ? type : "");

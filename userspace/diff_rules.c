@@ -194,19 +194,25 @@ int cs_diff_parse_budget(const char *s, struct cs_diff_budget *b, char *err,
 {
 	const char *p = s;
 	bool any = false;
+	size_t len;
 	int m;
 
 	memset(b, 0, sizeof(*b));
 	b->rules = CS_DIFF_GUARDS;
+	for (len = 0; s[len]; len++)
+		if (s[len] < 0x20 || s[len] > 0x7e)
+			return rule_err(err, errlen, "invalid budget: byte 0x%02x at %zu (rules "
+					"are printable ASCII)", (unsigned char)s[len], len);
 	for (;;) {
-		size_t len = strcspn(p, ","), lead, trail;
+		size_t lead, trail;
 		char t[64];
 
 		/* blanks around a rule are allowed, an empty rule is not */
-		lead = strspn(p, " \t");
+		len = strcspn(p, ",");
+		lead = strspn(p, " ");
 		if (lead > len)
 			lead = len;
-		for (trail = len; trail > lead && (p[trail - 1] == ' ' || p[trail - 1] == '\t');)
+		for (trail = len; trail > lead && p[trail - 1] == ' ';)
 			trail--;
 		if (trail == lead && !*s)
 			return rule_err(err, errlen, "empty budget: give rules, e.g. "
