@@ -40,6 +40,8 @@ struct cs_diff_input {
 	unsigned long long off, line;	/* bytes consumed, line of off (1-based) */
 	unsigned long long val_off, val_line;	/* where the current value began */
 	bool in_value, failed, ended;
+	char *carry;			/* the held-back end of the last feed */
+	size_t ncarry, carry_cap;
 };
 
 static const struct {
@@ -86,6 +88,7 @@ void cs_diff_input_free(struct cs_diff_input *in)
 	}
 	if (in->tok)
 		json_tokener_free(in->tok);
+	free(in->carry);
 	free(in->name);
 	free(in);
 }
@@ -446,16 +449,11 @@ static void advance(struct cs_diff_input *in, const char *buf, size_t n)
 	in->off += n;
 }
 
-int cs_diff_input_feed(struct cs_diff_input *in, const char *buf, size_t len,
-		       char *err, size_t errlen)
+static int feed_tokener(struct cs_diff_input *in, const char *buf, size_t len,
+			char *err, size_t errlen)
 {
 	size_t i = 0;
 
-	if (in->failed || in->ended) {
-		snprintf(err, errlen, "%s: read after %s", in->name,
-			 in->failed ? "an error" : "the end");
-		return -1;
-	}
 	while (i < len) {
 		enum json_tokener_error jerr;
 		json_object *obj;
@@ -509,6 +507,64 @@ int cs_diff_input_feed(struct cs_diff_input *in, const char *buf, size_t len,
  * As log2_hist_percentile() (trace_helpers.c), on 64-bit buckets; doubles
  * because the buckets' total may exceed 2^64. Rounded like cs_summarize().
  */
+/* Characters a number, a literal (true, null) or an escape may go on with */
+static bool is_word(char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+	       (ch >= 'A' && ch <= 'Z') || ch == '.' || ch == '+' || ch == '-' ||
+	       ch == '\\';
+}
+
+/*
+ * json-c fed a number in pieces accepts some malformed ones that it
+ * refuses whole ("0-" split after the "0"), so a feed never ends inside
+ * a word: its trailing word characters wait for the next feed (or the
+ * end), and the tokener sees every word with the byte after it.
+ */
+static int reserve(struct cs_diff_input *in, size_t size)
+{
+	char *p;
+
+	if (size <= in->carry_cap)
+		return 0;
+	p = realloc(in->carry, size * 2);
+	if (!p)
+		return -1;
+	in->carry = p;
+	in->carry_cap = size * 2;
+	return 0;
+}
+
+int cs_diff_input_feed(struct cs_diff_input *in, const char *buf, size_t len,
+		       char *err, size_t errlen)
+{
+	const char *work = buf;
+	size_t n = len, keep;
+
+	if (in->failed || in->ended) {
+		snprintf(err, errlen, "%s: read after %s", in->name,
+			 in->failed ? "an error" : "the end");
+		return -1;
+	}
+	if (in->ncarry) {
+		if (reserve(in, in->ncarry + len))
+			return stream_err(in, err, errlen, in->off, "out of memory");
+		memcpy(in->carry + in->ncarry, buf, len);
+		work = in->carry;
+		n = in->ncarry + len;
+	}
+	for (keep = 0; keep < n && is_word(work[n - keep - 1]); keep++)
+		;
+	if (feed_tokener(in, work, n - keep, err, errlen))
+		return -1;
+	if (keep && work != in->carry && reserve(in, keep))
+		return stream_err(in, err, errlen, in->off, "out of memory");
+	if (keep)
+		memmove(in->carry, work + n - keep, keep);
+	in->ncarry = keep;
+	return 0;
+}
+
 static unsigned long long percentile(const unsigned long long *slots, double pct)
 {
 	double total = 0, cum = 0, rank, v;
@@ -543,6 +599,13 @@ int cs_diff_input_end(struct cs_diff_input *in, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: end after %s", in->name,
 			 in->failed ? "an error" : "the end");
 		return -1;
+	}
+	if (in->ncarry) {
+		size_t n = in->ncarry;
+
+		in->ncarry = 0;
+		if (feed_tokener(in, in->carry, n, err, errlen))
+			return -1;
 	}
 	if (in->in_value) {
 		/* a value with no end of its own (a number) ends at the '\0' */
