@@ -75,8 +75,8 @@ static int parse_count(const char *rule, const char *v, unsigned long long *out,
 static int parse_limit(const char *rule, int m, const char *v, struct cs_diff_limit *l,
 		       char *err, size_t errlen)
 {
+	char num[32], *end;
 	size_t n, i;
-	char *end;
 
 	if (*v != '+')
 		return rule_err(err, errlen, "invalid budget rule '%s': want %s:+N, "
@@ -88,12 +88,19 @@ static int parse_limit(const char *rule, int m, const char *v, struct cs_diff_li
 		i = strspn(v + n + 1, "0123456789");
 		n = i ? n + 1 + i : 0;
 	}
-	if (!n)
+	/* not a unit but more number: a second '.', an exponent, hex */
+	if (!n || v[n] == '.' ||
+	    ((v[n] == 'e' || v[n] == 'E') && v[n + 1] && strchr("0123456789+-", v[n + 1])) ||
+	    ((v[n] == 'x' || v[n] == 'X') && n == 1 && v[0] == '0'))
 		return rule_err(err, errlen, "invalid budget rule '%s': N is not a number "
 				"(digits, optionally .digits)", rule);
+	if (n >= sizeof(num))
+		return rule_err(err, errlen, "invalid budget rule '%s': N is out of range", rule);
+	memcpy(num, v, n);
+	num[n] = '\0';
 	errno = 0;
-	l->amount = strtod(v, &end);
-	if (errno || end != v + n || !isfinite(l->amount))
+	l->amount = strtod(num, &end);
+	if (errno || *end || !isfinite(l->amount))
 		return rule_err(err, errlen, "invalid budget rule '%s': N is out of range", rule);
 	v += n;
 	l->pct = false;
