@@ -22,7 +22,7 @@ trap 'rm -rf "$TMP"' EXIT
 failed=0
 
 pass() { echo "PASS: host.$1"; }
-fail() { echo "FAIL: host.$1: $2"; failed=1; }
+fail() { echo "FAIL: host.$1: ${2//$'\n'/ | }"; failed=1; }
 skip() { echo "SKIP: host.$1: $2"; }
 
 # run CMD...: rc, out, err
@@ -282,6 +282,7 @@ if [ -n "$BA" ]; then
 		fail benchattach.help "exit $rc: ${out:0:300} ${err:0:200}"
 	fi
 	for args in "" "-v" "-m kprobe"; do
+		# shellcheck disable=SC2086 # $args is a list of flags
 		"${STRACE[@]}" "${NOCAP[@]}" "$BA" $args > "$TMP/out" 2> "$TMP/stderr"
 		rc=$?
 		err=$(cat "$TMP/stderr")
@@ -298,6 +299,7 @@ if [ -n "$BA" ]; then
 		 "missing-value|option requires an argument -- 'm'|-f x -m" \
 		 "empty-function|empty function name|--function="; do
 		IFS='|' read -r n e a <<<"$c"
+		# shellcheck disable=SC2086 # $a is a list of flags
 		"${STRACE[@]}" "${NOCAP[@]}" "$BA" $a > "$TMP/out" 2> "$TMP/stderr"
 		rc=$?
 		err=$(cat "$TMP/stderr")
