@@ -44,6 +44,7 @@ static const struct argp_option opts[] = {
 	{ "mode", 'm', "MODE", 0, "fentry (fentry/fexit, default) or kprobe "
 	  "(kprobe/kretprobe)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Same as --help (the getopt version's -h)", 0 },
 	{},
 };
 
@@ -102,6 +103,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'v':
 		env.verbose = true;
 		return 0;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		return 0;	/* not reached: ARGP_HELP_STD_HELP exits 0 */
 	case ARGP_KEY_ARG:
 		usage_error(state, "unexpected argument '%s'", arg);
 	case ARGP_KEY_END:

@@ -281,6 +281,13 @@ if [ -n "$BA" ]; then
 	else
 		fail benchattach.help "exit $rc: ${out:0:300} ${err:0:200}"
 	fi
+	# the getopt version's -h still prints the help
+	run "${NOCAP[@]}" "$BA" -h
+	if [ "$rc" = 0 ] && grep -q '^Examples:' <<<"$out"; then
+		pass benchattach.help-h
+	else
+		fail benchattach.help-h "exit $rc: ${out:0:300} ${err:0:200}"
+	fi
 	for args in "" "-v" "-m kprobe"; do
 		# shellcheck disable=SC2086 # $args is a list of flags
 		"${STRACE[@]}" "${NOCAP[@]}" "$BA" $args > "$TMP/out" 2> "$TMP/stderr"
