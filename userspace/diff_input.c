@@ -161,18 +161,27 @@ static const char *type_name(json_object *v)
  * anything larger to UINT64_MAX, so that is refused as out of range
  * rather than read wrong).
  */
-static int as_u63(const struct ctx *c, const char *path, json_object *v,
-		  unsigned long long *out)
+static int as_u63(const struct ctx *c, const char *path, const char *key,
+		  json_object *v, unsigned long long *out)
 {
+	const char *why = NULL;
+	char p[96];
+
 	if (!json_object_is_type(v, json_type_int))
-		return obj_err(c, path, "%s, not an integer", type_name(v));
+		why = "not an integer";
+	else if (json_object_get_int64(v) < 0)
+		why = "negative";
+	else if ((*out = json_object_get_uint64(v)) > INT64_MAX)
+		why = "out of range";
+	if (!why)
+		return 0;
+	/* the path only now: this runs for every number of the input */
+	snprintf(p, sizeof(p), "%s%s%s", path, key ? "." : "", key ? key : "");
+	if (!json_object_is_type(v, json_type_int))
+		return obj_err(c, p, "%s, not an integer", type_name(v));
 	if (json_object_get_int64(v) < 0)
-		return obj_err(c, path, "negative (%lld)", (long long)json_object_get_int64(v));
-	*out = json_object_get_uint64(v);
-	if (*out > INT64_MAX)
-		return obj_err(c, path, "out of range (above %llu)",
-			       (unsigned long long)INT64_MAX);
-	return 0;
+		return obj_err(c, p, "negative (%lld)", (long long)json_object_get_int64(v));
+	return obj_err(c, p, "out of range (above %llu)", (unsigned long long)INT64_MAX);
 }
 
 /* A field of object o at path; *out is 0 if optional and absent. */
@@ -183,10 +192,12 @@ static int get_u63(const struct ctx *c, json_object *o, const char *path,
 	json_object *v;
 
 	*out = 0;
+	if (json_object_object_get_ex(o, key, &v))
+		return as_u63(c, path, key, v, out);
+	if (!required)
+		return 0;
 	snprintf(p, sizeof(p), "%s.%s", path, key);
-	if (!json_object_object_get_ex(o, key, &v))
-		return required ? obj_err(c, p, "missing") : 0;
-	return as_u63(c, p, v, out);
+	return obj_err(c, p, "missing");
 }
 
 static int add_u64(const struct ctx *c, const char *path, unsigned long long *sum,
@@ -202,24 +213,28 @@ static int add_u64(const struct ctx *c, const char *path, unsigned long long *su
 static int get_name(const struct ctx *c, json_object *o, const char *path,
 		    const char *key, const char **out, size_t *len)
 {
+	json_object *v = NULL;
 	char p[96];
-	json_object *v;
-	size_t i;
+	size_t i = 0;
 
+	if (json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)) {
+		*out = json_object_get_string(v);
+		*len = json_object_get_string_len(v);
+		for (i = 0; i < *len; i++)
+			if ((unsigned char)(*out)[i] < 0x20 || (unsigned char)(*out)[i] > 0x7e)
+				break;
+		if (i == *len && *len && *len <= MAX_NAME)
+			return 0;
+	}
 	snprintf(p, sizeof(p), "%s.%s", path, key);
-	if (!json_object_object_get_ex(o, key, &v))
+	if (!v)
 		return obj_err(c, p, "missing");
 	if (!json_object_is_type(v, json_type_string))
 		return obj_err(c, p, "%s, not a string", type_name(v));
-	*out = json_object_get_string(v);
-	*len = json_object_get_string_len(v);
 	if (!*len || *len > MAX_NAME)
 		return obj_err(c, p, "length %zu, not 1..%d", *len, MAX_NAME);
-	for (i = 0; i < *len; i++)
-		if ((unsigned char)(*out)[i] < 0x20 || (unsigned char)(*out)[i] > 0x7e)
-			return obj_err(c, p, "byte 0x%02x at %zu: names are printable ASCII",
-				       (unsigned char)(*out)[i], i);
-	return 0;
+	return obj_err(c, p, "byte 0x%02x at %zu: names are printable ASCII",
+		       (unsigned char)(*out)[i], i);
 }
 
 static int get_str(const struct ctx *c, json_object *o, const char *key,
@@ -371,7 +386,7 @@ static int read_loss(const struct ctx *c, json_object *root)
 		if (strlen(key) >= sizeof(in->loss[0].name))
 			return obj_err(c, "$", "loss counter name '%.40s...' is too long", key);
 		snprintf(p, sizeof(p), "$.%s", key);
-		if (as_u63(c, p, val, &n))
+		if (as_u63(c, "$", key, val, &n))
 			return -1;
 		for (i = 0; i < in->nloss; i++)
 			if (!strcmp(in->loss[i].name, key))
