@@ -165,7 +165,7 @@ static int as_u63(const struct ctx *c, const char *path, const char *key,
 		  json_object *v, unsigned long long *out)
 {
 	const char *why = NULL;
-	char p[96];
+	char p[160];
 
 	if (!json_object_is_type(v, json_type_int))
 		why = "not an integer";
@@ -188,7 +188,7 @@ static int as_u63(const struct ctx *c, const char *path, const char *key,
 static int get_u63(const struct ctx *c, json_object *o, const char *path,
 		   const char *key, bool required, unsigned long long *out)
 {
-	char p[96];
+	char p[160];
 	json_object *v;
 
 	*out = 0;
@@ -200,13 +200,18 @@ static int get_u63(const struct ctx *c, json_object *o, const char *path,
 	return obj_err(c, p, "missing");
 }
 
-static int add_u64(const struct ctx *c, const char *path, unsigned long long *sum,
-		   unsigned long long v)
+/* *sum += v, or an error naming path.key */
+static int add_u64(const struct ctx *c, const char *path, const char *key,
+		   unsigned long long *sum, unsigned long long v)
 {
-	if (*sum > ULLONG_MAX - v)
-		return obj_err(c, path, "the sum over the objects overflows");
-	*sum += v;
-	return 0;
+	char p[160];
+
+	if (*sum <= ULLONG_MAX - v) {
+		*sum += v;
+		return 0;
+	}
+	snprintf(p, sizeof(p), "%s%s%s", path, key ? "." : "", key ? key : "");
+	return obj_err(c, p, "a sum with it overflows 64 bits");
 }
 
 /* A chain or callback name: printable ASCII, as kernel symbols are. */
@@ -306,11 +311,10 @@ static int read_callback(const struct ctx *c, json_object *o, size_t idx)
 	    get_u63(c, o, path, "max_ns", false, &max_ns) ||
 	    get_u63(c, o, path, "untimed", false, &v))
 		return -1;
-	for (j = 0; j < 3; j++) {
-		if (get_u63(c, o, path, vetoes[j], true, &v))
+	for (j = 0; j < 3; j++)
+		if (get_u63(c, o, path, vetoes[j], true, &v) ||
+		    add_u64(c, path, vetoes[j], &veto, v))
 			return -1;
-		veto += v;	/* three values below 2^63: no overflow */
-	}
 	snprintf(p, sizeof(p), "%s.histogram", path);
 	if (!json_object_object_get_ex(o, "histogram", &hist))
 		return obj_err(c, p, "missing");
@@ -320,7 +324,8 @@ static int read_callback(const struct ctx *c, json_object *o, size_t idx)
 	r = row_get(in, chain, clen, cb, cblen);
 	if (!r)
 		return obj_err(c, path, "out of memory");
-	if (add_u64(c, p, &r->count, count) || add_u64(c, p, &r->veto, veto))
+	if (add_u64(c, path, "count", &r->count, count) ||
+	    add_u64(c, path, "stop", &r->veto, veto))
 		return -1;
 	/* max_ns is exact, max is rounded down to units: prefer max_ns */
 	if (json_object_object_get_ex(o, "max_ns", &max_ns_v))
@@ -348,7 +353,7 @@ static int read_callback(const struct ctx *c, json_object *o, size_t idx)
 		if (lo != want_lo || hi != want_hi)
 			return obj_err(c, p, "min %llu, max %llu is not a log2 bucket "
 				       "(0-1, 2-3, 4-7, ...)", lo, hi);
-		if (add_u64(c, p, &r->slots[slot], bcount))
+		if (add_u64(c, p, "count", &r->slots[slot], bcount))
 			return -1;
 	}
 	return 0;
@@ -396,7 +401,7 @@ static int read_loss(const struct ctx *c, json_object *root)
 				return obj_err(c, p, "more than %d loss counters", CS_DIFF_MAX_LOSS);
 			snprintf(in->loss[in->nloss++].name, sizeof(in->loss[0].name), "%s", key);
 		}
-		if (add_u64(c, p, &in->loss[i].n, n))
+		if (add_u64(c, "$", key, &in->loss[i].n, n))
 			return -1;
 	}
 	return 0;
