@@ -3,7 +3,7 @@
  * benchattach: funclatency-style reference tracer for the tracing-cost
  * benchmark (qemu/bench.sh, extension tracing_cost; docs/bench.md).
  *
- *   benchattach -f FUNCTION [-m fentry|kprobe] [-v]
+ *   benchattach -f FUNCTION [-m fentry|kprobe] [-v]   (--help for more)
  *
  * Attaches an entry/exit program pair to FUNCTION (fentry/fexit or
  * kprobe/kretprobe, bpf/benchattach.bpf.c), prints "Tracing ..." on stderr
@@ -12,9 +12,10 @@
  *   benchattach: mode=M function=F count=N entries=E no_start=S update_failed=U
  * Exit: 0 ok, 1 BPF/open/load/attach failure, 2 usage.
  */
+#include <argp.h>
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,100 @@
 #include "benchattach.skel.h"
 
 static volatile sig_atomic_t exiting;
-static bool verbose;
+
+static struct env {
+	const char *func;
+	const char *mode;
+	bool fentry;
+	bool verbose;
+} env = {
+	.mode = "fentry",
+	.fentry = true,
+};
+
+static const struct argp_option opts[] = {
+	{ "function", 'f', "FUNCTION", 0, "Kernel function to time (required)", 0 },
+	{ "mode", 'm', "MODE", 0, "fentry (fentry/fexit, default) or kprobe "
+	  "(kprobe/kretprobe)", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Same as --help (the getopt version's -h)", 0 },
+	{},
+};
+
+static const char doc[] =
+"Time one kernel function with an entry/exit BPF program pair, like\n"
+"libbpf-tools' funclatency: the reference tracer of the tracing-cost\n"
+"benchmark (qemu/bench.sh, docs/bench.md).\n"
+"\n"
+"Prints \"Tracing ...\" on stderr once attached; on Ctrl-C (SIGINT or\n"
+"SIGTERM) detaches and prints the log2 histogram of the function's\n"
+"duration in nsecs and one line of counters:\n"
+"  benchattach: mode=M function=F count=N entries=E no_start=S update_failed=U\n"
+"\v"
+"Examples:\n"
+"  benchattach -f cs_bench_cb              # fentry/fexit\n"
+"  benchattach -m kprobe -f cs_bench_cb    # kprobe/kretprobe\n"
+"\n"
+"Exit status: 0 success, 1 BPF open/load/attach failure, 2 usage error.\n"
+"\n"
+"Environment:\n"
+"  CHAINSCOPE_PROBE_ONLY=1   stop after parsing the command line (exit 0),\n"
+"                            before any bpf() system call\n";
+
+/* One line on stderr, as chainscope's cs_usage_error(), then exit 2. */
+__attribute__((noreturn, format(printf, 2, 3)))
+static void usage_error(const struct argp_state *state, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: error: ", state->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see '%s --help')\n", state->name);
+	exit(2);
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		/* getopt's own line is enough: no "Try --help" second line */
+		state->err_stream = NULL;
+		return 0;
+	case 'f':
+		if (!*arg)
+			usage_error(state, "empty function name");
+		env.func = arg;
+		return 0;
+	case 'm':
+		if (strcmp(arg, "fentry") && strcmp(arg, "kprobe"))
+			usage_error(state, "invalid mode '%s' (fentry, kprobe)", arg);
+		env.mode = arg;
+		env.fentry = !strcmp(arg, "fentry");
+		return 0;
+	case 'v':
+		env.verbose = true;
+		return 0;
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		return 0;	/* not reached: ARGP_HELP_STD_HELP exits 0 */
+	case ARGP_KEY_ARG:
+		usage_error(state, "unexpected argument '%s'", arg);
+	case ARGP_KEY_END:
+		if (!env.func)
+			usage_error(state, "no function given (-f FUNCTION)");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp argp = {
+	.options = opts,
+	.parser = parse_arg,
+	.doc = doc,
+};
 
 static void on_signal(int sig)
 {
@@ -38,14 +132,9 @@ static void on_signal(int sig)
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list args)
 {
-	if (level == LIBBPF_DEBUG && !verbose)
+	if (level == LIBBPF_DEBUG && !env.verbose)
 		return 0;
 	return vfprintf(stderr, fmt, args);
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: benchattach -f FUNCTION [-m fentry|kprobe] [-v]\n");
 }
 
 static __u64 read_u64(int fd, __u32 key)
@@ -59,46 +148,31 @@ static __u64 read_u64(int fd, __u32 key)
 
 int main(int argc, char **argv)
 {
-	const char *func = NULL, *mode = "fentry";
+	const char *func, *mode, *probe_only = getenv("CHAINSCOPE_PROBE_ONLY");
 	struct benchattach_bpf *skel = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t block, old;
 	bool fentry;
 	__u64 total = 0, hist[BA_MAX_SLOTS];
-	int opt, err, i, last = -1;
+	int err, i, last = -1;
 
-	while ((opt = getopt(argc, argv, "f:m:vh")) != -1) {
-		switch (opt) {
-		case 'f':
-			func = optarg;
-			break;
-		case 'm':
-			mode = optarg;
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (!func || optind != argc) {
-		usage(stderr);
-		return 2;
-	}
-	if (!strcmp(mode, "fentry")) {
-		fentry = true;
-	} else if (!strcmp(mode, "kprobe")) {
-		fentry = false;
-	} else {
-		fprintf(stderr, "benchattach: unknown mode '%s' (fentry, kprobe)\n", mode);
-		return 2;
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 2;	/* getopt printed the reason */
+	func = env.func;
+	mode = env.mode;
+	fentry = env.fentry;
+	if (probe_only && !strcmp(probe_only, "1")) {
+		fprintf(stderr, "benchattach: mode=%s function=%s: CHAINSCOPE_PROBE_ONLY=1, "
+			"stopping before bpf()\n", mode, func);
+		return 0;
 	}
 
 	libbpf_set_print(print_libbpf);
+	/* blocked until sigsuspend(), so a signal cannot slip in before it */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
@@ -159,7 +233,7 @@ int main(int argc, char **argv)
 		fentry ? "fentry/fexit" : "kprobe/kretprobe");
 
 	while (!exiting)
-		pause();
+		sigsuspend(&old);
 
 	/* detach entry first, then exit */
 	if (fentry) {

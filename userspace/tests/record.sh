@@ -143,12 +143,13 @@ run "$CS" diff "$TMP/base.json" "$TMP/new.json"
 if [ "$rc" = 1 ] &&
    grep -Eq '^test_chain +cb_b .*FAIL p99:\+20%' <<<"$out" &&
    grep -Eq '^test_chain +cb_c .*FAIL new-veto' <<<"$out" &&
-   grep -q '^budget exceeded: 2 rows' <<<"$out"; then
+   grep -Eq '^nest_chain +cb_d .*FAIL gone-callback' <<<"$out" &&
+   grep -q '^budget exceeded: 3 rows (p99:+20%, new-veto, gone-callback)$' <<<"$out"; then
 	pass diff.regression
 else
 	fail diff.regression "exit $rc: ${out:0:800} ${err:0:200}"
 fi
-run "$CS" diff --budget 'p99:+1000%' "$TMP/base.json" "$TMP/new.json"
+run "$CS" diff --budget 'p99:+1000%,-gone-callback' "$TMP/base.json" "$TMP/new.json"
 if [ "$rc" = 0 ]; then pass diff.budget-loose; else fail diff.budget-loose "exit $rc: ${out:0:400}"; fi
 # a callback only in NEW
 grep -v nothing "$TMP/base.json" | sed 's/"cb_a"/"cb_new"/' > "$TMP/newcb.json"
@@ -174,7 +175,7 @@ else
 fi
 echo 'not json' > "$TMP/bad.json"
 run "$CS" diff "$TMP/base.json" "$TMP/bad.json"
-if [ "$rc" = 2 ] && grep -q 'line 1 is not a JSON object' <<<"$err"; then
+if [ "$rc" = 2 ] && grep -q 'bad.json: line 1, byte 1: invalid JSON' <<<"$err"; then
 	pass diff.bad-input
 else
 	fail diff.bad-input "exit $rc: ${err:0:300}"

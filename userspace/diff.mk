@@ -1,0 +1,33 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# chainscope diff's core and its host tests. Included at the end of
+# userspace/Makefile (diff.o itself is in record.mk's REC_OBJS).
+#
+#   .output/chainscope        gets diff_input.o diff_rules.o
+#   .output/fuzz_diff         libFuzzer target: diff's reader, rules and
+#                             verdict on arbitrary bytes (clang, built on
+#                             demand by the test)
+#   make test-diff            tests/diff.sh: budgets, input validation,
+#                             guards, benchattach's command line and a
+#                             bounded fuzz run, all on the host
+
+DIFF_OBJS := diff_input.o diff_rules.o
+DIFF_FUZZ_RUNS ?= 20000
+
+$(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(DIFF_OBJS))
+$(OUTPUT)/chainscope: LDLIBS += -lm
+
+$(OUTPUT)/fuzz_diff: tests/fuzz_diff.c diff_input.c diff_rules.c diff.h | $(OUTPUT)
+	$(call msg,FUZZ,$@)
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -I. \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(shell $(PKG_CONFIG) --cflags json-c) \
+		tests/fuzz_diff.c diff_input.c diff_rules.c \
+		$(shell $(PKG_CONFIG) --libs json-c) -lm -o $@
+
+.PHONY: test-diff
+test: test-diff
+test-diff: $(OUTPUT)/chainscope $(BENCHATTACH)
+	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(DIFF_FUZZ_RUNS) \
+		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_diff" \
+		bash tests/diff.sh $(OUTPUT)/chainscope $(BENCHATTACH) $(OUTPUT)/fuzz_diff \
+		tests/diff-seeds
