@@ -13,8 +13,9 @@
 DIFF_OBJS := diff_input.o diff_rules.o
 DIFF_FUZZ_RUNS ?= 20000
 
+REC_OBJS += $(DIFF_OBJS)
+LDLIBS += -lm
 $(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(DIFF_OBJS))
-$(OUTPUT)/chainscope: LDLIBS += -lm
 
 $(OUTPUT)/fuzz_diff: tests/fuzz_diff.c diff_input.c diff_rules.c diff.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
