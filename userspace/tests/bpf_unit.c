@@ -13,7 +13,8 @@
  *   cs-bpf-unit              run every case; "PASS: bpf-unit.<case>" lines
  *   cs-bpf-unit -t GLOB      only cases matching GLOB
  *   cs-bpf-unit --pin PATH   load and pin the context-free `ping` program
- *                            for `bpftool prog run pinned PATH repeat 0`
+ *                            (the test-only bpf/tests/ping.bpf.c) for
+ *                            `bpftool prog run pinned PATH repeat 0`
  *   cs-bpf-unit -v           libbpf debug output
  * Exit: 0 all passed, 1 a case failed, 2 usage.
  */
@@ -34,6 +35,7 @@
 #include "contention.h"
 #include "latency.skel.h"
 #include "contention.skel.h"
+#include "ping.skel.h"
 #include "trace_helpers.h"
 
 #define HEAD_A 0xffffffffc0002000ULL
@@ -100,8 +102,10 @@ static struct latency_bpf *lat_load(const struct lat_opts *o)
 	bpf_object__for_each_program(p, skel->obj)
 		bpf_program__set_autoload(p, bpf_program__type(p) ==
 					  BPF_PROG_TYPE_RAW_TRACEPOINT);
-	if (o->hist_entries)
-		bpf_map__set_max_entries(skel->maps.hists, o->hist_entries);
+	if (o->hist_entries) {
+		bpf_map__set_max_entries(skel->maps.hists_0, o->hist_entries);
+		bpf_map__set_max_entries(skel->maps.hists_1, o->hist_entries);
+	}
 	if (latency_bpf__load(skel)) {
 		failf("latency_bpf__load: %s (run with -v)", strerror(errno));
 		latency_bpf__destroy(skel);
@@ -146,11 +150,17 @@ static int ret_event(struct latency_bpf *s, __u64 head, __u64 cb, int kind,
 }
 
 /* notifier_call_begin(head, kind, val, nr_to_call, type) */
-static int begin_event_on(struct latency_bpf *s, __u64 head, int kind, int cpu)
+static int begin_event_vt(struct latency_bpf *s, __u64 head, int kind, __u64 val,
+			  int type, int cpu)
 {
-	__u64 a[5] = { head, (__u64)kind, 0, (__u64)-1, 0 };
+	__u64 a[5] = { head, (__u64)kind, val, (__u64)-1, (__u64)type };
 
 	return run_on(s->progs.call_begin_raw, a, 5, cpu);
+}
+
+static int begin_event_on(struct latency_bpf *s, __u64 head, int kind, int cpu)
+{
+	return begin_event_vt(s, head, kind, 0, 0, cpu);
 }
 
 static int begin_event(struct latency_bpf *s, __u64 head, int kind)
@@ -159,13 +169,19 @@ static int begin_event(struct latency_bpf *s, __u64 head, int kind)
 }
 
 /* notifier_call_end(head, kind, val, nr_to_call, type, ret, nr_calls) */
-static int end_event_full(struct latency_bpf *s, __u64 head, int kind, int type,
-			  int ret, int nr_calls, int cpu)
+static int end_event_vt(struct latency_bpf *s, __u64 head, int kind, __u64 val,
+			int type, int ret, int nr_calls, int cpu)
 {
-	__u64 a[7] = { head, (__u64)kind, 0, (__u64)-1, (__u64)type,
+	__u64 a[7] = { head, (__u64)kind, val, (__u64)-1, (__u64)type,
 		       (__u64)(__s64)ret, (__u64)nr_calls };
 
 	return run_on(s->progs.call_end_raw, a, 7, cpu);
+}
+
+static int end_event_full(struct latency_bpf *s, __u64 head, int kind, int type,
+			  int ret, int nr_calls, int cpu)
+{
+	return end_event_vt(s, head, kind, 0, type, ret, nr_calls, cpu);
 }
 
 static int end_event(struct latency_bpf *s, __u64 head, int kind)
@@ -178,14 +194,15 @@ static bool get_lat(struct latency_bpf *s, __u64 head, __u64 cb, __u64 val,
 {
 	struct cs_lat_key k = { .head = head, .cb = cb, .val = val };
 
-	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.hists), &k, h);
+	/* the generation in use until user space switches (hists_0) */
+	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.hists_0), &k, h);
 }
 
 static bool get_chain(struct latency_bpf *s, __u64 head, struct cs_chain_hist *h)
 {
 	struct cs_chain_key k = { .head = head };
 
-	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.chain_hists), &k, h);
+	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.chain_hists_0), &k, h);
 }
 
 static int map_count(int fd, size_t key_sz)
@@ -371,7 +388,7 @@ static bool t_lat_filters(void)
 	ret_event(s, HEAD_A, CB_2, KIND_ATOMIC, 0, 1, 10);	/* other kind */
 	CHECK(get_lat(s, HEAD_A, CB_2, 0, &h), "wanted event not counted");
 	CHECK_EQ(h.count, 1, "count");
-	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists), sizeof(struct cs_lat_key)), 1,
+	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists_0), sizeof(struct cs_lat_key)), 1,
 		 "entries in hists");
 out:
 	latency_bpf__destroy(s);
@@ -428,7 +445,7 @@ static bool t_lat_map_full(void)
 	/* -E2BIG must be recognised as such, not counted as another failure */
 	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_FAILED), 0,
 		 "failed counter");
-	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists), sizeof(struct cs_lat_key)), 2,
+	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists_0), sizeof(struct cs_lat_key)), 2,
 		 "entries in hists");
 out:
 	latency_bpf__destroy(s);
@@ -450,7 +467,7 @@ static bool t_chain_pair(void)
 
 	if (!s)
 		return false;
-	begin_event(s, HEAD_A, KIND_BLOCKING);
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 0, 2 /* rollback */, -1);
 	usleep(5000);
 	end_event_full(s, HEAD_A, KIND_BLOCKING, 2 /* rollback */, 0x8002, 3, -1);
 	CHECK(get_chain(s, HEAD_A, &h), "no chain entry");
@@ -699,21 +716,99 @@ out:
 	return ok;
 }
 
-static bool t_ping(void)
+/*
+ * A pass is (head, val, call type). Same chain, two passes: the inner
+ * one's end was missed. The outer end must close the outer pass (found
+ * below the inner frame), not the inner one on top.
+ */
+static bool t_chain_pass_identity(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
+	int stats;
+	struct cs_chain_hist h;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	stats = bpf_map__fd(s->maps.stats);
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 0, -1);	/* outer, val 1 */
+	usleep(4000);
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 2, 0, -1);	/* inner, val 2: end lost */
+	end_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 0, 1, 1, -1);
+	CHECK(get_chain(s, HEAD_A, &h), "no chain entry");
+	CHECK_EQ(h.count, 1, "count");
+	CHECK(h.max_ns >= 4000000, "outer pass timed from the inner begin: %llu ns",
+	      (unsigned long long)h.max_ns);
+	CHECK(stacks_empty(s), "outer frame left open");
+	CHECK_EQ(stat_sum(stats, CS_STAT_UNPAIRED), 1, "unpaired");
+	/* a robust pass and its rollback, same val: the type tells them apart */
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 1 /* robust */, -1);
+	usleep(4000);
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 2 /* rollback */, -1);
+	/* the rollback's end lost: the robust end must not close it */
+	end_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 1, 0x8002, 2, -1);
+	CHECK(get_chain(s, HEAD_A, &h) && h.count == 2, "robust pass not timed");
+	CHECK(h.max_ns >= 4000000 && h.sum_ns - h.max_ns >= 4000000,
+	      "robust pass timed from its rollback's begin (sum %llu, max %llu)",
+	      (unsigned long long)h.sum_ns, (unsigned long long)h.max_ns);
+	CHECK_EQ(h.rollbacks, 0, "rollbacks");
+	CHECK(stacks_empty(s), "robust frame left open");
+	/* an end whose begin was lost pops nothing */
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 0, -1);
+	end_event_vt(s, HEAD_A, KIND_BLOCKING, 7, 0, 1, 1, -1);
+	CHECK(!stacks_empty(s), "an end of another pass closed the open one");
+	end_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 0, 1, 1, -1);
+	CHECK(stacks_empty(s), "open pass not closed by its own end");
+	CHECK_EQ(stat_sum(stats, CS_STAT_UNPAIRED), 2, "unpaired");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+/*
+ * Interval generations: after user space puts hists_1 in the slot, events
+ * land there and hists_0 is left alone for draining.
+ */
+static bool t_lat_generations(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	int outer, g0, g1;
+	__u32 zero = 0;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	outer = bpf_map__fd(s->maps.hists);
+	g0 = bpf_map__fd(s->maps.hists_0);
+	g1 = bpf_map__fd(s->maps.hists_1);
+	ret_event(s, HEAD_A, CB_1, KIND_ATOMIC, 0, 0, 100);
+	CHECK_EQ(map_count(g0, sizeof(struct cs_lat_key)), 1, "entries in hists_0");
+	CHECK(!bpf_map_update_elem(outer, &zero, &g1, BPF_ANY), "switch: %s",
+	      strerror(errno));
+	ret_event(s, HEAD_A, CB_2, KIND_ATOMIC, 0, 0, 100);
+	ret_event(s, HEAD_A, CB_3, KIND_ATOMIC, 0, 0, 100);
+	CHECK_EQ(map_count(g0, sizeof(struct cs_lat_key)), 1, "entries in the retired hists_0");
+	CHECK_EQ(map_count(g1, sizeof(struct cs_lat_key)), 2, "entries in hists_1");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+static bool t_ping(void)
+{
+	struct ping_bpf *s = ping_bpf__open_and_load();
 	bool ok = true;
 	int r;
 
 	if (!s)
-		return false;
+		return failf("ping_bpf__open_and_load: %s", strerror(errno));
 	/* no context at all: what bpftool prog run ... repeat 0 does */
 	r = run(s->progs.ping, NULL, 0);
 	CHECK(r == 42, "ping returned %d, want 42", r);
 	r = run(s->progs.ping, NULL, 0);
 	CHECK_EQ(s->bss->ping_count, 2, "ping_count");
 out:
-	latency_bpf__destroy(s);
+	ping_bpf__destroy(s);
 	return ok;
 }
 
@@ -768,7 +863,7 @@ static bool get_wait(struct contention_bpf *s, __u64 head, int op, struct cs_con
 {
 	struct cs_cont_key k = { .head = head, .op = op };
 
-	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.waits), &k, v);
+	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.waits_0), &k, v);
 }
 
 static bool t_cont_waits(void)
@@ -797,7 +892,7 @@ static bool t_cont_waits(void)
 	CHECK_EQ(v.kind, KIND_BLOCKING, "kind");
 	CHECK(get_wait(s, HEAD_A, 1, &v) && v.count == 1 && v.contended == 1,
 	      "write entry");
-	CHECK(!bpf_map_lookup_elem(bpf_map__fd(s->maps.waiters), &wk, &w),
+	CHECK(!bpf_map_lookup_elem(bpf_map__fd(s->maps.waiters_0), &wk, &w),
 	      "no top-waiter entry for this thread");
 	CHECK_EQ(w.total_ns, 12100, "waiter total");
 	CHECK_EQ(w.count, 3, "waiter count (contended waits only)");
@@ -823,12 +918,15 @@ static bool t_cont_lock_crosscheck(void)
 
 	if (!s)
 		return false;
+	/* the chain is seen once: from then on its lock is watched */
+	wait_event(s, HEAD_A, LOCK_A, 0, 0);
 	/* rwsem read slow path: begin, wait, end, then our acquisition event */
 	lt_begin(s, LOCK_A, 1U << 1 /* LCB_F_READ */);
 	usleep(2000);
 	lt_end(s, LOCK_A);
 	wait_event(s, HEAD_A, LOCK_A, 0, 2100000);
 	CHECK(get_wait(s, HEAD_A, 0, &v), "no entry");
+	CHECK_EQ(v.count, 2, "acquisitions");
 	CHECK_EQ(v.lt_count, 1, "lock tracepoint count");
 	CHECK(v.lt_sum_ns >= 2000000 && v.lt_max_ns == v.lt_sum_ns,
 	      "lock tracepoint time %llu ns", (unsigned long long)v.lt_sum_ns);
@@ -877,6 +975,54 @@ out:
 	return ok;
 }
 
+/* lock:contention_* keep nothing for a lock no watched chain owns */
+static bool t_cont_unwatched_lock(void)
+{
+	struct contention_bpf *s = cont_load(0, CS_UNITS_NS);
+	int begins;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	begins = bpf_map__fd(s->maps.lt_begin);
+	lt_begin(s, LOCK_A, 1U << 1 /* LCB_F_READ */);
+	CHECK_EQ(map_count(begins, sizeof(struct cs_lt_key)), 0,
+		 "begins kept for a lock of no chain seen");
+	wait_event(s, HEAD_A, LOCK_A, 0, 0);	/* now it is a chain's lock */
+	lt_begin(s, LOCK_A, 1U << 1);
+	CHECK_EQ(map_count(begins, sizeof(struct cs_lt_key)), 1, "begin of a watched lock");
+	lt_begin(s, LOCK_A + 0x40, 1U << 1);
+	CHECK_EQ(map_count(begins, sizeof(struct cs_lt_key)), 1, "begin of another lock");
+	lt_end(s, LOCK_A + 0x40);
+	lt_end(s, LOCK_A);
+	CHECK_EQ(map_count(begins, sizeof(struct cs_lt_key)), 0, "end of the watched lock");
+	CHECK_EQ(map_count(bpf_map__fd(s->maps.lt_done), sizeof(struct cs_lt_key)), 1,
+		 "finished waits");
+out:
+	contention_bpf__destroy(s);
+	return ok;
+}
+
+/* -c: the watched lock is the one inside that head, before any event */
+static bool t_cont_filter_lock(void)
+{
+	struct contention_bpf *s = cont_load(HEAD_B, CS_UNITS_NS);
+	int begins;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	begins = bpf_map__fd(s->maps.lt_begin);
+	lt_begin(s, LOCK_A, 1U << 1);
+	CHECK_EQ(map_count(begins, sizeof(struct cs_lt_key)), 0, "other chain's lock kept");
+	/* rwsem and mutex are the first members of their heads on 6.1 */
+	lt_begin(s, HEAD_B, 1U << 2 /* LCB_F_WRITE */);
+	CHECK_EQ(map_count(begins, sizeof(struct cs_lt_key)), 1, "-c chain's lock not kept");
+out:
+	contention_bpf__destroy(s);
+	return ok;
+}
+
 /* --- main ---------------------------------------------------------------------------- */
 
 static const struct {
@@ -897,19 +1043,23 @@ static const struct {
 	{ "chain-too-deep", t_chain_too_deep },
 	{ "chain-filters", t_chain_filters },
 	{ "chain-irq-context", t_chain_irq_context },
+	{ "chain-pass-identity", t_chain_pass_identity },
+	{ "lat-generations", t_lat_generations },
 	{ "ping", t_ping },
 	{ "cont-waits", t_cont_waits },
 	{ "cont-lock-crosscheck", t_cont_lock_crosscheck },
 	{ "cont-filter", t_cont_filter },
+	{ "cont-unwatched-lock", t_cont_unwatched_lock },
+	{ "cont-filter-lock", t_cont_filter_lock },
 };
 
 static int pin_ping(const char *path)
 {
-	struct latency_bpf *s = lat_load(&lat_ns);
+	struct ping_bpf *s = ping_bpf__open_and_load();
 	int err;
 
 	if (!s) {
-		fprintf(stderr, "cs-bpf-unit: error: %s\n", why);
+		fprintf(stderr, "cs-bpf-unit: error: cannot load ping: %s\n", strerror(errno));
 		return 1;
 	}
 	err = bpf_program__pin(s->progs.ping, path);
@@ -918,7 +1068,7 @@ static int pin_ping(const char *path)
 			strerror(-err));
 	else
 		printf("pinned ping at %s\n", path);
-	latency_bpf__destroy(s);	/* the pin keeps the program */
+	ping_bpf__destroy(s);	/* the pin keeps the program */
 	return err ? 1 : 0;
 }
 
