@@ -29,4 +29,6 @@ echo "$out"
 echo "$out" | grep -q 'Return value: 42' || { rm -f $P; fail "bpftool prog run: $out"; }
 bpftool prog show pinned $P
 rm -f $P
+# the cost of the lock tracepoint programs on other locks (numbers only)
+cs-bpf-unit --bench || fail "cs-bpf-unit --bench failed"
 echo "$n BPF unit cases passed; bpftool prog run pinned ... repeat 0 works"

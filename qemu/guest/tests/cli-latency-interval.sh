@@ -36,6 +36,6 @@ for chain in blocking atomic; do
 	expect_eq "$chain: sum of interval pass counts = calls" "$psum" "$want"
 	expect_eq "$chain: pass histogram rows = counts" "$(rows_from "$W2" 0)" "$psum"
 done
-grep -q "WARNING: .*dropped" "$OUT" && fail "unexpected warning: $(grep WARNING "$OUT")"
+grep -q "WARNING: .* events dropped" "$OUT" && fail "unexpected warning: $(grep WARNING "$OUT")"
 cs_cleanup
 echo "interval sums equal the totals under concurrent load"
