@@ -4,11 +4,18 @@
  * (mutex) notifier chains, from notifier:notifier_lock_wait, cross-checked
  * against lock:contention_begin/contention_end on the same lock.
  *
- * As in latency.bpf.c each program comes as a tp_btf/raw_tp pair.
+ * As in latency.bpf.c each program comes as a tp_btf/raw_tp pair, and
+ * the statistics maps come in two generations (see latency.bpf.c).
+ *
+ * lock:contention_begin/end fire for every sleeping lock in the system;
+ * they return at once unless the lock is a watched chain's: with -c, the
+ * rwsem or mutex inside that chain's head (CO-RE offsets); without, any
+ * lock notifier_lock_wait has shown to be a chain's (watched_locks).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 
 #include "contention.h"
 #include "chainscope.bpf.h"
@@ -16,19 +23,45 @@
 const volatile __u64 targ_head = 0;	/* only this chain head (0: all) */
 const volatile int targ_units = CS_UNITS_US;
 
-struct {
+struct cont_waits {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CS_MAP_ENTRIES);
 	__type(key, struct cs_cont_key);
 	__type(value, struct cs_cont_val);
-} waits SEC(".maps");
+} waits_0 SEC(".maps"), waits_1 SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct cont_waits);
+} waits SEC(".maps") = {
+	.values = { &waits_0 },
+};
+
+struct cont_waiters {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CS_MAP_ENTRIES);
 	__type(key, struct cs_waiter_key);
 	__type(value, struct cs_waiter_val);
-} waiters SEC(".maps");
+} waiters_0 SEC(".maps"), waiters_1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct cont_waiters);
+} waiters SEC(".maps") = {
+	.values = { &waiters_0 },
+};
+
+/* Without -c: lock address -> chain head, from notifier_lock_wait. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CS_WATCHED_LOCKS);
+	__type(key, __u64);
+	__type(value, __u64);
+} watched_locks SEC(".maps");
 
 /*
  * lock:contention_begin timestamps and finished begin->end times, per
@@ -65,13 +98,29 @@ static __always_inline int handle_lock_wait(void *head, void *lock, int kind,
 	struct cs_cont_key key = {};
 	struct cs_lt_key lkey = {};
 	struct cs_cont_val *v;
-	__u64 *lt;
+	__u64 *lt, lock_addr = (__u64)lock;
+	__u32 zero = 0;
+	void *map;
 
 	if (targ_head && (__u64)head != targ_head)
 		return 0;
+	/* from now on, lock:contention_* on this lock are this chain's */
+	if (!targ_head && !bpf_map_lookup_elem(&watched_locks, &lock_addr)) {
+		__u64 hd = (__u64)head;
+		int err;
+
+		/* (int): see cs_lookup_or_init() */
+		err = (int)bpf_map_update_elem(&watched_locks, &lock_addr, &hd,
+					       BPF_NOEXIST);
+		if (err == -CS_E2BIG || err == -CS_ENOMEM)
+			cs_stat_inc(CS_STAT_DROPPED);
+	}
+	map = bpf_map_lookup_elem(&waits, &zero);
+	if (!map)
+		return 0;
 	key.head = (__u64)head;
 	key.op = op;
-	v = cs_lookup_or_init(&waits, &key, &zero_cont);
+	v = cs_lookup_or_init(map, &key, &zero_cont);
 	if (!v)
 		return 0;
 	v->kind = kind;
@@ -100,7 +149,10 @@ static __always_inline int handle_lock_wait(void *head, void *lock, int kind,
 
 		wkey.head = (__u64)head;
 		wkey.pid = (__u32)id;
-		w = cs_lookup_or_init(&waiters, &wkey, &zero_waiter);
+		map = bpf_map_lookup_elem(&waiters, &zero);
+		if (!map)
+			return 0;
+		w = cs_lookup_or_init(map, &wkey, &zero_waiter);
 		if (!w)
 			return 0;
 		if (!w->count) {
@@ -114,6 +166,19 @@ static __always_inline int handle_lock_wait(void *head, void *lock, int kind,
 	return 0;
 }
 
+/* Is this lock the rwsem or mutex of a chain being watched? */
+static __always_inline bool lock_watched(void *lock)
+{
+	__u64 addr = (__u64)lock;
+
+	if (targ_head)
+		return addr == targ_head +
+			bpf_core_field_offset(struct blocking_notifier_head, rwsem) ||
+		       addr == targ_head +
+			bpf_core_field_offset(struct srcu_notifier_head, mutex);
+	return bpf_map_lookup_elem(&watched_locks, &addr);
+}
+
 static __always_inline int handle_contention_begin(void *lock, unsigned int flags)
 {
 	struct cs_lt_key key = {};
@@ -123,6 +188,8 @@ static __always_inline int handle_contention_begin(void *lock, unsigned int flag
 	if (!(flags & CS_LCB_F_MUTEX) &&
 	    (!(flags & (CS_LCB_F_READ | CS_LCB_F_WRITE)) ||
 	     (flags & (CS_LCB_F_SPIN | CS_LCB_F_PERCPU))))
+		return 0;
+	if (!lock_watched(lock))
 		return 0;
 	key.task = (__u64)bpf_get_current_task();
 	key.lock = (__u64)lock;
@@ -140,6 +207,8 @@ static __always_inline int handle_contention_end(void *lock)
 	struct cs_lt_key key = {};
 	__u64 *ts, ns;
 
+	if (!lock_watched(lock))
+		return 0;
 	key.task = (__u64)bpf_get_current_task();
 	key.lock = (__u64)lock;
 	ts = bpf_map_lookup_elem(&lt_begin, &key);

@@ -10,6 +10,9 @@
 
 #define CS_TASK_COMM_LEN 16
 
+/* chains whose lock contention_begin/end watch (without -c) */
+#define CS_WATCHED_LOCKS 1024
+
 /* Per (chain head, lock op): notifier_lock_wait statistics. */
 struct cs_cont_key {
 	__u64 head;

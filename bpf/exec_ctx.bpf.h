@@ -9,7 +9,13 @@
 
 #include "common.h"
 
-/* x86 6.1 keeps preempt_count in this per-CPU variable */
+/*
+ * x86 6.1 keeps preempt_count in this per-CPU variable. Weak, so an
+ * object loads without it; but then every event would read as task
+ * context, so a user that depends on the context must check the kernel
+ * BTF for the variable first and refuse to run without it (latency -C:
+ * cs_btf_has_var("__preempt_count"), exit 6).
+ */
 extern const int __preempt_count __ksym __weak;
 
 #define CS_NMI_MASK		0x00f00000

@@ -6,6 +6,12 @@
  * Every program exists twice: tp_btf (typed, preferred) and raw_tp (the
  * fallback, also the one BPF_PROG_TEST_RUN can run on 6.1). User space
  * keeps one of each pair via bpf_program__set_autoload().
+ *
+ * Interval output: the statistics maps come in two generations behind a
+ * one-slot map-in-map. Programs write to the map in slot 0; user space
+ * puts the other generation there (the update waits for an RCU grace
+ * period, so no program still writes to the old one) and then drains the
+ * old one undisturbed: nothing is lost or torn between intervals.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -22,19 +28,37 @@ const volatile int targ_kind = CS_KIND_ANY;	/* only this chain kind */
 const volatile int targ_units = CS_UNITS_US;
 const volatile bool targ_per_val = false;	/* -a: key by event value too */
 
-struct {
+struct lat_hists {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CS_MAP_ENTRIES);
 	__type(key, struct cs_lat_key);
 	__type(value, struct cs_lat_hist);
-} hists SEC(".maps");
+} hists_0 SEC(".maps"), hists_1 SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct lat_hists);
+} hists SEC(".maps") = {
+	.values = { &hists_0 },
+};
+
+struct chain_hists {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CS_MAP_ENTRIES);
 	__type(key, struct cs_chain_key);
 	__type(value, struct cs_chain_hist);
-} chain_hists SEC(".maps");
+} chain_hists_0 SEC(".maps"), chain_hists_1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__array(values, struct chain_hists);
+} chain_hists SEC(".maps") = {
+	.values = { &chain_hists_0 },
+};
 
 /* -C: open passes per (task, execution context); see latency.h */
 struct {
@@ -74,9 +98,6 @@ static struct cs_chain_stack zero_stack;
  */
 __u32 chain_armed = 0;
 
-/* bumped by the `ping` program (bpftool prog run demo, no context) */
-__u64 ping_count = 0;
-
 static __always_inline bool chain_wanted(void *head, int kind)
 {
 	if (targ_head && (__u64)head != targ_head)
@@ -91,15 +112,20 @@ static __always_inline int handle_return(void *cb, void *head, int kind,
 {
 	struct cs_lat_key key = {};
 	struct cs_lat_hist *h;
+	__u32 zero = 0;
+	void *map;
 
 	if (!chain_wanted(head, kind))
 		return 0;
 	if (targ_cb && (__u64)cb != targ_cb)
 		return 0;
+	map = bpf_map_lookup_elem(&hists, &zero);
+	if (!map)
+		return 0;
 	key.head = (__u64)head;
 	key.cb = (__u64)cb;
 	key.val = targ_per_val ? val : 0;
-	h = cs_lookup_or_init(&hists, &key, &zero_lat);
+	h = cs_lookup_or_init(map, &key, &zero_lat);
 	if (!h)
 		return 0;
 	h->kind = kind;
@@ -123,7 +149,7 @@ static __always_inline int handle_return(void *cb, void *head, int kind,
 	return 0;
 }
 
-static __always_inline void do_call_begin(void *head)
+static __always_inline void do_call_begin(void *head, unsigned long val, int type)
 {
 	struct cs_stack_key key = {};
 	struct cs_chain_stack *st;
@@ -146,12 +172,22 @@ static __always_inline void do_call_begin(void *head)
 		d = 0;
 	}
 	if (d < CS_MAX_DEPTH) {
-		st->frames[d & (CS_MAX_DEPTH - 1)].head = (__u64)head;
-		st->frames[d & (CS_MAX_DEPTH - 1)].ts = now;
+		struct cs_stack_frame *f = &st->frames[d & (CS_MAX_DEPTH - 1)];
+
+		f->head = (__u64)head;
+		f->val = val;
+		f->type = type;
+		f->ts = now;
 	} else {
 		cs_stat_inc(CS_STAT_TOO_DEEP);
 	}
 	st->depth = d + 1;
+}
+
+static __always_inline bool frame_is(const struct cs_stack_frame *f, void *head,
+				     unsigned long val, int type)
+{
+	return f->head == (__u64)head && f->val == val && f->type == (__u32)type;
 }
 
 static __always_inline void do_call_end(void *head, int kind, unsigned long val,
@@ -162,7 +198,8 @@ static __always_inline void do_call_end(void *head, int kind, unsigned long val,
 	struct cs_chain_stack *st;
 	struct cs_chain_hist *h;
 	__u64 now = bpf_ktime_get_ns(), ts;
-	__u32 d, i;
+	__u32 d, i, zero = 0;
+	void *map;
 
 	key.task = (__u64)bpf_get_current_task();
 	key.ctx = cs_exec_ctx();
@@ -180,17 +217,21 @@ static __always_inline void do_call_end(void *head, int kind, unsigned long val,
 		return;
 	}
 	/*
-	 * Normally the top frame is this pass. If a call_begin or call_end
-	 * was missed (e.g. BPF recursion protection skipped us) look down
-	 * for the nearest frame of this head and drop what is above it.
+	 * Normally the top frame is this pass. If a call_end was missed
+	 * (e.g. BPF recursion protection skipped it) look down for the
+	 * nearest frame of this very pass and drop the ones above it. A
+	 * call_end whose call_begin was missed matches no frame: it is
+	 * counted and pops nothing, so it cannot end an outer pass of the
+	 * same chain early.
 	 */
-	if (st->frames[d & (CS_MAX_DEPTH - 1)].head != (__u64)head) {
+	if (!frame_is(&st->frames[d & (CS_MAX_DEPTH - 1)], head, val, type)) {
 		bool found = false;
 
 		for (i = 1; i < CS_MAX_DEPTH; i++) {
 			if (i > d)
 				break;
-			if (st->frames[(d - i) & (CS_MAX_DEPTH - 1)].head == (__u64)head) {
+			if (frame_is(&st->frames[(d - i) & (CS_MAX_DEPTH - 1)], head, val,
+				     type)) {
 				found = true;
 				break;
 			}
@@ -206,16 +247,19 @@ static __always_inline void do_call_end(void *head, int kind, unsigned long val,
 	if (!d)
 		bpf_map_delete_elem(&stacks, &key);
 
+	map = bpf_map_lookup_elem(&chain_hists, &zero);
+	if (!map)
+		return;
 	ckey.head = (__u64)head;
 	ckey.val = targ_per_val ? val : 0;
-	h = cs_lookup_or_init(&chain_hists, &ckey, &zero_chain);
+	h = cs_lookup_or_init(map, &ckey, &zero_chain);
 	if (!h)
 		return;
 	h->kind = kind;
 	CS_HIST_ADD(h, now - ts, targ_units);
 	if (ret & CS_NOTIFY_STOP_MASK)
 		__sync_fetch_and_add(&h->stopped, 1);
-	if (type == 2)	/* NOTIFIER_CALL_ROLLBACK */
+	if (type == NOTIFIER_CALL_ROLLBACK)
 		__sync_fetch_and_add(&h->rollbacks, 1);
 	if (nr_calls > 0)
 		__sync_fetch_and_add(&h->nr_calls, nr_calls);
@@ -236,7 +280,8 @@ static __always_inline __u32 *chain_guard_enter(void)
 	return busy;
 }
 
-static __always_inline int handle_call_begin(void *head, int kind)
+static __always_inline int handle_call_begin(void *head, int kind, unsigned long val,
+					     int type)
 {
 	__u32 *busy;
 
@@ -245,7 +290,7 @@ static __always_inline int handle_call_begin(void *head, int kind)
 	busy = chain_guard_enter();
 	if (!busy)
 		return 0;
-	do_call_begin(head);
+	do_call_begin(head, val, type);
 	*busy = 0;
 	return 0;
 }
@@ -285,14 +330,14 @@ SEC("tp_btf/notifier_call_begin")
 int BPF_PROG(call_begin_btf, void *head, enum notifier_chain_kind kind,
 	     unsigned long val, int nr_to_call, enum notifier_call_type type)
 {
-	return handle_call_begin(head, kind);
+	return handle_call_begin(head, kind, val, type);
 }
 
 SEC("raw_tp/notifier_call_begin")
 int BPF_PROG(call_begin_raw, void *head, enum notifier_chain_kind kind,
 	     unsigned long val, int nr_to_call, enum notifier_call_type type)
 {
-	return handle_call_begin(head, kind);
+	return handle_call_begin(head, kind, val, type);
 }
 
 SEC("tp_btf/notifier_call_end")
@@ -309,17 +354,6 @@ int BPF_PROG(call_end_raw, void *head, enum notifier_chain_kind kind,
 	     int nr_calls)
 {
 	return handle_call_end(head, kind, val, type, ret, nr_calls);
-}
-
-/*
- * Reads no context, so `bpftool prog run pinned PATH repeat 0` can run it
- * on 6.1 (see userspace/README.md). Never attached.
- */
-SEC("raw_tp")
-int ping(void *ctx)
-{
-	__sync_fetch_and_add(&ping_count, 1);
-	return 42;
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -64,9 +64,17 @@ struct cs_stack_key {
 	__u32 __pad;
 };
 
+/*
+ * A pass is (head, val, call type): a call_end pops only the frame its
+ * call_begin pushed, never that of another pass of the same chain (a
+ * rollback pass inside a robust one, or a nested call with another val).
+ */
 struct cs_stack_frame {
 	__u64 head;
+	__u64 val;
 	__u64 ts;
+	__u32 type;		/* enum notifier_call_type */
+	__u32 __pad;
 };
 
 struct cs_chain_stack {

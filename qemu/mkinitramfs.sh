@@ -75,6 +75,14 @@ emit_file /bin/busybox "$BUSYBOX" 0755
 echo "slink /bin/sh busybox 0777 0 0" >>"$LIST"
 emit_file /init "$HERE/guest/init" 0755
 emit_binary /usr/sbin/bpftool "$BPFTOOL"
+# The privilege tests (cli-privileges.sh) need util-linux setpriv, which
+# sets capabilities (busybox's cannot), and strace to show no bpf() call.
+# /chainscope/bin comes first in PATH, before busybox's applets.
+SETPRIV=${SETPRIV:-$(command -v setpriv || true)}
+[ -x "$SETPRIV" ] || die "setpriv not found (install util-linux)"
+emit_binary /chainscope/bin/setpriv "$SETPRIV"
+STRACE=${STRACE:-$(command -v strace || true)}
+[ -x "$STRACE" ] && emit_binary /chainscope/bin/strace "$STRACE"
 emit_tree /chainscope "$HERE/guest"
 emit_tree /lib/modules "$ART/mods/lib/modules"
 emit_tree /chainscope/modules "$ART/extra"

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -21,8 +23,6 @@
 #include "tracefile.h"
 
 const char *argp_program_version = "chainscope 0.1";
-
-volatile sig_atomic_t cs_exiting;
 
 static bool libbpf_verbose;	/* -v: show libbpf's debug and probe output */
 static bool libbpf_quiet;	/* during the start-up probes */
@@ -205,16 +205,50 @@ static int btf_tp_proto(const struct btf *btf, const char *name, int nr_args)
 
 static struct btf *probe_btf;	/* kept for cs_btf_has_tp() */
 
+/* Not in 6.1's uapi headers on every distribution */
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static bool cap_has(const struct __user_cap_data_struct *d, int cap)
+{
+	return d[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap);
+}
+
+int cs_check_privileges(const char *cmd)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	/* glibc has no capget() wrapper; libcap would be a dependency for one call */
+	if (syscall(SYS_capget, &hdr, data)) {
+		warn("%s: error: insufficient privileges: capget: %s\n", cmd,
+		     strerror(errno));
+		return CS_EXIT_NO_PRIV;
+	}
+	if (cap_has(data, CAP_SYS_ADMIN) ||
+	    (cap_has(data, CAP_BPF) && cap_has(data, CAP_PERFMON)))
+		return CS_EXIT_OK;
+	warn("%s: error: insufficient privileges: BPF tracing needs CAP_BPF and "
+	     "CAP_PERFMON, or CAP_SYS_ADMIN (effective: CAP_BPF %s, CAP_PERFMON %s)\n",
+	     cmd, cap_has(data, CAP_BPF) ? "yes" : "no",
+	     cap_has(data, CAP_PERFMON) ? "yes" : "no");
+	return CS_EXIT_NO_PRIV;
+}
+
 int cs_startup_probes(const char *cmd, const struct cs_tp *tps, int nr_tps)
 {
 	const char *path = btf_path();
 	int i, r;
 
-	if (geteuid() != 0) {
-		warn("%s: error: must run as root (euid is %u): BPF tracing needs "
-		     "CAP_BPF and CAP_PERFMON\n", cmd, (unsigned int)geteuid());
-		return CS_EXIT_NOT_ROOT;
-	}
+	r = cs_check_privileges(cmd);
+	if (r)
+		return r;
 	if (access(path, R_OK)) {
 		warn("%s: error: no kernel BTF at %s (%s): the kernel needs "
 		     "CONFIG_DEBUG_INFO_BTF=y\n", cmd, path, strerror(errno));
@@ -255,6 +289,11 @@ int cs_startup_probes(const char *cmd, const struct cs_tp *tps, int nr_tps)
 bool cs_btf_has_tp(const char *name, int nr_args)
 {
 	return probe_btf && btf_tp_proto(probe_btf, name, nr_args) == 0;
+}
+
+bool cs_btf_has_var(const char *name)
+{
+	return probe_btf && btf__find_by_name_kind(probe_btf, name, BTF_KIND_VAR) > 0;
 }
 
 bool cs_probe_only(const char *cmd)
@@ -320,35 +359,6 @@ void cs_setup_libbpf(bool verbose)
 	libbpf_set_print(libbpf_print_fn);
 }
 
-static void on_signal(int sig)
-{
-	(void)sig;
-	cs_exiting = 1;
-}
-
-void cs_setup_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-void cs_wait_interval(const struct cs_common *c)
-{
-	struct timespec left = { .tv_sec = c->interval };
-
-	if (!c->interval) {
-		while (!cs_exiting)
-			pause();
-		return;
-	}
-	/* a signal cuts the interval short: print what we have and stop */
-	while (!cs_exiting && nanosleep(&left, &left) && errno == EINTR)
-		;
-}
-
 bool cs_last_interval(const struct cs_common *c, long *n)
 {
 	if (c->count && ++*n >= c->count)
@@ -365,6 +375,11 @@ struct ksyms *cs_load_ksyms(const char *cmd)
 	if (!ks)
 		warn("%s: error: cannot read %s: %s\n", cmd, ksyms__default_path(),
 		     strerror(errno));
+	else if (!ksyms__count(ks))
+		/* kptr_restrict hides addresses from a process without CAP_SYSLOG */
+		warn("%s: %s shows no addresses to this process (CAP_SYSLOG needed): "
+		     "chains and callbacks print as addresses\n", cmd,
+		     ksyms__default_path());
 	return ks;
 }
 
@@ -480,19 +495,24 @@ static __u64 cs_read_last_err(int map_fd)
 	return err;
 }
 
+__u64 cs_prog_missed(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int fd = bpf_program__fd(prog);
+
+	if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+		return 0;
+	return info.recursion_misses;
+}
+
 __u64 cs_read_missed(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
 	__u64 missed = 0;
 
-	bpf_object__for_each_program(prog, obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			missed += info.recursion_misses;
-	}
+	bpf_object__for_each_program(prog, obj)
+		missed += cs_prog_missed(prog);
 	return missed;
 }
 
@@ -592,6 +612,27 @@ json_object *cs_json_addr(__u64 addr)
 
 	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)addr);
 	return json_object_new_string(buf);
+}
+
+void cs_gen_init(struct cs_gen_map *g, const struct bpf_map *outer,
+		 const struct bpf_map *gen0, const struct bpf_map *gen1)
+{
+	g->outer_fd = bpf_map__fd(outer);
+	g->fd[0] = bpf_map__fd(gen0);
+	g->fd[1] = bpf_map__fd(gen1);
+	g->active = 0;
+}
+
+int cs_gen_swap(struct cs_gen_map *g)
+{
+	__u32 zero = 0;
+	int next = !g->active, err;
+
+	err = bpf_map_update_elem(g->outer_fd, &zero, &g->fd[next], BPF_ANY);
+	if (err)
+		return err;
+	g->active = next;
+	return g->fd[!next];
 }
 
 /*

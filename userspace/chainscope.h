@@ -17,10 +17,11 @@ enum cs_exit {
 	CS_EXIT_OK = 0,
 	CS_EXIT_ERROR = 1,	/* anything else (load/attach failure, ...) */
 	CS_EXIT_USAGE = 2,	/* bad command line, unknown -c/-f symbol */
-	CS_EXIT_NOT_ROOT = 3,	/* effective uid is not 0 */
+	CS_EXIT_NO_PRIV = 3,	/* neither CAP_BPF + CAP_PERFMON nor CAP_SYS_ADMIN */
 	CS_EXIT_NO_BTF = 4,	/* no readable kernel BTF */
 	CS_EXIT_NO_TP = 5,	/* the kernel lacks the chainscope tracepoints */
 	CS_EXIT_OUTPUT = 6,	/* record: cannot create the output file (before all) */
+	CS_EXIT_NO_CTX = 7,	/* latency -C: no per-CPU preempt count in BTF */
 };
 
 #define CS_EXIT_DOC							\
@@ -28,9 +29,13 @@ enum cs_exit {
 	"  0  success\n"						\
 	"  1  other errors (loading or attaching BPF, ...)\n"		\
 	"  2  usage error, or a -c/-f symbol not in /proc/kallsyms\n"	\
-	"  3  not running as root\n"					\
+	"  3  insufficient privileges: the effective capabilities lack\n" \
+	"     CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN)\n"		\
 	"  4  no kernel BTF (/sys/kernel/btf/vmlinux, or $CHAINSCOPE_BTF)\n" \
 	"  5  the kernel has no chainscope notifier tracepoints\n"	\
+	"  6  record: the output file cannot be created (checked first)\n" \
+	"  7  latency -C: the kernel BTF has no per-CPU __preempt_count,\n" \
+	"     so interrupt context cannot be told from task context\n" \
 	"\n"								\
 	"Environment:\n"						\
 	"  CHAINSCOPE_BTF=PATH        kernel BTF for the start-up probes\n" \
@@ -94,8 +99,15 @@ struct cs_tp {
 	const char *name;	/* e.g. "notifier_return" */
 	int nr_args;
 };
-/* Root, BTF, tracepoints; returns CS_EXIT_OK or the exit code to use. */
+/*
+ * Capabilities (capget(2), not the uid), BTF, tracepoints; returns
+ * CS_EXIT_OK or the exit code to use.
+ */
 int cs_startup_probes(const char *cmd, const struct cs_tp *tps, int nr_tps);
+/* CAP_BPF + CAP_PERFMON or CAP_SYS_ADMIN effective: CS_EXIT_OK / _NO_PRIV */
+int cs_check_privileges(const char *cmd);
+/* After cs_startup_probes(): does the kernel BTF have this variable? */
+bool cs_btf_has_var(const char *name);
 /* After the probes: is CHAINSCOPE_PROBE_ONLY set? (then exit 0) */
 bool cs_probe_only(const char *cmd);
 /* Whether a tracepoint's BTF type exists in the kernel BTF (a file read). */
@@ -107,8 +119,12 @@ bool cs_tp_btf_usable(const char *tp);
 __u32 cs_map_entries(void);
 
 void cs_setup_libbpf(bool verbose);
+/* signals.c: SIGINT/SIGTERM set cs_exiting */
 void cs_setup_signals(void);
-/* Sleep one interval (or until a signal when interval is 0). */
+/*
+ * Sleep one interval (or until a signal when interval is 0). A signal
+ * arriving at any time, even just before the wait, ends it (sigsuspend).
+ */
 void cs_wait_interval(const struct cs_common *c);
 /* After printing interval ++*n: was it the last (COUNT reached, no INTERVAL)? */
 bool cs_last_interval(const struct cs_common *c, long *n);
@@ -127,8 +143,12 @@ int cs_kind_parse(const char *s);	/* -1 if unknown */
 /* Sum of one per-CPU counter of a `stats` (or `rec_stats`) map; 0 on error. */
 __u64 cs_read_stat(int map_fd, __u32 idx);
 struct bpf_object;
+struct bpf_program;
+struct bpf_map;
 /* The kernel's recursion_misses, summed over the object's loaded programs. */
 __u64 cs_read_missed(struct bpf_object *obj);
+/* One program's recursion_misses (0 if not loaded). */
+__u64 cs_prog_missed(const struct bpf_program *prog);
 
 /*
  * Events not counted, cumulative since load: the BPF side's `stats`
@@ -153,6 +173,27 @@ void cs_read_health(struct bpf_object *obj, int stats_fd, struct cs_health *h);
  */
 void cs_report_health(const struct cs_health *now, struct cs_health *prev,
 		      bool chain_mode, json_object *json);
+
+/*
+ * A statistics map in two generations: BPF programs write to the inner
+ * map in slot 0 of a one-slot ARRAY_OF_MAPS (`outer`); the other one is
+ * empty and waits its turn.
+ */
+struct cs_gen_map {
+	int outer_fd;
+	int fd[2];
+	int active;		/* index into fd[] of the map in the slot */
+};
+/* Set up from the skeleton's maps after load; gen 0 is in the slot. */
+void cs_gen_init(struct cs_gen_map *g, const struct bpf_map *outer,
+		 const struct bpf_map *gen0, const struct bpf_map *gen1);
+/*
+ * Put the idle generation in the slot and return the fd of the one taken
+ * out (or -errno). The update returns only after an RCU grace period
+ * (the kernel waits for running programs on map-in-map updates), so no
+ * program writes to the returned map any more: drain it at leisure.
+ */
+int cs_gen_swap(struct cs_gen_map *g);
 
 /* Drain a hash map into malloc'ed (key, value) entries; count or -errno. */
 int cs_drain_map(int fd, size_t key_sz, size_t val_off, size_t entry_sz,

@@ -155,6 +155,9 @@ static void print_waiters(const struct waiter_entry *w, int n, __u64 head)
 	}
 }
 
+/* the two generations of waits and waiters (see contention.bpf.c) */
+static struct cs_gen_map waits_gen, waiters_gen;
+
 static int print_interval(struct contention_bpf *skel, const struct ksyms *ks,
 			  bool lock_tps, struct cs_health *seen)
 {
@@ -166,11 +169,20 @@ static int print_interval(struct contention_bpf *skel, const struct ksyms *ks,
 	char head[256], lock[256];
 	struct cs_summary s;
 	struct cs_health health;
+	int wfd, tfd;
 
-	nc = cs_drain_map(bpf_map__fd(skel->maps.waits), sizeof(struct cs_cont_key),
+	/* take the written generations out of use, then read them whole */
+	wfd = cs_gen_swap(&waits_gen);
+	tfd = wfd < 0 ? wfd : cs_gen_swap(&waiters_gen);
+	if (wfd < 0 || tfd < 0) {
+		warn("%s: error: cannot switch the BPF maps: %s\n", env.c.cmd,
+		     strerror(wfd < 0 ? -wfd : -tfd));
+		return -EIO;
+	}
+	nc = cs_drain_map(wfd, sizeof(struct cs_cont_key),
 			  offsetof(struct cont_entry, val), sizeof(struct cont_entry),
 			  (void **)&ce);
-	nw = cs_drain_map(bpf_map__fd(skel->maps.waiters), sizeof(struct cs_waiter_key),
+	nw = cs_drain_map(tfd, sizeof(struct cs_waiter_key),
 			  offsetof(struct waiter_entry, val), sizeof(struct waiter_entry),
 			  (void **)&we);
 	if (nc < 0 || nw < 0) {
@@ -320,9 +332,13 @@ int cmd_contention(int argc, char **argv)
 	skel->rodata->targ_head = head;
 	skel->rodata->targ_units = env.c.units;
 	if (cs_map_entries()) {
-		bpf_map__set_max_entries(skel->maps.waits, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.waiters, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.waits_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.waits_1, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.waiters_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.waiters_1, cs_map_entries());
 	}
+	if (head)	/* -c: the lock is found from the head (CO-RE offsets) */
+		bpf_map__set_max_entries(skel->maps.watched_locks, 1);
 	btf = !env.c.raw_tp && cs_tp_btf_usable("notifier_lock_wait");
 	pick_programs(skel, btf, lock_tps);
 
@@ -333,6 +349,9 @@ int cmd_contention(int argc, char **argv)
 		err = CS_EXIT_ERROR;
 		goto cleanup;
 	}
+	cs_gen_init(&waits_gen, skel->maps.waits, skel->maps.waits_0, skel->maps.waits_1);
+	cs_gen_init(&waiters_gen, skel->maps.waiters, skel->maps.waiters_0,
+		    skel->maps.waiters_1);
 	err = contention_bpf__attach(skel);
 	if (err) {
 		warn("%s: error: failed to attach BPF programs: %s\n", env.c.cmd,

@@ -157,8 +157,48 @@ static struct cs_cbrow *lat_rows(const struct lat_entry *lat, int n, const struc
 	return rows;
 }
 
+/* the two generations of hists and chain_hists (see latency.bpf.c) */
+static struct cs_gen_map lat_gen, chain_gen;
+
+/*
+ * -C pairs call_begin with call_end. The kernel skips a program that
+ * fires while it already runs on that CPU and counts it in the program's
+ * recursion_misses: if the two programs missed different numbers of
+ * events, some passes lost their begin or their end.
+ */
+struct pair_misses {
+	__u64 begin, end;
+};
+
+static void read_pair_misses(struct latency_bpf *skel, struct pair_misses *m)
+{
+	m->begin = cs_prog_missed(skel->progs.call_begin_btf) +
+		   cs_prog_missed(skel->progs.call_begin_raw);
+	m->end = cs_prog_missed(skel->progs.call_end_btf) +
+		 cs_prog_missed(skel->progs.call_end_raw);
+}
+
+static void report_pair_misses(const struct pair_misses *now, struct pair_misses *prev,
+			       json_object *json)
+{
+	unsigned long long begin = now->begin - prev->begin;
+	unsigned long long end = now->end - prev->end;
+
+	if (json) {
+		json_object_object_add(json, "missed_call_begin", json_object_new_uint64(begin));
+		json_object_object_add(json, "missed_call_end", json_object_new_uint64(end));
+		json_object_object_add(json, "missed_begin_end_differ",
+				       json_object_new_boolean(begin != end));
+	} else if (begin != end) {
+		printf("WARNING: BPF recursion protection skipped %llu call_begin and %llu "
+		       "call_end events: that many passes lost their begin or their end\n",
+		       begin, end);
+	}
+	*prev = *now;
+}
+
 static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
-			  struct cs_health *seen)
+			  struct cs_health *seen, struct pair_misses *seen_pm)
 {
 	const char *unit = cs_units_suffix(env.c.units);
 	struct lat_entry *lat = NULL;
@@ -169,8 +209,16 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 	json_object *root = NULL, *arr;
 	char head[256];
 	struct cs_summary s;
+	struct pair_misses pm;
+	int fd;
 
-	nlat = cs_drain_map(bpf_map__fd(skel->maps.hists), sizeof(struct cs_lat_key),
+	/* take the written generation out of use, then read it whole */
+	fd = cs_gen_swap(&lat_gen);
+	if (fd < 0) {
+		warn("%s: error: cannot switch map hists: %s\n", env.c.cmd, strerror(-fd));
+		return fd;
+	}
+	nlat = cs_drain_map(fd, sizeof(struct cs_lat_key),
 			    offsetof(struct lat_entry, val), sizeof(struct lat_entry),
 			    (void **)&lat);
 	if (nlat < 0) {
@@ -178,8 +226,14 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 		return nlat;
 	}
 	if (env.chain_mode) {
-		nchain = cs_drain_map(bpf_map__fd(skel->maps.chain_hists),
-				      sizeof(struct cs_chain_key),
+		fd = cs_gen_swap(&chain_gen);
+		if (fd < 0) {
+			warn("%s: error: cannot switch map chain_hists: %s\n", env.c.cmd,
+			     strerror(-fd));
+			free(lat);
+			return fd;
+		}
+		nchain = cs_drain_map(fd, sizeof(struct cs_chain_key),
 				      offsetof(struct chain_entry, val),
 				      sizeof(struct chain_entry), (void **)&chains);
 		if (nchain < 0) {
@@ -201,10 +255,13 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 
 	/* counters are cumulative in the kernel: report what is new */
 	cs_read_health(skel->obj, bpf_map__fd(skel->maps.stats), &health);
+	read_pair_misses(skel, &pm);
 
 	if (env.c.json) {
 		root = cs_json_root("latency", env.c.units);
 		cs_report_health(&health, seen, env.chain_mode, root);
+		if (env.chain_mode)
+			report_pair_misses(&pm, seen_pm, root);
 		arr = json_object_new_array();
 		for (i = 0; i < nlat; i++)
 			json_object_array_add(arr, cs_cbrow_json(&rows[i], env.c.units));
@@ -254,6 +311,8 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 		print_log2_hist(h->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
 	}
 	cs_report_health(&health, seen, env.chain_mode, NULL);
+	if (env.chain_mode)
+		report_pair_misses(&pm, seen_pm, NULL);
 	fflush(stdout);
 out:
 	free(rows);
@@ -272,7 +331,6 @@ static void pick_programs(struct latency_bpf *skel, bool btf)
 	bpf_program__set_autoload(skel->progs.call_begin_raw, !btf && env.chain_mode);
 	bpf_program__set_autoload(skel->progs.call_end_btf, btf && env.chain_mode);
 	bpf_program__set_autoload(skel->progs.call_end_raw, !btf && env.chain_mode);
-	bpf_program__set_autoload(skel->progs.ping, false);
 }
 
 int cmd_latency(int argc, char **argv)
@@ -285,6 +343,7 @@ int cmd_latency(int argc, char **argv)
 	struct latency_bpf *skel = NULL;
 	struct ksyms *ks = NULL;
 	struct cs_health seen = {};
+	struct pair_misses seen_pm = {};
 	__u64 head = 0, cb = 0;
 	long n = 0;
 	bool btf;
@@ -297,6 +356,17 @@ int cmd_latency(int argc, char **argv)
 	err = cs_startup_probes(env.c.cmd, tps, env.chain_mode ? 3 : 1);
 	if (err)
 		return err;
+	/*
+	 * -C keeps a stack of open passes per execution context, told apart
+	 * by the kernel's per-CPU preempt count (bpf/exec_ctx.bpf.h). Without
+	 * it an interrupt's pass would pop its task's frames: refuse.
+	 */
+	if (env.chain_mode && !cs_btf_has_var("__preempt_count")) {
+		warn("%s: error: -C needs the kernel's per-CPU __preempt_count, which its "
+		     "BTF does not have: cannot tell interrupt from task context\n",
+		     env.c.cmd);
+		return CS_EXIT_NO_CTX;
+	}
 
 	ks = cs_load_ksyms(env.c.cmd);
 	if (!ks)
@@ -336,12 +406,15 @@ int cmd_latency(int argc, char **argv)
 	skel->rodata->targ_per_val = env.per_val;
 
 	if (cs_map_entries()) {
-		bpf_map__set_max_entries(skel->maps.hists, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.chain_hists, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.hists_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.hists_1, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.chain_hists_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.chain_hists_1, cs_map_entries());
 	}
 	if (!env.chain_mode) {
 		/* preallocated; without -C nothing uses them */
-		bpf_map__set_max_entries(skel->maps.chain_hists, 1);
+		bpf_map__set_max_entries(skel->maps.chain_hists_0, 1);
+		bpf_map__set_max_entries(skel->maps.chain_hists_1, 1);
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
 	}
 	btf = !env.c.raw_tp && cs_tp_btf_usable("notifier_return");
@@ -354,6 +427,9 @@ int cmd_latency(int argc, char **argv)
 		err = CS_EXIT_ERROR;
 		goto cleanup;
 	}
+	cs_gen_init(&lat_gen, skel->maps.hists, skel->maps.hists_0, skel->maps.hists_1);
+	cs_gen_init(&chain_gen, skel->maps.chain_hists, skel->maps.chain_hists_0,
+		    skel->maps.chain_hists_1);
 	/*
 	 * call_end before call_begin: then every pass whose begin we see
 	 * also has its end seen (a pass already running is only unpaired).
@@ -390,7 +466,7 @@ int cmd_latency(int argc, char **argv)
 
 	while (!cs_exiting) {
 		cs_wait_interval(&env.c);
-		err = print_interval(skel, ks, &seen);
+		err = print_interval(skel, ks, &seen, &seen_pm);
 		if (err) {
 			err = CS_EXIT_ERROR;
 			goto cleanup;

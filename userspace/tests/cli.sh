@@ -12,13 +12,21 @@
 # before any bpf() system call; the cases that pass the probes do so on
 # synthetic BTF and kallsyms files. If strace is installed, one case also
 # proves that no bpf() call is made.
+#
+# Privileges are capabilities, not the uid: cases drop capabilities with
+# setpriv (util-linux). The unprivileged cases run a copy of the binary
+# in a fresh world-readable directory, so they work wherever the clone
+# lives (a clone under a 0700 directory is unreachable for uid 65534).
 set -uo pipefail
 
 CS=${1:?usage: cli.sh CHAINSCOPE MKBTF}
 MKBTF=${2:?usage: cli.sh CHAINSCOPE MKBTF}
-CS=$(readlink -f "$CS")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+chmod 755 "$TMP"
+cp "$CS" "$TMP/chainscope" || { echo "FAIL: host.cli.setup: cannot copy $CS"; exit 1; }
+chmod 755 "$TMP/chainscope"
+CS=$TMP/chainscope
 export CHAINSCOPE_PROBE_ONLY=1
 unset CHAINSCOPE_BTF CHAINSCOPE_KALLSYMS
 failed=0
@@ -63,6 +71,19 @@ as_nobody() {
 	fi
 }
 
+# no_caps CMD...: as root, but with no capability at all
+no_caps() {
+	setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- "$@"
+}
+
+# nobody_with CAPS CMD...: uid/gid 65534 with exactly CAPS (e.g. +bpf,+perfmon)
+nobody_with() {
+	local caps=$1
+	shift
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps="$caps" \
+		--ambient-caps="$caps" --bounding-set=-all,"$caps" -- "$@"
+}
+
 # --- usage errors: exit 2, one line, before anything else -------------------
 for sub in latency contention; do
 	expect "$sub-unknown-long-option" 2 "unrecognized option '--bogus'" "$CS" $sub --bogus
@@ -94,25 +115,25 @@ fi
 for sub in latency contention; do
 	run "$CS" $sub --help
 	if [ "$rc" = 0 ] && grep -q "^Examples:" <<<"$out" && grep -q "^Exit status:" <<<"$out" &&
-		grep -q -- "-j, --json" <<<"$out" && grep -q "3  not running as root" <<<"$out"; then
+		grep -q -- "-j, --json" <<<"$out" && grep -q "3  insufficient privileges" <<<"$out"; then
 		pass "$sub-help"
 	else
 		fail "$sub-help" "exit $rc or missing Examples/Exit status/-j: ${out:0:200}"
 	fi
 done
 
-# --- not root: exit 3 --------------------------------------------------------------
+# --- insufficient privileges: exit 3 ------------------------------------------------
 if [ "$ROOT" = 1 ] && ! command -v setpriv >/dev/null; then
 	skip not-root "setpriv not installed"
 else
 	for sub in latency contention; do
-		expect "$sub-not-root" 3 "must run as root" as_nobody "$CS" $sub
+		expect "$sub-not-root" 3 "insufficient privileges: .*CAP_BPF and CAP_PERFMON" \
+			as_nobody "$CS" $sub
 	done
-	# root comes before BTF
-	expect not-root-before-btf 3 "must run as root" \
+	# privileges come before BTF
+	expect not-root-before-btf 3 "insufficient privileges" \
 		as_nobody env CHAINSCOPE_BTF=/nonexistent "$CS" latency
 fi
-
 if [ "$ROOT" != 1 ]; then
 	skip root-probes "not root: the BTF and tracepoint probes need root"
 	exit $failed
@@ -139,7 +160,9 @@ fi
 "$MKBTF" "$TMP/upstream.btf" notifier_register:5 notifier_unregister:5 notifier_run:6 &&
 "$MKBTF" "$TMP/proto.btf" notifier_return:7 notifier_lock_wait:5 &&
 "$MKBTF" "$TMP/ours.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_lock_wait:5 contention_begin:2 contention_end:2 &&
+	notifier_lock_wait:5 contention_begin:2 contention_end:2 var:__preempt_count &&
+"$MKBTF" "$TMP/noctx.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
+	notifier_lock_wait:5 &&
 "$MKBTF" "$TMP/noends.btf" notifier_return:8 notifier_lock_wait:5 ||
 	{ fail mkbtf "cannot write synthetic BTF"; exit 1; }
 expect upstream-btf-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
@@ -148,6 +171,10 @@ expect wrong-prototype 5 "prototype other than the 8 arguments" \
 	env CHAINSCOPE_BTF="$TMP/proto.btf" "$CS" latency
 expect chain-mode-needs-call-events 5 "no notifier:notifier_call_begin tracepoint" \
 	env CHAINSCOPE_BTF="$TMP/noends.btf" "$CS" latency -C
+# -C tells interrupt from task context by the kernel's per-CPU preempt
+# count: without it in BTF, -C is refused (exit 7), plain latency is not
+expect chain-mode-needs-preempt-count 7 "-C needs the kernel's per-CPU __preempt_count" \
+	env CHAINSCOPE_BTF="$TMP/noctx.btf" "$CS" latency -C
 # BTF is checked before tracepoints, tracepoints before symbols
 expect btf-before-tracepoints 4 "no kernel BTF" env CHAINSCOPE_BTF=/nonexistent "$CS" latency -c nosuch
 
@@ -163,6 +190,8 @@ EOF
 export CHAINSCOPE_KALLSYMS=$TMP/kallsyms
 expect probes-pass-latency 0 "start-up probes passed" env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -C
 expect probes-pass-contention 0 "start-up probes passed" env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" contention
+expect no-preempt-count-without-C 0 "start-up probes passed" \
+	env CHAINSCOPE_BTF="$TMP/noctx.btf" "$CS" latency
 run env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -c cs_loadgen_blocking -f cs_loadgen_cb_busy
 if [ "$rc" = 0 ] && grep -q "chain cs_loadgen_blocking is 0xffffffffc0002000" <<<"$err" &&
 	grep -q "callback cs_loadgen_cb_busy is 0xffffffffc0000100" <<<"$err"; then
@@ -184,6 +213,20 @@ expect ambiguous-symbol 2 "'twice' is ambiguous \(2 symbols: 0xffffffff82000100 
 	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -c twice
 expect bad-hex-address 2 "invalid chain address '0xzz'" \
 	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -c 0xzz
+
+# --- capabilities, not the uid ----------------------------------------------------------
+chmod 644 "$TMP"/*.btf "$TMP/kallsyms"
+for sub in latency contention; do
+	expect "$sub-root-without-caps" 3 "insufficient privileges" no_caps "$CS" $sub
+	expect "$sub-nobody-bpf-perfmon" 0 "start-up probes passed" \
+		nobody_with +bpf,+perfmon env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" $sub
+done
+expect nobody-sys-admin 0 "start-up probes passed" \
+	nobody_with +sys_admin env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -C
+expect nobody-bpf-only 3 "effective: CAP_BPF yes, CAP_PERFMON no" \
+	nobody_with +bpf env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency
+expect nobody-perfmon-only 3 "effective: CAP_BPF no, CAP_PERFMON yes" \
+	nobody_with +perfmon env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency
 unset CHAINSCOPE_KALLSYMS
 
 # --- no bpf() system call on the way ------------------------------------------------------
@@ -197,6 +240,19 @@ if command -v strace >/dev/null; then
 	else
 		fail no-bpf-syscall "exit $rc1; $(grep -h 'bpf(' "$TMP"/strace*.log | head -n 2)"
 	fi
+	# without the capabilities: exit 3, with no bpf() and no BTF read first
+	unset CHAINSCOPE_PROBE_ONLY
+	strace -f -qq -e trace=bpf,capget,openat -o "$TMP/strace3.log" \
+		setpriv --inh-caps=-all --ambient-caps=-all --bounding-set=-all -- \
+		"$CS" latency -C >/dev/null 2>&1
+	rc1=$?
+	if [ "$rc1" = 3 ] && grep -q 'capget(' "$TMP/strace3.log" &&
+		! grep -q 'bpf(\|btf/vmlinux' "$TMP/strace3.log"; then
+		pass no-caps-exit-before-bpf
+	else
+		fail no-caps-exit-before-bpf "exit $rc1; $(grep -h 'bpf(\|btf' "$TMP/strace3.log" | head -n 2)"
+	fi
+	export CHAINSCOPE_PROBE_ONLY=1
 else
 	skip no-bpf-syscall "strace not installed"
 fi

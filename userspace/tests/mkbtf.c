@@ -4,10 +4,11 @@
  * for /sys/kernel/btf/vmlinux (via CHAINSCOPE_BTF). Pure user space: the
  * libbpf BTF writer makes no bpf() call.
  *
- *   mkbtf OUT [TRACEPOINT:NR_ARGS...]
+ *   mkbtf OUT [TRACEPOINT:NR_ARGS | var:NAME ...]
  *
  * Each TRACEPOINT becomes what the kernel's BTF has for a tracepoint:
  * typedef void (*btf_trace_TRACEPOINT)(void *__data, NR_ARGS args...).
+ * var:NAME becomes a global int variable NAME (e.g. __preempt_count).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,6 +37,11 @@ int main(int argc, char **argv)
 		char name[256], *colon = strchr(argv[i], ':');
 		int nargs = colon ? atoi(colon + 1) : 0;
 
+		if (!strncmp(argv[i], "var:", 4)) {
+			/* type 1 is the int added above */
+			err = err ?: btf__add_var(btf, argv[i] + 4, BTF_VAR_GLOBAL_ALLOCATED, 1) < 0;
+			continue;
+		}
 		snprintf(name, sizeof(name), "btf_trace_%.*s",
 			 colon ? (int)(colon - argv[i]) : (int)strlen(argv[i]), argv[i]);
 		proto = btf__add_func_proto(btf, 0);

@@ -64,5 +64,25 @@ grep -q "WARNING: .*\(dropped\|deeper\)" "$OUT" && fail "unexpected warning: $(g
 # skipped or missed and the tool says so. That is reported, not a failure.
 grep WARNING "$OUT"
 echo "ok: nothing dropped, nothing too deep"
+
+# The call_begin and call_end programs' recursion misses are compared and
+# reported (text: a WARNING only when they differ; JSON: always).
+if grep -q "WARNING: BPF recursion protection skipped" "$OUT"; then
+	grep "WARNING: BPF recursion protection skipped" "$OUT"
+fi
+cs_start chainj latency -C -j
+ctl "call blocking 3"
+cs_stop
+for k in missed_call_begin missed_call_end; do
+	grep -q "\"$k\":[0-9]" "$OUT" || fail "JSON has no $k"
+done
+b=$(sed -n 's/.*"missed_call_begin":\([0-9]*\).*/\1/p' "$OUT")
+e=$(sed -n 's/.*"missed_call_end":\([0-9]*\).*/\1/p' "$OUT")
+if [ "$b" = "$e" ]; then
+	grep -q '"missed_begin_end_differ":false' "$OUT" || fail "differ flag not false for $b/$e"
+else
+	grep -q '"missed_begin_end_differ":true' "$OUT" || fail "differ flag not true for $b/$e"
+fi
+echo "ok: JSON reports call_begin/call_end misses ($b/$e)"
 cs_cleanup
 echo "whole-pass latency pairs nested, irq, softirq and robust passes"

@@ -45,7 +45,7 @@ expect_eq "unknown callback exit" "$rc" 2
 if setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	run_cs setpriv --reuid=65534 --regid=65534 --clear-groups "$CS" latency
 	expect_eq "not root exit" "$rc" 3
-	grep -q "must run as root" "$W/err" || fail "no root message"
+	grep -q "insufficient privileges" "$W/err" || fail "no privileges message"
 else
 	echo "busybox setpriv cannot drop to uid 65534 here; not-root is covered by host tests"
 fi

@@ -1,27 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * cs-bpf-unit: unit tests of chainscope's BPF aggregation, run in the
- * guest. Each case loads a fresh skeleton (raw_tp programs only: 6.1 can
- * BPF_PROG_TEST_RUN raw_tp, not tp_btf), feeds the programs synthetic
- * tracepoint arguments, then reads the maps back.
- *
- * 6.1 raw_tp test runs: ctx_in is 8 bytes per tracepoint argument,
- * repeat must be 0, and data_in/out, ctx_out and duration must be unset.
- * Nothing is attached, so the tracepoints need not exist: this also runs
- * on a stock kernel.
- *
- *   cs-bpf-unit              run every case; "PASS: bpf-unit.<case>" lines
- *   cs-bpf-unit -t GLOB      only cases matching GLOB
- *   cs-bpf-unit --pin PATH   load and pin the context-free `ping` program
- *                            for `bpftool prog run pinned PATH repeat 0`
- *   cs-bpf-unit -v           libbpf debug output
- * Exit: 0 all passed, 1 a case failed, 2 usage.
+ * cs-bpf-unit: the latency object's cases (per-callback histograms,
+ * -C pass pairing, interval generations). See bpf_unit.c.
  */
-#include <errno.h>
-#include <fnmatch.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,47 +15,9 @@
 #include <bpf/libbpf.h>
 
 #include "latency.h"
-#include "contention.h"
 #include "latency.skel.h"
-#include "contention.skel.h"
 #include "trace_helpers.h"
-
-#define HEAD_A 0xffffffffc0002000ULL
-#define HEAD_B 0xffffffffc0002100ULL
-#define LOCK_A 0xffffffffc0002000ULL	/* the rwsem is the head's first member */
-#define CB_1 0xffffffffc0000000ULL
-#define CB_2 0xffffffffc0000100ULL
-#define CB_3 0xffffffffc0000200ULL
-
-enum { KIND_RAW, KIND_ATOMIC, KIND_BLOCKING, KIND_SRCU };
-
-static bool verbose;
-static const char *filter = "*";
-static int failures, passes;
-static char why[512];
-
-static bool failf(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-#define CHECK(cond, ...) do { if (!(cond)) { ok = failf(__VA_ARGS__); goto out; } } while (0)
-#define CHECK_EQ(a, b, what) \
-	CHECK((unsigned long long)(a) == (unsigned long long)(b), \
-	      "%s: got %llu, want %llu", what, (unsigned long long)(a), \
-	      (unsigned long long)(b))
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_DEBUG && !verbose)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
+#include "bpf_unit.h"
 
 /* --- latency skeleton ---------------------------------------------------- */
 
@@ -100,8 +46,10 @@ static struct latency_bpf *lat_load(const struct lat_opts *o)
 	bpf_object__for_each_program(p, skel->obj)
 		bpf_program__set_autoload(p, bpf_program__type(p) ==
 					  BPF_PROG_TYPE_RAW_TRACEPOINT);
-	if (o->hist_entries)
-		bpf_map__set_max_entries(skel->maps.hists, o->hist_entries);
+	if (o->hist_entries) {
+		bpf_map__set_max_entries(skel->maps.hists_0, o->hist_entries);
+		bpf_map__set_max_entries(skel->maps.hists_1, o->hist_entries);
+	}
 	if (latency_bpf__load(skel)) {
 		failf("latency_bpf__load: %s (run with -v)", strerror(errno));
 		latency_bpf__destroy(skel);
@@ -109,30 +57,6 @@ static struct latency_bpf *lat_load(const struct lat_opts *o)
 	}
 	skel->bss->chain_armed = 1;	/* as the CLI does once attached */
 	return skel;
-}
-
-/* Run a raw_tp program once on this CPU (cpu < 0) or on another one. */
-static int run_on(const struct bpf_program *prog, const __u64 *args, int nargs,
-		  int cpu)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts,
-		    .ctx_in = args,
-		    .ctx_size_in = nargs * sizeof(__u64));
-	int err;
-
-	if (cpu >= 0) {
-		opts.flags = BPF_F_TEST_RUN_ON_CPU;
-		opts.cpu = cpu;
-	}
-	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
-	if (err)
-		return -errno;
-	return (int)opts.retval;
-}
-
-static int run(const struct bpf_program *prog, const __u64 *args, int nargs)
-{
-	return run_on(prog, args, nargs, -1);
 }
 
 /* notifier_return(cb, head, nb, priority, kind, val, ret, duration_ns) */
@@ -146,11 +70,17 @@ static int ret_event(struct latency_bpf *s, __u64 head, __u64 cb, int kind,
 }
 
 /* notifier_call_begin(head, kind, val, nr_to_call, type) */
-static int begin_event_on(struct latency_bpf *s, __u64 head, int kind, int cpu)
+static int begin_event_vt(struct latency_bpf *s, __u64 head, int kind, __u64 val,
+			  int type, int cpu)
 {
-	__u64 a[5] = { head, (__u64)kind, 0, (__u64)-1, 0 };
+	__u64 a[5] = { head, (__u64)kind, val, (__u64)-1, (__u64)type };
 
 	return run_on(s->progs.call_begin_raw, a, 5, cpu);
+}
+
+static int begin_event_on(struct latency_bpf *s, __u64 head, int kind, int cpu)
+{
+	return begin_event_vt(s, head, kind, 0, 0, cpu);
 }
 
 static int begin_event(struct latency_bpf *s, __u64 head, int kind)
@@ -159,13 +89,19 @@ static int begin_event(struct latency_bpf *s, __u64 head, int kind)
 }
 
 /* notifier_call_end(head, kind, val, nr_to_call, type, ret, nr_calls) */
-static int end_event_full(struct latency_bpf *s, __u64 head, int kind, int type,
-			  int ret, int nr_calls, int cpu)
+static int end_event_vt(struct latency_bpf *s, __u64 head, int kind, __u64 val,
+			int type, int ret, int nr_calls, int cpu)
 {
-	__u64 a[7] = { head, (__u64)kind, 0, (__u64)-1, (__u64)type,
+	__u64 a[7] = { head, (__u64)kind, val, (__u64)-1, (__u64)type,
 		       (__u64)(__s64)ret, (__u64)nr_calls };
 
 	return run_on(s->progs.call_end_raw, a, 7, cpu);
+}
+
+static int end_event_full(struct latency_bpf *s, __u64 head, int kind, int type,
+			  int ret, int nr_calls, int cpu)
+{
+	return end_event_vt(s, head, kind, 0, type, ret, nr_calls, cpu);
 }
 
 static int end_event(struct latency_bpf *s, __u64 head, int kind)
@@ -178,49 +114,22 @@ static bool get_lat(struct latency_bpf *s, __u64 head, __u64 cb, __u64 val,
 {
 	struct cs_lat_key k = { .head = head, .cb = cb, .val = val };
 
-	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.hists), &k, h);
+	/* the generation in use until user space switches (hists_0) */
+	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.hists_0), &k, h);
 }
 
 static bool get_chain(struct latency_bpf *s, __u64 head, struct cs_chain_hist *h)
 {
 	struct cs_chain_key k = { .head = head };
 
-	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.chain_hists), &k, h);
-}
-
-static int map_count(int fd, size_t key_sz)
-{
-	char key[64], next[64];
-	int n = 0;
-
-	if (key_sz > sizeof(key))
-		return -1;
-	if (bpf_map_get_next_key(fd, NULL, next))
-		return 0;
-	do {
-		n++;
-		memcpy(key, next, key_sz);
-	} while (!bpf_map_get_next_key(fd, key, next));
-	return n;
-}
-
-static __u64 stat_sum(int fd, __u32 idx)
-{
-	int ncpu = libbpf_num_possible_cpus(), i;
-	__u64 vals[256] = {}, sum = 0;
-
-	if (ncpu <= 0 || ncpu > 256 || bpf_map_lookup_elem(fd, &idx, vals))
-		return ~0ULL;
-	for (i = 0; i < ncpu; i++)
-		sum += vals[i];
-	return sum;
+	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.chain_hists_0), &k, h);
 }
 
 static const struct lat_opts lat_ns = { .kind = -1, .units = CS_UNITS_NS };
 
 /* --- latency cases ---------------------------------------------------------- */
 
-static bool t_lat_histogram_ns(void)
+bool t_lat_histogram_ns(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
 	struct cs_lat_hist h;
@@ -253,7 +162,7 @@ out:
 	return ok;
 }
 
-static bool t_lat_buckets_match_user_space(void)
+bool t_lat_buckets_match_user_space(void)
 {
 	static const __u64 samples[] = { 1, 2, 3, 4, 1023, 1024, 65535, 65536,
 					 1ULL << 33, (1ULL << 40) + 5 };
@@ -280,7 +189,7 @@ out:
 	return ok;
 }
 
-static bool t_lat_units(void)
+bool t_lat_units(void)
 {
 	struct lat_opts o = lat_ns;
 	struct latency_bpf *s;
@@ -313,7 +222,7 @@ out:
 	return ok;
 }
 
-static bool t_lat_return_codes(void)
+bool t_lat_return_codes(void)
 {
 	static const struct {
 		int ret;
@@ -352,7 +261,7 @@ out:
 	return ok;
 }
 
-static bool t_lat_filters(void)
+bool t_lat_filters(void)
 {
 	struct lat_opts o = lat_ns;
 	struct latency_bpf *s;
@@ -371,14 +280,14 @@ static bool t_lat_filters(void)
 	ret_event(s, HEAD_A, CB_2, KIND_ATOMIC, 0, 1, 10);	/* other kind */
 	CHECK(get_lat(s, HEAD_A, CB_2, 0, &h), "wanted event not counted");
 	CHECK_EQ(h.count, 1, "count");
-	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists), sizeof(struct cs_lat_key)), 1,
+	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists_0), sizeof(struct cs_lat_key)), 1,
 		 "entries in hists");
 out:
 	latency_bpf__destroy(s);
 	return ok;
 }
 
-static bool t_lat_per_val(void)
+bool t_lat_per_val(void)
 {
 	struct lat_opts o = lat_ns;
 	struct latency_bpf *s;
@@ -408,7 +317,7 @@ out:
 	return ok;
 }
 
-static bool t_lat_map_full(void)
+bool t_lat_map_full(void)
 {
 	struct lat_opts o = lat_ns;
 	struct latency_bpf *s;
@@ -428,7 +337,7 @@ static bool t_lat_map_full(void)
 	/* -E2BIG must be recognised as such, not counted as another failure */
 	CHECK_EQ(stat_sum(bpf_map__fd(s->maps.stats), CS_STAT_FAILED), 0,
 		 "failed counter");
-	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists), sizeof(struct cs_lat_key)), 2,
+	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists_0), sizeof(struct cs_lat_key)), 2,
 		 "entries in hists");
 out:
 	latency_bpf__destroy(s);
@@ -442,7 +351,7 @@ static bool stacks_empty(struct latency_bpf *s)
 	return map_count(bpf_map__fd(s->maps.stacks), sizeof(struct cs_stack_key)) == 0;
 }
 
-static bool t_chain_pair(void)
+bool t_chain_pair(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
 	struct cs_chain_hist h;
@@ -450,7 +359,7 @@ static bool t_chain_pair(void)
 
 	if (!s)
 		return false;
-	begin_event(s, HEAD_A, KIND_BLOCKING);
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 0, 2 /* rollback */, -1);
 	usleep(5000);
 	end_event_full(s, HEAD_A, KIND_BLOCKING, 2 /* rollback */, 0x8002, 3, -1);
 	CHECK(get_chain(s, HEAD_A, &h), "no chain entry");
@@ -470,7 +379,7 @@ out:
 	return ok;
 }
 
-static bool t_chain_nested_same_head(void)
+bool t_chain_nested_same_head(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
 	struct cs_chain_hist h;
@@ -496,7 +405,7 @@ out:
 	return ok;
 }
 
-static bool t_chain_nested_other_head(void)
+bool t_chain_nested_other_head(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
 	struct cs_chain_hist a, b;
@@ -520,7 +429,7 @@ out:
 	return ok;
 }
 
-static bool t_chain_unpaired(void)
+bool t_chain_unpaired(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
 	int stats = -1;
@@ -559,7 +468,7 @@ out:
 	return ok;
 }
 
-static bool t_chain_too_deep(void)
+bool t_chain_too_deep(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
 	struct cs_chain_hist h;
@@ -582,7 +491,7 @@ out:
 	return ok;
 }
 
-static bool t_chain_filters(void)
+bool t_chain_filters(void)
 {
 	struct lat_opts o = lat_ns;
 	struct latency_bpf *s;
@@ -627,7 +536,7 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
-static bool t_chain_irq_context(void)
+bool t_chain_irq_context(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
 	struct cs_stack_key k = {}, next, irq_key = {};
@@ -699,273 +608,81 @@ out:
 	return ok;
 }
 
-static bool t_ping(void)
+/*
+ * A pass is (head, val, call type). Same chain, two passes: the inner
+ * one's end was missed. The outer end must close the outer pass (found
+ * below the inner frame), not the inner one on top.
+ */
+bool t_chain_pass_identity(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
+	int stats;
+	struct cs_chain_hist h;
 	bool ok = true;
-	int r;
 
 	if (!s)
 		return false;
-	/* no context at all: what bpftool prog run ... repeat 0 does */
-	r = run(s->progs.ping, NULL, 0);
-	CHECK(r == 42, "ping returned %d, want 42", r);
-	r = run(s->progs.ping, NULL, 0);
-	CHECK_EQ(s->bss->ping_count, 2, "ping_count");
+	stats = bpf_map__fd(s->maps.stats);
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 0, -1);	/* outer, val 1 */
+	usleep(4000);
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 2, 0, -1);	/* inner, val 2: end lost */
+	end_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 0, 1, 1, -1);
+	CHECK(get_chain(s, HEAD_A, &h), "no chain entry");
+	CHECK_EQ(h.count, 1, "count");
+	CHECK(h.max_ns >= 4000000, "outer pass timed from the inner begin: %llu ns",
+	      (unsigned long long)h.max_ns);
+	CHECK(stacks_empty(s), "outer frame left open");
+	CHECK_EQ(stat_sum(stats, CS_STAT_UNPAIRED), 1, "unpaired");
+	/* a robust pass and its rollback, same val: the type tells them apart */
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 1 /* robust */, -1);
+	usleep(4000);
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 2 /* rollback */, -1);
+	/* the rollback's end lost: the robust end must not close it */
+	end_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 1, 0x8002, 2, -1);
+	CHECK(get_chain(s, HEAD_A, &h) && h.count == 2, "robust pass not timed");
+	CHECK(h.max_ns >= 4000000 && h.sum_ns - h.max_ns >= 4000000,
+	      "robust pass timed from its rollback's begin (sum %llu, max %llu)",
+	      (unsigned long long)h.sum_ns, (unsigned long long)h.max_ns);
+	CHECK_EQ(h.rollbacks, 0, "rollbacks");
+	CHECK(stacks_empty(s), "robust frame left open");
+	/* an end whose begin was lost pops nothing */
+	begin_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 0, -1);
+	end_event_vt(s, HEAD_A, KIND_BLOCKING, 7, 0, 1, 1, -1);
+	CHECK(!stacks_empty(s), "an end of another pass closed the open one");
+	end_event_vt(s, HEAD_A, KIND_BLOCKING, 1, 0, 1, 1, -1);
+	CHECK(stacks_empty(s), "open pass not closed by its own end");
+	/* one per missed end above, one for the end without a frame */
+	CHECK_EQ(stat_sum(stats, CS_STAT_UNPAIRED), 3, "unpaired");
 out:
 	latency_bpf__destroy(s);
 	return ok;
 }
 
-/* --- contention cases ------------------------------------------------------------- */
-
-static struct contention_bpf *cont_load(__u64 head, int units)
-{
-	struct contention_bpf *skel = contention_bpf__open();
-	struct bpf_program *p;
-
-	if (!skel) {
-		failf("contention_bpf__open: %s", strerror(errno));
-		return NULL;
-	}
-	skel->rodata->targ_head = head;
-	skel->rodata->targ_units = units;
-	bpf_object__for_each_program(p, skel->obj)
-		bpf_program__set_autoload(p, bpf_program__type(p) ==
-					  BPF_PROG_TYPE_RAW_TRACEPOINT);
-	if (contention_bpf__load(skel)) {
-		failf("contention_bpf__load: %s (run with -v)", strerror(errno));
-		contention_bpf__destroy(skel);
-		return NULL;
-	}
-	return skel;
-}
-
-/* notifier_lock_wait(head, lock, kind, op, wait_ns) */
-static int wait_event(struct contention_bpf *s, __u64 head, __u64 lock, int op,
-		      __u64 ns)
-{
-	__u64 a[5] = { head, lock, KIND_BLOCKING, (__u64)op, ns };
-
-	return run(s->progs.lock_wait_raw, a, 5);
-}
-
-static int lt_begin(struct contention_bpf *s, __u64 lock, unsigned int flags)
-{
-	__u64 a[2] = { lock, flags };
-
-	return run(s->progs.contention_begin_raw, a, 2);
-}
-
-static int lt_end(struct contention_bpf *s, __u64 lock)
-{
-	__u64 a[2] = { lock, 0 };
-
-	return run(s->progs.contention_end_raw, a, 2);
-}
-
-static bool get_wait(struct contention_bpf *s, __u64 head, int op, struct cs_cont_val *v)
-{
-	struct cs_cont_key k = { .head = head, .op = op };
-
-	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.waits), &k, v);
-}
-
-static bool t_cont_waits(void)
-{
-	struct contention_bpf *s = cont_load(0, CS_UNITS_NS);
-	struct cs_waiter_key wk = { .head = HEAD_A, .pid = (__u32)gettid() };
-	struct cs_waiter_val w;
-	struct cs_cont_val v;
-	char comm[16] = {};
-	bool ok = true;
-
-	if (!s)
-		return false;
-	CHECK(wait_event(s, HEAD_A, LOCK_A, 0, 0) == 0, "test run failed");
-	wait_event(s, HEAD_A, LOCK_A, 0, 5000);
-	wait_event(s, HEAD_A, LOCK_A, 0, 7000);
-	wait_event(s, HEAD_A, LOCK_A, 1, 100);
-	CHECK(get_wait(s, HEAD_A, 0, &v), "no read entry");
-	CHECK_EQ(v.count, 3, "read count");
-	CHECK_EQ(v.contended, 2, "read contended");
-	CHECK_EQ(v.max_ns, 7000, "read max");
-	CHECK_EQ(v.sum_ns, 12000, "read sum");
-	CHECK_EQ(v.slots[0], 1, "slot of an uncontended wait");
-	CHECK_EQ(v.slots[12], 2, "slot of 5000/7000 ns");
-	CHECK_EQ(v.lock, LOCK_A, "lock");
-	CHECK_EQ(v.kind, KIND_BLOCKING, "kind");
-	CHECK(get_wait(s, HEAD_A, 1, &v) && v.count == 1 && v.contended == 1,
-	      "write entry");
-	CHECK(!bpf_map_lookup_elem(bpf_map__fd(s->maps.waiters), &wk, &w),
-	      "no top-waiter entry for this thread");
-	CHECK_EQ(w.total_ns, 12100, "waiter total");
-	CHECK_EQ(w.count, 3, "waiter count (contended waits only)");
-	CHECK_EQ(w.tgid, getpid(), "waiter tgid");
-	FILE *f = fopen("/proc/self/comm", "r");
-	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
-	CHECK(!strncmp(w.comm, comm, sizeof(w.comm)), "waiter comm '%.16s', want '%s'",
-	      w.comm, comm);
-out:
-	contention_bpf__destroy(s);
-	return ok;
-}
-
-static bool t_cont_lock_crosscheck(void)
-{
-	struct contention_bpf *s = cont_load(0, CS_UNITS_NS);
-	struct cs_cont_val v;
-	bool ok = true;
-
-	if (!s)
-		return false;
-	/* rwsem read slow path: begin, wait, end, then our acquisition event */
-	lt_begin(s, LOCK_A, 1U << 1 /* LCB_F_READ */);
-	usleep(2000);
-	lt_end(s, LOCK_A);
-	wait_event(s, HEAD_A, LOCK_A, 0, 2100000);
-	CHECK(get_wait(s, HEAD_A, 0, &v), "no entry");
-	CHECK_EQ(v.lt_count, 1, "lock tracepoint count");
-	CHECK(v.lt_sum_ns >= 2000000 && v.lt_max_ns == v.lt_sum_ns,
-	      "lock tracepoint time %llu ns", (unsigned long long)v.lt_sum_ns);
-	/* an uncontended acquisition right after: no stale pairing */
-	wait_event(s, HEAD_A, LOCK_A, 0, 0);
-	CHECK(get_wait(s, HEAD_A, 0, &v) && v.lt_count == 1, "stale pairing");
-	/* a spinlock's contention is ignored */
-	lt_begin(s, LOCK_A, 1U << 0 /* LCB_F_SPIN */);
-	lt_end(s, LOCK_A);
-	wait_event(s, HEAD_A, LOCK_A, 0, 0);
-	CHECK(get_wait(s, HEAD_A, 0, &v) && v.lt_count == 1, "spinlock counted");
-	/* mutex: begin (spin), begin (sleep), end: timed from the first */
-	lt_begin(s, LOCK_A, (1U << 5) | (1U << 0) /* MUTEX | SPIN */);
-	usleep(3000);
-	lt_begin(s, LOCK_A, 1U << 5 /* MUTEX */);
-	lt_end(s, LOCK_A);
-	wait_event(s, HEAD_A, LOCK_A, 1, 3100000);
-	CHECK(get_wait(s, HEAD_A, 1, &v) && v.lt_count == 1, "mutex wait not counted");
-	CHECK(v.lt_sum_ns >= 3000000, "mutex wait not timed from its first begin: %llu ns",
-	      (unsigned long long)v.lt_sum_ns);
-	/* another lock's contention does not pair with this chain's lock */
-	lt_begin(s, LOCK_A + 0x1000, 1U << 1);
-	lt_end(s, LOCK_A + 0x1000);
-	wait_event(s, HEAD_A, LOCK_A, 0, 0);
-	CHECK(get_wait(s, HEAD_A, 0, &v) && v.lt_count == 1, "other lock paired");
-out:
-	contention_bpf__destroy(s);
-	return ok;
-}
-
-static bool t_cont_filter(void)
-{
-	struct contention_bpf *s = cont_load(HEAD_B, CS_UNITS_US);
-	struct cs_cont_val v;
-	bool ok = true;
-
-	if (!s)
-		return false;
-	wait_event(s, HEAD_A, LOCK_A, 0, 5000000);
-	wait_event(s, HEAD_B, HEAD_B, 0, 5000000);
-	CHECK(!get_wait(s, HEAD_A, 0, &v), "filtered chain counted");
-	CHECK(get_wait(s, HEAD_B, 0, &v) && v.count == 1, "wanted chain not counted");
-	CHECK_EQ(v.slots[12], 1, "5000 us in 4096..8191");
-out:
-	contention_bpf__destroy(s);
-	return ok;
-}
-
-/* --- main ---------------------------------------------------------------------------- */
-
-static const struct {
-	const char *name;
-	bool (*fn)(void);
-} cases[] = {
-	{ "lat-histogram-ns", t_lat_histogram_ns },
-	{ "lat-buckets-match-user-space", t_lat_buckets_match_user_space },
-	{ "lat-units", t_lat_units },
-	{ "lat-return-codes", t_lat_return_codes },
-	{ "lat-filters", t_lat_filters },
-	{ "lat-per-val", t_lat_per_val },
-	{ "lat-map-full-counts-drops", t_lat_map_full },
-	{ "chain-pair", t_chain_pair },
-	{ "chain-nested-same-head", t_chain_nested_same_head },
-	{ "chain-nested-other-head", t_chain_nested_other_head },
-	{ "chain-unpaired", t_chain_unpaired },
-	{ "chain-too-deep", t_chain_too_deep },
-	{ "chain-filters", t_chain_filters },
-	{ "chain-irq-context", t_chain_irq_context },
-	{ "ping", t_ping },
-	{ "cont-waits", t_cont_waits },
-	{ "cont-lock-crosscheck", t_cont_lock_crosscheck },
-	{ "cont-filter", t_cont_filter },
-};
-
-static int pin_ping(const char *path)
+/*
+ * Interval generations: after user space puts hists_1 in the slot, events
+ * land there and hists_0 is left alone for draining.
+ */
+bool t_lat_generations(void)
 {
 	struct latency_bpf *s = lat_load(&lat_ns);
-	int err;
+	int outer, g0, g1;
+	__u32 zero = 0;
+	bool ok = true;
 
-	if (!s) {
-		fprintf(stderr, "cs-bpf-unit: error: %s\n", why);
-		return 1;
-	}
-	err = bpf_program__pin(s->progs.ping, path);
-	if (err)
-		fprintf(stderr, "cs-bpf-unit: error: cannot pin ping at %s: %s\n", path,
-			strerror(-err));
-	else
-		printf("pinned ping at %s\n", path);
-	latency_bpf__destroy(s);	/* the pin keeps the program */
-	return err ? 1 : 0;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "Usage: cs-bpf-unit [-v] [-t GLOB] | --pin PATH\n");
-}
-
-int main(int argc, char **argv)
-{
-	const char *pin = NULL;
-	size_t i;
-	int a;
-
-	for (a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "-v")) {
-			verbose = true;
-		} else if (!strcmp(argv[a], "-t") && a + 1 < argc) {
-			filter = argv[++a];
-		} else if (!strcmp(argv[a], "--pin") && a + 1 < argc) {
-			pin = argv[++a];
-		} else if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-			usage(stdout);
-			return 0;
-		} else {
-			fprintf(stderr, "cs-bpf-unit: error: bad argument '%s'\n", argv[a]);
-			usage(stderr);
-			return 2;
-		}
-	}
-	libbpf_set_print(libbpf_print);
-	if (pin)
-		return pin_ping(pin);
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (fnmatch(filter, cases[i].name, 0))
-			continue;
-		why[0] = '\0';
-		if (cases[i].fn()) {
-			printf("PASS: bpf-unit.%s\n", cases[i].name);
-			passes++;
-		} else {
-			printf("FAIL: bpf-unit.%s: %s\n", cases[i].name, why);
-			failures++;
-		}
-		fflush(stdout);
-	}
-	printf("# %d passed, %d failed\n", passes, failures);
-	return failures ? 1 : 0;
+	if (!s)
+		return false;
+	outer = bpf_map__fd(s->maps.hists);
+	g0 = bpf_map__fd(s->maps.hists_0);
+	g1 = bpf_map__fd(s->maps.hists_1);
+	ret_event(s, HEAD_A, CB_1, KIND_ATOMIC, 0, 0, 100);
+	CHECK_EQ(map_count(g0, sizeof(struct cs_lat_key)), 1, "entries in hists_0");
+	CHECK(!bpf_map_update_elem(outer, &zero, &g1, BPF_ANY), "switch: %s",
+	      strerror(errno));
+	ret_event(s, HEAD_A, CB_2, KIND_ATOMIC, 0, 0, 100);
+	ret_event(s, HEAD_A, CB_3, KIND_ATOMIC, 0, 0, 100);
+	CHECK_EQ(map_count(g0, sizeof(struct cs_lat_key)), 1, "entries in the retired hists_0");
+	CHECK_EQ(map_count(g1, sizeof(struct cs_lat_key)), 2, "entries in hists_1");
+out:
+	latency_bpf__destroy(s);
+	return ok;
 }

@@ -1,0 +1,76 @@
+#!/bin/sh
+# chainscope contention: lock:contention_begin/end return early unless the
+# lock is a watched chain's. Load: a blocking chain with callers and a
+# writer (its rwsem contends) next to two shell loops creating and
+# removing files in one tmpfs directory (its i_rwsem contends: a lock no
+# chain owns). Asserts that the lock tracepoints keep state only for the
+# chain's lock, and prints the programs' cost from bpf_stats
+# (run_cnt, run_time_ns): "bench: contention-filter ..." lines. If the
+# initramfs also has chainscope-old (a build of the code before the
+# filter, via CS_GUEST_BINS), the same run is measured with it.
+. /chainscope/tests/cli-common.inc
+stock_expect_exit5 contention
+loadgen
+echo 1 > /proc/sys/kernel/bpf_stats_enabled || fail "cannot enable bpf_stats"
+
+ctl "add blocking sleep sleep_ms=1"
+mkdir -p "$W/d"
+churn() {
+	i=0
+	while [ ! -e "$W/stop" ]; do
+		: > "$W/d/$1.$i"
+		rm -f "$W/d/$1.$i"
+		i=$((i + 1))
+	done
+}
+
+# prog_stat NAME-PREFIX FIELD: FIELD of the first loaded program whose
+# name starts with NAME-PREFIX (bpftool prog show, bpf_stats on)
+prog_stat() {
+	bpftool prog show | awk -v p="$1" -v f="$2" '
+		/^[0-9]+: / { hit = 0; for (i = 1; i <= NF; i++) if ($i == "name" && index($(i + 1), p) == 1) hit = 1 }
+		hit { for (i = 1; i <= NF; i++) if ($i == f) { print $(i + 1); exit } }'
+}
+
+measure() { # measure BINARY
+	rm -f "$W/stop"
+	churn a & P1=$!
+	churn b & P2=$!
+	CS=$1
+	cs_start "filter-$1" contention
+	ctl "callers blocking 2 0"
+	ctl "writers blocking 1 0"
+	sleep 5
+	bc=$(prog_stat contention_beg run_cnt)
+	bt=$(prog_stat contention_beg run_time_ns)
+	ec=$(prog_stat contention_end run_cnt)
+	et=$(prog_stat contention_end run_time_ns)
+	done_n=$(bpftool map dump name lt_done 2>/dev/null | grep -c '"lock"')
+	begin_n=$(bpftool map dump name lt_begin 2>/dev/null | grep -c '"lock"')
+	ctl stop
+	touch "$W/stop"
+	wait $P1 $P2
+	cs_stop
+	echo "bench: contention-filter $1: contention_begin runs=${bc:-?} ns=${bt:-?}" \
+		"avg_ns=$(( ${bt:-0} / (${bc:-0} + 1) ))" \
+		"contention_end runs=${ec:-?} ns=${et:-?} avg_ns=$(( ${et:-0} / (${ec:-0} + 1) ))" \
+		"lt_begin_entries=$begin_n lt_done_entries=$done_n"
+}
+
+measure chainscope
+[ -n "$bc" ] && [ "$bc" -gt 0 ] || fail "contention_begin never ran (no lock contention?)"
+# each entry is a (task, lock) pair left over; only the chain's lock is
+# kept now, by at most the 3 loadgen threads
+expect_le "lt_done entries (chain lock only)" "$done_n" 3
+expect_le "lt_begin entries (chain lock only)" "$begin_n" 3
+grep -q "lock tracepoint saw [1-9]" "$OUT" ||
+	fail "the chain's own contention was not cross-checked"
+if command -v chainscope-old > /dev/null; then
+	measure chainscope-old
+	echo "chainscope-old (no filter): lt_done_entries=$done_n lt_begin_entries=$begin_n" \
+		"$([ "$done_n" -gt 3 ] || [ "$begin_n" -gt 3 ] && echo "(the checks above fail on it)")"
+fi
+CS=chainscope
+echo 0 > /proc/sys/kernel/bpf_stats_enabled
+cs_cleanup
+echo "lock:contention_* keep state only for watched chain locks"
