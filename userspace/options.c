@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* chainscope CLI: common options, argument parsing, units and chain kinds. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chainscope.h"
+#include "common.h"
+#include "tracefile.h"
+
+enum {
+	OPT_RAW_TP = 0x100,
+};
+
+static const struct argp_option common_opts[] = {
+	{ "json", 'j', NULL, 0, "One JSON object per interval, one per line", 0 },
+	CS_UNITS_OPTIONS,
+	{ "verbose", 'v', NULL, 0, "Show libbpf debug output", 0 },
+	{ "raw-tp", OPT_RAW_TP, NULL, 0,
+	  "Attach raw_tp programs even where tp_btf works", 0 },
+	{},
+};
+
+void cs_common_init(struct cs_common *c, const char *cmd)
+{
+	memset(c, 0, sizeof(*c));
+	c->cmd = cmd;
+	c->units = CS_UNITS_US;
+}
+
+void cs_usage_error(const struct argp_state *state, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: error: ", state->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see '%s --help')\n", state->name);
+	exit(CS_EXIT_USAGE);
+}
+
+int cs_parse_units(const struct argp_state *state, int key, char *units_flag)
+{
+	if (*units_flag && *units_flag != key)
+		cs_usage_error(state, "options -%c and -%c are mutually exclusive",
+			       *units_flag, key);
+	*units_flag = key;
+	return key == 'n' ? CS_UNITS_NS : key == 'u' ? CS_UNITS_US : CS_UNITS_MS;
+}
+
+error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
+			  const char **file)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = NULL;	/* as in parse_common() */
+		return 0;
+	case CS_OPT_SALVAGE:
+		cs_trace_set_default_flags(CS_TRACE_SALVAGE);
+		return 0;
+	case ARGP_KEY_ARG:
+		if (*file)
+			cs_usage_error(state, "unexpected argument '%s'", arg);
+		*file = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!*file)
+			cs_usage_error(state, "no trace file given");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static long parse_positive(const struct argp_state *state, const char *what,
+			   const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end)
+		cs_usage_error(state, "invalid %s '%s': not a number", what, arg);
+	if (v <= 0 || v > INT_MAX)
+		cs_usage_error(state, "invalid %s '%s': must be 1..%d", what, arg,
+			       INT_MAX);
+	return v;
+}
+
+static error_t parse_common(int key, char *arg, struct argp_state *state)
+{
+	struct cs_common *c = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		/*
+		 * getopt already reports a bad option in one line; argp's
+		 * extra "Try --help" line goes nowhere, and argp_parse()
+		 * returns the error to cs_parse_args() instead of exiting.
+		 */
+		state->err_stream = NULL;
+		return 0;
+	case 'j':
+		c->json = true;
+		return 0;
+	case 'v':
+		c->verbose = true;
+		cs_setup_libbpf(true);	/* the start-up probes too */
+		return 0;
+	case OPT_RAW_TP:
+		c->raw_tp = true;
+		return 0;
+	case 'n':
+	case 'u':
+	case 'm':
+		c->units = cs_parse_units(state, key, &c->units_flag);
+		return 0;
+	case ARGP_KEY_ARG:
+		if (c->nr_args == 0)
+			c->interval = parse_positive(state, "interval", arg);
+		else if (c->nr_args == 1)
+			c->count = parse_positive(state, "count", arg);
+		else
+			cs_usage_error(state, "unexpected argument '%s'", arg);
+		c->nr_args++;
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+const struct argp cs_common_argp = {
+	.options = common_opts,
+	.parser = parse_common,
+};
+
+int cs_parse_args(const struct argp *argp, int argc, char **argv, void *input)
+{
+	int err;
+
+	err = argp_parse(argp, argc, argv, 0, NULL, input);
+	if (err) {
+		/* getopt printed the reason (unknown option, missing argument) */
+		exit(CS_EXIT_USAGE);
+	}
+	return 0;
+}
+
+bool cs_last_interval(const struct cs_common *c, long *n)
+{
+	if (c->count && ++*n >= c->count)
+		return true;
+	return !c->interval;
+}
+
+const char *cs_units_name(int units)
+{
+	return units == CS_UNITS_NS ? "nsecs" : units == CS_UNITS_MS ? "msecs" : "usecs";
+}
+
+const char *cs_units_suffix(int units)
+{
+	return units == CS_UNITS_NS ? "ns" : units == CS_UNITS_MS ? "ms" : "us";
+}
+
+unsigned long long cs_ns_to_units(__u64 ns, int units)
+{
+	return units == CS_UNITS_NS ? ns : units == CS_UNITS_MS ? ns / 1000000 : ns / 1000;
+}
+
+static const char *const kind_names[] = { "raw", "atomic", "blocking", "srcu" };
+
+const char *cs_kind_name(int kind)
+{
+	if (kind < 0 || kind >= (int)(sizeof(kind_names) / sizeof(kind_names[0])))
+		return "?";
+	return kind_names[kind];
+}
+
+int cs_kind_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i < (int)(sizeof(kind_names) / sizeof(kind_names[0])); i++)
+		if (!strcmp(s, kind_names[i]))
+			return i;
+	return -1;
+}
