@@ -107,7 +107,7 @@ static __always_inline bool chain_wanted(void *head, int kind)
 	return true;
 }
 
-static __always_inline int handle_return(void *cb, void *head, int kind,
+static __always_inline int handle_return(void *cb, void *head, void *nb, int kind,
 					 unsigned long val, int ret, __u64 ns)
 {
 	struct cs_lat_key key = {};
@@ -124,6 +124,7 @@ static __always_inline int handle_return(void *cb, void *head, int kind,
 		return 0;
 	key.head = (__u64)head;
 	key.cb = (__u64)cb;
+	key.nb = (__u64)nb;
 	key.val = targ_per_val ? val : 0;
 	h = cs_lookup_or_init(map, &key, &zero_lat);
 	if (!h)
@@ -315,7 +316,7 @@ int BPF_PROG(notifier_return_btf, void *cb, void *head, struct notifier_block *n
 	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
 	     u64 duration_ns)
 {
-	return handle_return(cb, head, kind, val, ret, duration_ns);
+	return handle_return(cb, head, nb, kind, val, ret, duration_ns);
 }
 
 SEC("raw_tp/notifier_return")
@@ -323,7 +324,7 @@ int BPF_PROG(notifier_return_raw, void *cb, void *head, struct notifier_block *n
 	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
 	     u64 duration_ns)
 {
-	return handle_return(cb, head, kind, val, ret, duration_ns);
+	return handle_return(cb, head, nb, kind, val, ret, duration_ns);
 }
 
 SEC("tp_btf/notifier_call_begin")

@@ -12,6 +12,7 @@
 struct cs_lat_key {
 	__u64 head;
 	__u64 cb;
+	__u64 nb;		/* the block: one callback may sit on a chain twice */
 	__u64 val;		/* the event value with -a, else 0 */
 };
 

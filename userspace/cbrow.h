@@ -80,7 +80,7 @@ enum cs_cbrow_label {
 
 struct cs_cbrow {
 	struct cs_sym chain, cb;
-	struct cs_sym nb;	/* nb.addr 0: the block is not known (latency) */
+	struct cs_sym nb;	/* nb.addr 0: the block is not known */
 	int kind;		/* enum notifier_chain_kind */
 	bool has_val;		/* latency -a: one row per event value */
 	__u64 val;

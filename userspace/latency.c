@@ -140,6 +140,7 @@ static struct cs_cbrow *lat_rows(const struct lat_entry *lat, int n, const struc
 
 		cs_sym_from_ksyms(&r->chain, ks, lat[i].key.head);
 		cs_sym_from_ksyms(&r->cb, ks, lat[i].key.cb);
+		cs_sym_from_ksyms(&r->nb, ks, lat[i].key.nb);
 		r->kind = h->kind;
 		r->has_val = env.per_val;
 		r->val = lat[i].key.val;

@@ -138,6 +138,7 @@ static const struct {
 	{ "lat-return-codes", t_lat_return_codes },
 	{ "lat-filters", t_lat_filters },
 	{ "lat-per-val", t_lat_per_val },
+	{ "lat-per-block", t_lat_per_block },
 	{ "lat-map-full-counts-drops", t_lat_map_full },
 	{ "chain-pair", t_chain_pair },
 	{ "chain-nested-same-head", t_chain_nested_same_head },

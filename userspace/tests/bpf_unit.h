@@ -45,6 +45,7 @@ bool t_lat_units(void);
 bool t_lat_return_codes(void);
 bool t_lat_filters(void);
 bool t_lat_per_val(void);
+bool t_lat_per_block(void);
 bool t_lat_map_full(void);
 bool t_chain_pair(void);
 bool t_chain_nested_same_head(void);

@@ -60,13 +60,21 @@ static struct latency_bpf *lat_load(const struct lat_opts *o)
 }
 
 /* notifier_return(cb, head, nb, priority, kind, val, ret, duration_ns) */
+#define NB_1 0xffff888000001000ULL
+#define NB_2 0xffff888000002000ULL
+
+static int ret_event_nb(struct latency_bpf *s, __u64 head, __u64 cb, __u64 nb,
+			int kind, __u64 val, int ret, __u64 ns)
+{
+	__u64 a[8] = { cb, head, nb, 0, (__u64)kind, val, (__u64)(__s64)ret, ns };
+
+	return run(s->progs.notifier_return_raw, a, 8);
+}
+
 static int ret_event(struct latency_bpf *s, __u64 head, __u64 cb, int kind,
 		     __u64 val, int ret, __u64 ns)
 {
-	__u64 a[8] = { cb, head, 0xffff888000001000ULL, 0, (__u64)kind, val,
-		       (__u64)(__s64)ret, ns };
-
-	return run(s->progs.notifier_return_raw, a, 8);
+	return ret_event_nb(s, head, cb, NB_1, kind, val, ret, ns);
 }
 
 /* notifier_call_begin(head, kind, val, nr_to_call, type) */
@@ -109,13 +117,19 @@ static int end_event(struct latency_bpf *s, __u64 head, int kind)
 	return end_event_full(s, head, kind, 0, 1, 1, -1);
 }
 
-static bool get_lat(struct latency_bpf *s, __u64 head, __u64 cb, __u64 val,
-		    struct cs_lat_hist *h)
+static bool get_lat_nb(struct latency_bpf *s, __u64 head, __u64 cb, __u64 nb,
+		       __u64 val, struct cs_lat_hist *h)
 {
-	struct cs_lat_key k = { .head = head, .cb = cb, .val = val };
+	struct cs_lat_key k = { .head = head, .cb = cb, .nb = nb, .val = val };
 
 	/* the generation in use until user space switches (hists_0) */
 	return !bpf_map_lookup_elem(bpf_map__fd(s->maps.hists_0), &k, h);
+}
+
+static bool get_lat(struct latency_bpf *s, __u64 head, __u64 cb, __u64 val,
+		    struct cs_lat_hist *h)
+{
+	return get_lat_nb(s, head, cb, NB_1, val, h);
 }
 
 static bool get_chain(struct latency_bpf *s, __u64 head, struct cs_chain_hist *h)
@@ -282,6 +296,26 @@ bool t_lat_filters(void)
 	CHECK_EQ(h.count, 1, "count");
 	CHECK_EQ(map_count(bpf_map__fd(s->maps.hists_0), sizeof(struct cs_lat_key)), 1,
 		 "entries in hists");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+/* One callback through two blocks on one chain: a row per block. */
+bool t_lat_per_block(void)
+{
+	struct latency_bpf *s;
+	struct cs_lat_hist h;
+	bool ok = true;
+
+	s = lat_load(&lat_ns);
+	if (!s)
+		return false;
+	ret_event_nb(s, HEAD_A, CB_1, NB_1, KIND_RAW, 0, 1, 10);
+	ret_event_nb(s, HEAD_A, CB_1, NB_2, KIND_RAW, 0, 1, 10);
+	ret_event_nb(s, HEAD_A, CB_1, NB_2, KIND_RAW, 0, 1, 10);
+	CHECK(get_lat_nb(s, HEAD_A, CB_1, NB_1, 0, &h) && h.count == 1, "first block's entry");
+	CHECK(get_lat_nb(s, HEAD_A, CB_1, NB_2, 0, &h) && h.count == 2, "second block's entry");
 out:
 	latency_bpf__destroy(s);
 	return ok;
