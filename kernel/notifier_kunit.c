@@ -931,18 +931,25 @@ struct nt_die_block {
 };
 
 #ifdef CONFIG_X86
-void nt_int3_ip(void);	/* the label in nt_die_trap() */
+#define NT_DIE_VAL	DIE_INT3
+
+/* The address of the int3 in nt_die_trap(), a label of this object. */
+static unsigned long nt_int3_addr(void)
+{
+	unsigned long ip;
+
+	asm("lea nt_int3_ip(%%rip), %0" : "=r" (ip));
+	return ip;
+}
 
 static int nt_die_cb(struct notifier_block *nb, unsigned long val,
 		     void *data)
 {
 	struct nt_die_block *d = container_of(nb, struct nt_die_block, nb);
-	unsigned long ip = (unsigned long)&nt_int3_ip;
 	struct die_args *args = data;
 
-	OPTIMIZER_HIDE_VAR(ip);
 	if (val != DIE_INT3 || !args->regs || user_mode(args->regs) ||
-	    args->regs->ip - INT3_INSN_SIZE != ip)
+	    args->regs->ip - INT3_INSN_SIZE != nt_int3_addr())
 		return NOTIFY_DONE;
 	d->hits++;
 	d->val = val;
@@ -958,6 +965,8 @@ static noinline void nt_die_trap(void)
 		     ANNOTATE_NOENDBR
 		     "int3\n\t" : : : "memory");
 }
+#else
+#define NT_DIE_VAL	0
 #endif
 
 static void nt_rec_watch(struct kunit *test, void *head,
@@ -990,9 +999,8 @@ static void nt_die_expect_trap(struct kunit *test, struct nt_die_block *d)
 #ifdef CONFIG_X86
 	nt_die_trap();
 	KUNIT_EXPECT_EQ(test, d->hits, 1);
-	KUNIT_EXPECT_EQ(test, d->val, (unsigned long)DIE_INT3);
-	KUNIT_EXPECT_EQ(test, d->ip,
-			(unsigned long)&nt_int3_ip + INT3_INSN_SIZE);
+	KUNIT_EXPECT_EQ(test, d->val, (unsigned long)NT_DIE_VAL);
+	KUNIT_EXPECT_EQ(test, d->ip, nt_int3_addr() + INT3_INSN_SIZE);
 	KUNIT_EXPECT_NOT_NULL(test, d->args.regs);
 	KUNIT_EXPECT_STREQ(test, d->args.str, "int3");
 	KUNIT_EXPECT_EQ(test, d->args.err, 0L);
@@ -1652,8 +1660,11 @@ static struct nt_irqtest *nt_irqtest_new(struct kunit *test)
 	return it;
 }
 
-/* @rounds calls, each running both callbacks in hardirq or in softirq. */
-static void nt_irqtest_expect(struct kunit *test, struct nt_irqtest *it,
+/*
+ * @rounds calls, each running both callbacks in hardirq or in softirq;
+ * then unregisters them.
+ */
+static void nt_irqtest_finish(struct kunit *test, struct nt_irqtest *it,
 			      int rounds, bool hard)
 {
 	unsigned int i;
@@ -1685,7 +1696,7 @@ static void notifier_test_atomic_from_hardirq(struct kunit *test)
 	}
 	/* Read the counters only after the last irq_work is seen done. */
 	smp_rmb();
-	nt_irqtest_expect(test, it, NT_IRQ_ROUNDS, true);
+	nt_irqtest_finish(test, it, NT_IRQ_ROUNDS, true);
 }
 
 static void notifier_test_atomic_from_softirq(struct kunit *test)
@@ -1705,7 +1716,7 @@ static void notifier_test_atomic_from_softirq(struct kunit *test)
 		}
 	}
 	del_timer_sync(&it->timer);
-	nt_irqtest_expect(test, it, rounds, false);
+	nt_irqtest_finish(test, it, rounds, false);
 }
 
 /* Callbacks of blocking and SRCU chains may sleep, in the caller's task. */
@@ -2483,8 +2494,8 @@ static int nt_expect_events(struct kunit *test, struct nt_fix *f,
 	const char *s;
 
 	for (s = script; *s; s++) {
-		struct nt_block *b = s[1] ? &f->b[s[1] - '0'] : NULL;
 		enum nt_ev_type type;
+		struct nt_block *b;
 
 		switch (*s) {
 		case '/':
@@ -2510,7 +2521,7 @@ static int nt_expect_events(struct kunit *test, struct nt_fix *f,
 			type = NT_EV_RUN;
 			break;
 		case 't':
-			last = nt_block_ret(b, val);
+			last = nt_block_ret(&f->b[s[1] - '0'], val);
 			type = NT_EV_RETURN;
 			break;
 		case 's':
@@ -2519,7 +2530,7 @@ static int nt_expect_events(struct kunit *test, struct nt_fix *f,
 		default:
 			continue;
 		}
-		s++;
+		b = &f->b[*++s - '0'];
 		e = nt_expect_cb_ev(test, n, i++, type, f->c->head, f->c->kind,
 				    &b->nb, val);
 		if (e && type != NT_EV_RUN)
@@ -2585,7 +2596,7 @@ static void notifier_test_tp_membership(struct kunit *test)
 static void notifier_test_tp_die_chain(struct kunit *test)
 {
 	const enum notifier_chain_kind kind = NOTIFIER_CHAIN_ATOMIC;
-	const unsigned long val = DIE_INT3;
+	const unsigned long val = NT_DIE_VAL;
 	struct nt_die_block *d;
 	const struct nt_event *e;
 	int n, i, nr, ours = -1;
