@@ -667,11 +667,12 @@ static int nt_traced_init(struct kunit *test)
  */
 static void nt_test_exit(struct kunit *test)
 {
-	static void * const heads[] = {
-		&nt_raw_head, &nt_atomic_head, &nt_blocking_head,
-		&nt_raw_head2, &nt_atomic_head2, &nt_blocking_head2,
+	static struct notifier_block __rcu ** const heads[] = {
+		&nt_raw_head.head, &nt_atomic_head.head, &nt_blocking_head.head,
+		&nt_raw_head2.head, &nt_atomic_head2.head,
+		&nt_blocking_head2.head,
 #ifdef CONFIG_SRCU
-		&nt_srcu_static_head,
+		&nt_srcu_static_head.head,
 #endif
 	};
 	struct nt_test_ctx *ctx = test->priv;
@@ -701,13 +702,9 @@ static void nt_test_exit(struct kunit *test)
 		unregister_sys_off_handler(ctx->sys_off);
 	for (i = 0; i < ctx->nr_srcu && IS_ENABLED(CONFIG_SRCU); i++)
 		srcu_cleanup_notifier_head(ctx->srcu[i]);
-	/* The head pointer is the first member of every kind of head. */
-	for (i = 0; i < ARRAY_SIZE(heads); i++) {
-		struct raw_notifier_head *h = heads[i];
-
-		KUNIT_EXPECT_TRUE_MSG(test, !rcu_access_pointer(h->head),
+	for (i = 0; i < ARRAY_SIZE(heads); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, !rcu_access_pointer(*heads[i]),
 				      "static head %d left non-empty", i);
-	}
 }
 
 /* ---------------------------------------------------------------------- */
