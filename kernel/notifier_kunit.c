@@ -408,6 +408,18 @@ static int nt_unreg(struct kunit *test, struct nt_chain *c,
 	return ret;
 }
 
+/* Unregister every block the test has registered, expecting success. */
+static void nt_unreg_all(struct kunit *test)
+{
+	struct nt_test_ctx *ctx = test->priv;
+
+	while (ctx->nr_regs > 0) {
+		struct nt_tracked *t = &ctx->regs[--ctx->nr_regs];
+
+		KUNIT_EXPECT_EQ(test, nt_chain_unregister(t->chain, t->nb), 0);
+	}
+}
+
 /* A chain of @kind; @second selects the second set of static heads. */
 static struct nt_chain *nt_chain_new(struct kunit *test,
 				     enum notifier_chain_kind kind,
@@ -584,7 +596,8 @@ static int nt_op_fn(void *arg)
 		op->ret = nt_chain_register(op->chain, op->nb);
 	else
 		op->ret = nt_chain_unregister(op->chain, op->nb);
-	complete(&op->done);
+	/* Done for good: any number of nt_op_wait() calls see it. */
+	complete_all(&op->done);
 	nt_wait_for_stop();
 	return 0;
 }
@@ -1862,6 +1875,7 @@ static void notifier_test_writer_during_call(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, g->timed_out);
 	KUNIT_EXPECT_EQ(test, atomic_read(&g->calls), 1);
 	KUNIT_EXPECT_EQ(test, f.b[0].calls, 0);
+	nt_unreg_all(test);
 }
 
 /* A callback of an outer chain calls an inner chain. */
