@@ -22,6 +22,11 @@ enum cs_units {
 #define CS_NOTIFY_BAD		(CS_NOTIFY_STOP_MASK | 0x0002)
 #define CS_NOTIFY_STOP		(CS_NOTIFY_OK | CS_NOTIFY_STOP_MASK)
 
+/* enum notifier_call_type, for user space (BPF has vmlinux.h's) */
+#define CS_CALL_PLAIN		0
+#define CS_CALL_ROBUST		1
+#define CS_CALL_ROLLBACK	2
+
 /* per-CPU counters in the `stats` map of each object */
 enum cs_stat {
 	CS_STAT_DROPPED,	/* a hash map was full (-E2BIG, -ENOMEM) */

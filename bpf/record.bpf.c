@@ -226,12 +226,22 @@ int BPF_PROG(rec_stop, void *cb, void *head, struct notifier_block *nb,
 	return 0;
 }
 
+/*
+ * Set by user space when the recording ends: passes under way finish,
+ * new ones are not recorded, except rollbacks, which complete a robust
+ * pass that stopped (userspace/record.c drops those it did not wait for).
+ */
+volatile bool stopping;
+
 SEC("tp_btf/notifier_call_begin")
 int BPF_PROG(rec_call_begin, void *head, enum notifier_chain_kind kind,
 	     unsigned long val, int nr_to_call, enum notifier_call_type type)
 {
-	struct cs_rec_event *e = rec_start(CS_REC_CALL_BEGIN, head, kind);
+	struct cs_rec_event *e;
 
+	if (stopping && type != NOTIFIER_CALL_ROLLBACK)
+		return 0;
+	e = rec_start(CS_REC_CALL_BEGIN, head, kind);
 	if (!e)
 		return 0;
 	e->val = val;

@@ -20,7 +20,7 @@
 #define uthash_nonfatal_oom(obj) (ck->oom = true)
 #include <uthash.h>
 
-enum { CALL_PLAIN, CALL_ROBUST, CALL_ROLLBACK };
+enum { CALL_PLAIN = CS_CALL_PLAIN, CALL_ROBUST = CS_CALL_ROBUST, CALL_ROLLBACK = CS_CALL_ROLLBACK };
 
 /* membership of (head, nb) as far as the trace tells */
 enum mstate {

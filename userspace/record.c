@@ -160,36 +160,61 @@ struct rec_ctx {
 
 /*
  * Open passes per (task, context), to end the recording between passes:
- * call_begin is detached first, then we wait until every pass we saw
- * begin has ended, and only then detach the rest. A pass is then never
- * recorded without its callbacks or its call_end.
+ * once the recorded command is done, the BPF side stops recording new
+ * passes (`stopping`), we wait until every pass we saw begin has ended,
+ * and only then detach everything. A pass is then never recorded without
+ * its callbacks or its call_end. A robust pass that stopped stays open
+ * until its rollback ends: the BPF side still records rollback passes
+ * while stopping, so that `check` finds the rollback it requires. A
+ * rollback that begins while stopping and follows no robust pass we saw
+ * stop belongs to a pass that began after the stop: it is not written.
  */
 static struct open_pass {
 	__u64 task;
-	__u32 ctx, depth;
+	__u32 ctx, depth;	/* open passes, awaited rollbacks included */
+	__u32 awaited;		/* stopped robust passes whose rollback is due */
 } *open_passes;
 static size_t nr_open;
+static bool stopping;
 
-static void track_pass(const struct cs_rec_event *e)
+/* Track a call_begin/end; false: the event is not to be written. */
+static bool track_pass(const struct cs_rec_event *e)
 {
+	bool rollback = e->call_type == CS_CALL_ROLLBACK;
+	struct open_pass *p;
 	size_t i;
 
 	for (i = 0; i < nr_open; i++)
 		if (open_passes[i].task == e->task && open_passes[i].ctx == e->ctx)
 			break;
+	p = i < nr_open ? &open_passes[i] : NULL;
 	if (e->type == CS_REC_CALL_BEGIN) {
-		if (i == nr_open) {
-			struct open_pass *p = realloc(open_passes, (nr_open + 1) * sizeof(*p));
-
-			if (!p)
-				return;
-			open_passes = p;
-			open_passes[nr_open++] = (struct open_pass){ e->task, e->ctx, 0 };
+		if (rollback && p && p->awaited) {
+			p->awaited--;	/* takes over its robust pass's slot */
+			return true;
 		}
-		open_passes[i].depth++;
-	} else if (i < nr_open && --open_passes[i].depth == 0) {
-		open_passes[i] = open_passes[--nr_open];
+		if (stopping)
+			return !rollback;	/* (the BPF side lets only rollbacks by) */
+		if (!p) {
+			p = realloc(open_passes, (nr_open + 1) * sizeof(*p));
+			if (!p)
+				return true;
+			open_passes = p;
+			p = &open_passes[nr_open++];
+			*p = (struct open_pass){ .task = e->task, .ctx = e->ctx };
+		}
+		p->depth++;
+		return true;
 	}
+	if (!p)
+		return true;
+	if (e->call_type == CS_CALL_ROBUST && (e->ret & CS_NOTIFY_STOP_MASK)) {
+		p->awaited++;	/* still open: its rollback comes next */
+		return true;
+	}
+	if (--p->depth == 0)
+		*p = open_passes[--nr_open];
+	return true;
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -199,11 +224,12 @@ static int handle_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*e) || rc->err)
 		return 0;
+	if ((e->type == CS_REC_CALL_BEGIN || e->type == CS_REC_CALL_END) &&
+	    !track_pass(e))
+		return 0;
 	rc->err = cs_trace_write(rc->w, e, 1);
 	if (e->type == CS_REC_LOSS)
 		rc->loss_records++;
-	if (e->type == CS_REC_CALL_BEGIN || e->type == CS_REC_CALL_END)
-		track_pass(e);
 	seen_add(e->head);
 	seen_add(e->cb);
 	seen_add(e->nb);
@@ -502,8 +528,8 @@ int cmd_record(int argc, char **argv)
 	 * Stop new passes, let the ones under way end (up to 2 s), then stop
 	 * everything and take what is left in the buffer.
 	 */
-	bpf_link__destroy(skel->links.rec_call_begin);
-	skel->links.rec_call_begin = NULL;
+	skel->bss->stopping = true;
+	stopping = true;
 	deadline = mono_ns() + 2000000000ULL;
 	while (!rc.err && ring_buffer__consume(rb) >= 0 && nr_open && mono_ns() < deadline)
 		usleep(1000);
