@@ -14,7 +14,7 @@
  * object loads without it; but then every event would read as task
  * context, so a user that depends on the context must check the kernel
  * BTF for the variable first and refuse to run without it (latency -C:
- * cs_btf_has_var("__preempt_count"), exit 6).
+ * cs_btf_has_var("__preempt_count"), exit 7).
  */
 extern const int __preempt_count __ksym __weak;
 

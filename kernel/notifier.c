@@ -224,13 +224,17 @@ notifier_call_one_traced(struct notifier_block *nb, void *head,
 
 	trace_notifier_run((void *)fn, head, nb, prio, kind, val);
 
-	/* elapsed stays 0 if notifier_return gets enabled during the call. */
+	/*
+	 * elapsed stays 0 if notifier_return gets enabled during the call;
+	 * a timed call reports at least 1 ns, so that a clock too coarse to
+	 * see it does not make it look untimed.
+	 */
 	timed = trace_notifier_return_enabled();
 	if (timed)
 		t0 = ktime_get_mono_fast_ns();
 	ret = fn(nb, val, v);
 	if (timed)
-		elapsed = ktime_get_mono_fast_ns() - t0;
+		elapsed = max_t(u64, ktime_get_mono_fast_ns() - t0, 1);
 
 	trace_notifier_return((void *)fn, head, nb, prio, kind, val, ret,
 			      elapsed);

@@ -165,7 +165,7 @@ elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
 else
 	mkdir -p "$TMP/corpus"
 	"$GEN" --seeds "$TMP/corpus" && "$GENTRACE" --seeds "$TMP/corpus"
-	if "$FUZZ" -runs="${FUZZ_RUNS:-20000}" -max_total_time=60 -max_len=8192 \
+	if "$FUZZ" -artifact_prefix="$TMP/" -runs="${FUZZ_RUNS:-20000}" -max_total_time=60 -max_len=8192 \
 		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
 		pass fuzz
 	else

@@ -353,7 +353,7 @@ else
 	for f in "$TMP"/*.json; do
 		{ cat "$TMP/base.json"; printf '\0'; cat "$f"; } > "$TMP/corpus/$(basename "$f")"
 	done
-	if "$FUZZ" -runs="${FUZZ_RUNS:-20000}" -max_total_time=120 -max_len=8192 \
+	if "$FUZZ" -artifact_prefix="$TMP/" -runs="${FUZZ_RUNS:-20000}" -max_total_time=120 -max_len=8192 \
 		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
 		pass fuzz.diff
 	else

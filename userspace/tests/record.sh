@@ -248,7 +248,7 @@ else
 	mkdir -p "$TMP/corpus"
 	"$GEN" --seeds "$TMP/corpus"
 	cp "$TMP"/trunc.cstrace "$TMP"/ver.cstrace "$TMP"/type.cstrace "$TMP/corpus/"
-	if "$FUZZ" -runs="${FUZZ_RUNS:-20000}" -max_total_time=60 -max_len=8192 \
+	if "$FUZZ" -artifact_prefix="$TMP/" -runs="${FUZZ_RUNS:-20000}" -max_total_time=60 -max_len=8192 \
 		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
 		pass fuzz.tracefile
 	else

@@ -263,7 +263,7 @@ else
 		[ "$(stat -c %s "$f")" -le 16384 ] && cp "$f" "$TMP/corpus/"
 	done
 	"$MK" bench "$TMP/corpus/many.cstrace" 60 20
-	if "$FUZZ" -runs="${FUZZ_RUNS:-3000}" -max_total_time=120 -max_len=16384 \
+	if "$FUZZ" -artifact_prefix="$TMP/" -runs="${FUZZ_RUNS:-3000}" -max_total_time=120 -max_len=16384 \
 		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
 		pass fuzz
 	else

@@ -41,7 +41,8 @@
  *	Just after a callback returned.  @duration_ns is the time spent in
  *	the callback (ktime_get_mono_fast_ns(), the clock behind
  *	bpf_ktime_get_ns()).  It is 0 when this event was not yet enabled
- *	as the callback was entered.
+ *	as the callback was entered, and at least 1 otherwise (a clock too
+ *	coarse to see the call reads 1).
  * notifier_stop
  *	The callback's return value had NOTIFY_STOP_MASK set, so the pass
  *	ends here.  Emitted after that callback's notifier_return; @nr_calls
