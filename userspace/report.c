@@ -547,6 +547,8 @@ int cmd_report(int argc, char **argv)
 	o.units = env.units;
 	o.json = env.json;
 	o.svg_dir = env.svg_dir;
+	/* a report can be 10^5 lines: write it in 1 MiB blocks, not BUFSIZ */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	rc = cs_report_run(&t, &o, stdout, stderr);
 	if (fflush(stdout) || ferror(stdout)) {
 		warn("%s: error: writing the report: %s\n", env.cmd, strerror(errno));

@@ -291,18 +291,17 @@ double log2_hist_percentile(const unsigned int *slots, int nslots, double pct)
 	return -1; /* not reached */
 }
 
-static void fprint_bar(FILE *f, unsigned int val, unsigned int val_max, int width)
+/* The bar of a histogram row: width cells, val / val_max of them stars. */
+static int bar_stars(unsigned int val, unsigned int val_max, int width)
 {
-	int stars = val_max ? (int)((unsigned long long)val * width / val_max) : 0;
-	int i;
-
-	for (i = 0; i < width; i++)
-		fputc(i < stars ? '*' : ' ', f);
+	return val_max ? (int)((unsigned long long)val * width / val_max) : 0;
 }
 
 void fprint_log2_hist(FILE *f, const unsigned int *vals, int vals_size,
 		      const char *val_type)
 {
+	static const char stars[] = "****************************************";
+	static const char blank[] = "                                        ";
 	unsigned int val_max = 0;
 	int i, last, wide, width;
 
@@ -319,10 +318,10 @@ void fprint_log2_hist(FILE *f, const unsigned int *vals, int vals_size,
 		wide ? 29 : 19, val_type);
 	for (i = 0; i <= last; i++) {
 		unsigned long long low, high;
+		int bar = wide ? 20 : 40, n = bar_stars(vals[i], val_max, bar);
 
 		log2_bucket_range(i, &low, &high);
-		fprintf(f, "%*llu -> %-*llu : %-8u |", width, low, width, high, vals[i]);
-		fprint_bar(f, vals[i], val_max, wide ? 20 : 40);
-		fputs("|\n", f);
+		fprintf(f, "%*llu -> %-*llu : %-8u |%.*s%.*s|\n", width, low, width, high,
+			vals[i], n, stars, bar - n, blank);
 	}
 }
