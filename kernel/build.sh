@@ -36,6 +36,10 @@ PKG=linux-source-6.1
 # Files of ours that land in the tree, "repo path:tree path".
 OURS="kernel/notifier.c:kernel/notifier.c
 kernel/notifier_kunit.c:kernel/notifier_kunit.c
+kernel/notifier_kunit_harness.h:kernel/notifier_kunit_harness.h
+kernel/notifier_kunit_fixture.h:kernel/notifier_kunit_fixture.h
+kernel/notifier_kunit_trace.h:kernel/notifier_kunit_trace.h
+kernel/notifier_kunit_concurrency.h:kernel/notifier_kunit_concurrency.h
 include-trace/trace/events/notifier.h:include/trace/events/notifier.h"
 
 die() { echo "build.sh: error: $*" >&2; exit 1; }

@@ -103,9 +103,15 @@ unique priority fails with -EBUSY and unregistering an unknown block with
 system boots), spinlock plus RCU for atomic chains, mutex plus SRCU for
 SRCU chains, nothing for raw chains."
 
-cp "$REPO/kernel/notifier_kunit.c" "$WORK/series/kernel/notifier_kunit.c"
+# One compilation unit: the .c and the harness headers that only it
+# includes (the notifier_kunit lines of OURS in kernel/build.sh).
+for f in kernel/notifier_kunit.c kernel/notifier_kunit_harness.h \
+	kernel/notifier_kunit_fixture.h kernel/notifier_kunit_trace.h \
+	kernel/notifier_kunit_concurrency.h; do
+	cp "$REPO/$f" "$WORK/series/$f"
+	maintainers_add "$f"
+done
 patch -s -p1 -d "$WORK/series" <"$REPO/kernel/patches/0001-notifier-kunit-kconfig.patch"
-maintainers_add kernel/notifier_kunit.c
 commit "notifier: Add a KUnit suite" \
 "Test every exported notifier function on every chain kind: ordering by
 priority and registration, NOTIFY_STOP_MASK and NOTIFY_BAD, robust
