@@ -235,7 +235,7 @@ static int locate_losses(struct checker *ck)
 	for (i = 0; i < n; i++) {
 		long long lo;
 
-		if (ev[i].type == CS_REC_LOSS && ev[i].cpu == CS_REC_CPU_ANY) {
+		if (ev[i].type == CS_REC_LOSS && ev[i].cpu == CS_REC_CPU_ANY && ev[i].val) {
 			__u64 t = ev[i].ts, from = t > CHK_MISSED_WINDOW_NS ?
 				t - CHK_MISSED_WINDOW_NS : 0;
 
@@ -252,6 +252,8 @@ static int locate_losses(struct checker *ck)
 			if (ev[i].type != CS_REC_LOSS)
 				continue;
 		}
+		if (!ev[i].val)
+			continue;	/* (the recorder never writes one) nothing lost */
 		g[lo + 1]++;
 		g[i + 1]--;
 	}

@@ -119,6 +119,13 @@ expect gap-missed-late 0 "" '1 passes excused'
 expect gap-missed-old 1 "nr-calls" '^event 9: .*rule nr-calls: plain pass of event 4:' '1 passes excused'
 # lost on a CPU the trace never shows the pass on (it migrated), marker later
 expect gap-migrate 0 "" '1 passes excused from the pairing rules, 1 orphan events put down to gaps'
+"$GEN" gap-zero "$TMP/gap-zero.cstrace"
+run "$CS" check "$TMP/gap-zero.cstrace"
+if [ "$rc" = 2 ] || { [ "$rc" = 1 ] && grep -q 'rule nr-calls: ' <<<"$out"; }; then
+	pass gap-zero	# refused by the reader, or excusing nothing
+else
+	fail gap-zero "exit $rc: ${out:0:400} ${err:0:200}"
+fi
 # membership events may have been lost: what was known before is not trusted
 expect gap-reregister 0 "" ', 1 passes checked, 0 violations'
 expect gap-register 0 "" ', 1 passes checked, 0 violations'

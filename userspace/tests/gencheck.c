@@ -504,6 +504,14 @@ static int scenario(const char *name)
 		begin(H2, PLAIN, VAL, -1);
 		cb(H2, VAL, &D, NOTIFY_OK);
 		end(H2, PLAIN, VAL, -1, NOTIFY_OK, 1);
+	} else if (!strcmp(name, "gap-zero")) {
+		/* a marker of no event excuses nothing (if the reader takes it) */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		loss(0, CS_REC_LOSS_RING_FULL, 0);
+		loss(CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, 0);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
 	} else if (!strcmp(name, "gap-reregister")) {
 		/*
 		 * CPU 1 lost B's unregister and register (now behind E):
@@ -575,7 +583,7 @@ static const char *const scenarios[] = {
 	"stray-return", "stray-end-type", "stray-end-val", "stray-end-inflight",
 	"stray-nested-midtrace", "orphan-nested-same", "gap-missed-late",
 	"gap-missed-old", "gap-migrate", "gap-reregister", "gap-register",
-	"republished-midpass", "long-name", "no-events", "only-loss",
+	"republished-midpass", "long-name", "no-events", "only-loss", "gap-zero",
 };
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
