@@ -200,6 +200,29 @@ else
 	fail bench-clean "exit $rc: ${out:0:400} ${err:0:200}"
 fi
 
+# --- out of memory is not "violations": exit 8 ---------------------------------
+# Lower the address-space limit until the trace cannot even be read (exit
+# 2): on the way, check itself runs out (exit 8), never exit 1 or a crash.
+oom() { (ulimit -v "$1" && "$CS" check -q "$TMP/bench.cstrace" >/dev/null 2>"$TMP/oomerr"); echo $?; }
+kb=131072 seen='' bad=''
+while [ "$kb" -gt 4096 ] && [ "$(oom "$kb")" = 0 ]; do kb=$((kb - 4096)); done
+for ((kb += 4096; kb > 4096; kb -= 128)); do
+	rc=$(oom "$kb")
+	case $rc in
+	0) ;;
+	8) seen+=" $kb"
+	   [ "$(grep -c '' "$TMP/oomerr")" = 1 ] && grep -q 'Cannot allocate memory' "$TMP/oomerr" ||
+		bad+=" $kb:$(head -c 200 "$TMP/oomerr")" ;;
+	2) break ;;
+	*) bad+=" $kb:exit$rc" ;;
+	esac
+done
+if [ -n "$seen" ] && [ -z "$bad" ]; then
+	pass out-of-memory
+else
+	fail out-of-memory "exit 8 at:${seen:- none}; wrong:${bad:- none}"
+fi
+
 # --- every rule is documented -------------------------------------------------
 rules="priority-order registration-order run-after-stop stop-event nr-calls
 nr-to-call end-ret begin-without-end missing-rollback rollback
