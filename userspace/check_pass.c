@@ -159,6 +159,7 @@ static void frame_reset(struct frame *f)
 	f->in_flight = f->stop_due = f->disordered = f->gapped = false;
 	f->undo_reported = false;
 	f->phantom = false;
+	f->rb_stray = -1;
 	f->stop_idx = -1;
 	f->undo.valid = false;
 	f->child.valid = false;
@@ -332,11 +333,24 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 		return 0;
 	}
 	if (f->in_flight) {
-		/* the first callback of a pass nested in f's */
-		stray(ck, st, f, e, idx, true, &ck->s->orphan_runs);
+		/*
+		 * The first callback of a pass nested in f's. A robust pass
+		 * of the chain stopped there: this may be its rollback, whose
+		 * call_begin the recorder dropped as it stopped (it decides by
+		 * when it reads an event, which may lag): judged at its end.
+		 */
+		bool undo = f->child.valid && f->child.head == e->head &&
+			    !st->resync && !chk_stopping_phase(ck, idx);
+
+		if (undo)
+			ck->s->orphan_runs++;
+		else
+			stray(ck, st, f, e, idx, true, &ck->s->orphan_runs);
 		f = push_phantom(ck, st, e, idx);
 		if (!f)
 			return -ENOMEM;
+		if (undo)
+			f->rb_stray = idx;
 	} else if (!frame_is(f, e)) {
 		stray(ck, st, f, e, idx, false, &ck->s->orphan_runs);
 		return 0;
@@ -555,6 +569,11 @@ static void finish_pass(struct checker *ck, struct stack *st, struct frame *f,
 		p = child_slot(st);
 		if (f->type == CALL_ROLLBACK && p->valid && p->head == f->head)
 			p->valid = false;
+		else if (f->rb_stray >= 0) {
+			ck->s->orphan_runs--;	/* a stray after all */
+			stray(ck, st, top(st), &ck->t->events[f->rb_stray], f->rb_stray,
+			      true, &ck->s->orphan_runs);
+		}
 	} else {
 		ck->s->passes++;
 	}
@@ -644,7 +663,10 @@ static int on_end(struct checker *ck, struct stack *st, const struct cs_rec_even
 		/* a pass nested in f's callback that ran none */
 		unsigned long long counted = 0;	/* finish_pass counts it */
 
-		stray(ck, st, f, e, idx, true, &counted);
+		/* (not if it is a rollback whose call_begin was dropped: on_run) */
+		if (e->call_type != CALL_ROLLBACK || !f->child.valid ||
+		    f->child.head != e->head)
+			stray(ck, st, f, e, idx, true, &counted);
 		f = push_phantom(ck, st, e, idx);
 		if (!f)
 			return -ENOMEM;

@@ -101,6 +101,7 @@ struct frame {
 	bool disordered;	/* priorities went up: groups are not contiguous */
 	bool gapped;		/* open across a loss gap: pairing rules suspended */
 	bool phantom;		/* its call_begin is not in the trace */
+	long long rb_stray;	/* phantom: its first event, a stray unless it is a rollback */
 	long long stop_idx;	/* first NOTIFY_STOP_MASK return or stop, -1 */
 	bool undo_reported;	/* rollback: a callback out of place was reported */
 	struct robust undo;	/* rollback: the robust pass it undoes */

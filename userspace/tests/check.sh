@@ -82,6 +82,9 @@ expect stray-end-val 1 "stray-event" 'rule stray-event: call_end \(val 7\)'
 expect stray-end-inflight 1 "end-ret nr-calls" 'call_end says nr_calls=1, 0 callbacks ran'
 expect stray-nested-midtrace 1 "stray-event" \
 	'^event 6: .*callback cb_b: rule stray-event: notifier_run .* in a callback, and passes still begin later$'
+expect rollback-begin-dropped 0 "" ', 3 passes checked, 0 violations'
+expect rollback-begin-dropped-plain 1 "missing-rollback stray-event" \
+	'^event 13: .*callback cb_a: rule stray-event: notifier_run \(val 4\)'
 expect orphan-nested-same 0 "" ', 1 passes checked, 0 violations' \
 	'orphans: 5 events .*\(2 runs, 2 returns, 0 stops, 1 ends\)$'
 

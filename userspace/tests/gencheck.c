@@ -512,6 +512,27 @@ static int scenario(const char *name)
 		loss(CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, 0);
 		cb(H1, VAL, &C, NOTIFY_OK);
 		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+	} else if (!strcmp(name, "rollback-begin-dropped") ||
+		   !strcmp(name, "rollback-begin-dropped-plain")) {
+		/*
+		 * In D's callback a robust pass stops; the recorder, stopping,
+		 * dropped its rollback's call_begin, but passes of other tasks
+		 * begin later (read before the stop): clean. Unless what
+		 * follows the robust pass ends as a plain pass: a stray.
+		 */
+		begin(H2, PLAIN, VAL, -1);
+		run(H2, VAL, &D);
+		robust_ab_vetoed();
+		cb(H1, VAL_DOWN, &A, NOTIFY_OK);
+		if (!strcmp(name, "rollback-begin-dropped"))
+			end(H1, ROLLBACK, VAL_DOWN, 1, NOTIFY_OK, 1);
+		else
+			end(H1, PLAIN, VAL_DOWN, -1, NOTIFY_OK, 1);
+		ret(H2, VAL, &D, NOTIFY_OK);
+		end(H2, PLAIN, VAL, -1, NOTIFY_OK, 1);
+		now += 2000000;
+		cur_task = TASK2;
+		plain_abc();
 	} else if (!strcmp(name, "gap-reregister")) {
 		/*
 		 * CPU 1 lost B's unregister and register (now behind E):
@@ -584,6 +605,7 @@ static const char *const scenarios[] = {
 	"stray-nested-midtrace", "orphan-nested-same", "gap-missed-late",
 	"gap-missed-old", "gap-migrate", "gap-reregister", "gap-register",
 	"republished-midpass", "long-name", "no-events", "only-loss", "gap-zero",
+	"rollback-begin-dropped", "rollback-begin-dropped-plain",
 };
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
