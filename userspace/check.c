@@ -9,7 +9,11 @@
 
 #include "chainscope.h"
 #include "checker.h"
+#include "safestr.h"
 #include "tracefile.h"
+
+/* out of memory: the check is incomplete (not 1: that says violations) */
+#define CHECK_EXIT_NOMEM 8
 
 static struct env {
 	const char *cmd;
@@ -42,8 +46,8 @@ static const char doc[] =
 "                        NOTIFY_STOP_MASK\n"
 "  begin-without-end     every call_begin has its call_end\n"
 "  missing-rollback      a robust pass that stopped is followed, at the same\n"
-"                        depth, by its rollback pass (also at the end of\n"
-"                        the trace)\n"
+"                        depth, by its rollback pass (before anything else\n"
+"                        begins there; the trace may end before it)\n"
 "  rollback              a rollback pass follows a stopped robust pass of\n"
 "                        its chain, with nr_to_call = nr_calls - 1, and\n"
 "                        ran exactly its first nr-1 callbacks, in order\n"
@@ -57,6 +61,11 @@ static const char doc[] =
 "  membership-unregister notifier_unregister of a block not on the chain\n"
 "  membership-eexist     register_error -EEXIST for a block not on the chain\n"
 "  membership-enoent     unregister_error -ENOENT for a block on the chain\n"
+"  stray-event           a run, return, stop or call_end that fits no open\n"
+"                        pass of its task while one is open (see Orphans)\n"
+"  no-events             the trace has no notifier event at all (a gate must\n"
+"                        not pass a recording of nothing); its line reads\n"
+"                        \"event -: chain -: callback -: rule no-events: ...\"\n"
 "\n"
 "Ordering: notifier_register fires after the block is published, and\n"
 "notifier_unregister before the grace period ends. So a block may run\n"
@@ -66,21 +75,40 @@ static const char doc[] =
 "before recording started are not judged.\n"
 "\n"
 "Orphans: a run, return, stop or call_end whose pass has no call_begin in\n"
-"the trace (it began before recording, or the recorder was detaching) is\n"
-"counted as an orphan, never paired with another pass.\n"
+"the trace is counted as an orphan, never paired with another pass. Such a\n"
+"pass began before recording (then no recorded pass of its task is open:\n"
+"those nest in its callbacks), or while the recorder was stopping (no\n"
+"call_begin but rollbacks is recorded then: it nests in the callback in\n"
+"flight of the innermost open pass, and is paired and judged as such,\n"
+"without its nr_to_call). Anything else while a pass of the task is open\n"
+"is a stray-event, unless a loss gap explains it. The stopping phase is\n"
+"what follows the last non-rollback call_begin (and 1 ms before it, for\n"
+"one that raced the recorder's flag).\n"
 "\n"
-"Gaps: loss markers in the trace (version 2: where, per CPU, the recorder\n"
-"lost events) suspend the pairing rules (begin-without-end, nr-calls,\n"
-"nr-to-call, end-ret, stop-event, missing-rollback, rollback, orphan\n"
-"counting) for the passes of a task whose CPU lost events while they were\n"
-"open; the summary counts them. A trace with lost events but no markers\n"
-"(version 1) is checked as it is, with a warning.\n"
+"Gaps: loss markers in the trace (version 2) tell where events may have\n"
+"been lost: a ring-full or NMI marker for CPU c after c's previous record\n"
+"(it is written by c's next successful event, however late), a recursion\n"
+"miss (any CPU) within 500 ms before its marker (the recorder polls those\n"
+"counters every 100 ms). A pass of any task and CPU that is open across\n"
+"such a stretch (the event may have been its, after a migration) is\n"
+"excused from the pairing rules (begin-without-end, nr-calls, nr-to-call,\n"
+"end-ret, stop-event, missing-rollback, rollback, stray-event, orphan\n"
+"counting); membership known from before a stretch is not trusted after\n"
+"it (registration-order, run-after-unregister and the membership-* rules\n"
+"skip such blocks until their next membership event). The summary counts\n"
+"them. A trace with lost events but no markers (version 1) is checked as\n"
+"it is, with a warning.\n"
+"\n"
+"End of the trace: passes still open, and stopped robust passes whose\n"
+"rollback had not begun (the recorder stops between them), are counted,\n"
+"not violations.\n"
 "\n"
 "Events are numbered from 0 in file order. Output: one line per violation,\n"
 "\"event N: chain C: callback F: rule R: detail\", then the summary.\n"
 "\v"
 "Exit status: 0 no violation, 1 violations (one line each), 2 usage error\n"
-"or an unreadable/invalid trace file.\n";
+"or an unreadable/invalid trace file, 8 out of memory (the check is\n"
+"incomplete).\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -102,22 +130,24 @@ static const struct argp argp = {
 
 int cmd_check(int argc, char **argv)
 {
+	char err[512], path[CS_SAFE_STR_LEN(512)];
 	struct cs_check_stats s;
 	struct cs_trace t;
-	char err[512];
 	int rc;
 
 	memset(&env, 0, sizeof(env));
 	env.cmd = argv[0];
 	cs_parse_args(&argp, argc, argv, &env);
 	if (cs_trace_read(env.file, &t, err, sizeof(err))) {
-		warn("%s: error: %s: %s\n", env.cmd, env.file, err);
+		warn("%s: error: %s: %s\n", env.cmd,
+		     cs_safe_str(env.file, path, sizeof(path)), err);
 		return CS_EXIT_USAGE;
 	}
 	rc = cs_check_trace(&t, env.file, env.quiet, stdout, &s);
 	if (rc) {
-		warn("%s: error: %s\n", env.cmd, strerror(-rc));
-		rc = CS_EXIT_ERROR;
+		warn("%s: error: %s: %s\n", env.cmd,
+		     cs_safe_str(env.file, path, sizeof(path)), strerror(-rc));
+		rc = rc == -ENOMEM ? CHECK_EXIT_NOMEM : CS_EXIT_USAGE;
 	} else {
 		if ((t.lost || t.missed) && !s.loss_markers)
 			warn("%s: warning: %llu events lost and %llu missed while "

@@ -158,6 +158,8 @@ static void frame_reset(struct frame *f)
 	f->nr_groups = 0;
 	f->in_flight = f->stop_due = f->disordered = f->gapped = false;
 	f->undo_reported = false;
+	f->phantom = false;
+	f->rb_stray = -1;
 	f->stop_idx = -1;
 	f->undo.valid = false;
 	f->child.valid = false;
@@ -173,6 +175,11 @@ static void frame_free(struct frame *f)
 }
 
 /* Drop the top frame, which has no call_end. */
+static const char *type_name(const struct frame *f)
+{
+	return f->phantom ? "unrecorded" : call_types[f->type];
+}
+
 static void pop_unended(struct checker *ck, struct stack *st, const char *why,
 			size_t idx)
 {
@@ -184,7 +191,7 @@ static void pop_unended(struct checker *ck, struct stack *st, const char *why,
 	else
 		chk_violation(ck, f->begin_idx, f->head, 0, "begin-without-end",
 			      "%s pass has no call_end (%s at event %zu)",
-			      call_types[f->type], why, idx);
+			      type_name(f), why, idx);
 	st->depth--;
 }
 
@@ -199,6 +206,87 @@ static void orphan(struct checker *ck, struct stack *st, unsigned long long *cou
 static bool frame_is(const struct frame *f, const struct cs_rec_event *e)
 {
 	return f->head == e->head && f->val == e->val;
+}
+
+static const char *const ev_names[] = {
+	[CS_REC_RUN] = "notifier_run", [CS_REC_RETURN] = "notifier_return",
+	[CS_REC_STOP] = "notifier_stop", [CS_REC_CALL_END] = "call_end",
+};
+
+/*
+ * e fits no open pass of its task, and pass f (the innermost) is open.
+ * A pass whose call_begin is not in the trace could explain it only if
+ * it began after f's callback (in flight: nest_ok), while the recorder
+ * was stopping; or if events were lost. Else it is a violation.
+ */
+static void stray(struct checker *ck, struct stack *st, const struct frame *f,
+		  const struct cs_rec_event *e, size_t idx, bool nest_ok,
+		  unsigned long long *count)
+{
+	if (st->resync) {
+		ck->s->gap_orphans++;
+		return;
+	}
+	if (nest_ok && chk_stopping_phase(ck, idx)) {
+		(*count)++;
+		return;
+	}
+	ck->s->stray_events++;
+	chk_violation(ck, idx, e->head, e->type == CS_REC_CALL_END ? 0 : e->cb,
+		      "stray-event", "%s (val %llu) fits no open pass of its task: "
+		      "the innermost is the %s pass of event %zu%s%s", ev_names[e->type],
+		      (unsigned long long)e->val, type_name(f), f->begin_idx,
+		      !f->in_flight ? ", between callbacks" :
+		      ", in a callback", nest_ok ? ", and passes still begin later" : "");
+}
+
+/* an event of a pass without call_begin (f->phantom): an orphan */
+static void phantom_event(struct checker *ck, const struct frame *f,
+			  unsigned long long *count)
+{
+	if (f->gapped)
+		ck->s->gap_orphans++;
+	else
+		(*count)++;
+}
+
+/* A frame slot on top of the stack; NULL without memory. */
+static struct frame *push_frame(struct checker *ck, struct stack *st)
+{
+	struct frame *f;
+
+	if (!st->cap && ck->nr_pool) {
+		ck->nr_pool--;
+		st->f = ck->pool[ck->nr_pool].f;
+		st->cap = ck->pool[ck->nr_pool].cap;
+	}
+	if (!chk_grow((void **)&st->f, &st->cap, st->depth, sizeof(*f)))
+		return NULL;
+	f = &st->f[st->depth++];
+	frame_reset(f);
+	return f;
+}
+
+/*
+ * A pass whose call_begin is not in the trace, nested in the callback in
+ * flight; e is its first event. Paired like any other, never counted as
+ * checked; its events count as orphans.
+ */
+static struct frame *push_phantom(struct checker *ck, struct stack *st,
+				  const struct cs_rec_event *e, size_t idx)
+{
+	struct frame *f = push_frame(ck, st);
+
+	if (!f)
+		return NULL;
+	f->head = e->head;
+	f->val = e->val;
+	f->begin_idx = idx;
+	f->type = CALL_PLAIN;	/* its call_end tells */
+	f->nr_to_call = -1;
+	f->phantom = true;
+	f->gapped = st->resync;
+	return f;
 }
 
 /* The group of runs with priority prio; NULL without memory. */
@@ -240,9 +328,34 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	bool republished;
 	struct run *r;
 
-	if (!f || f->in_flight || !frame_is(f, e)) {
+	if (!f) {
 		orphan(ck, st, &ck->s->orphan_runs);
 		return 0;
+	}
+	if (f->in_flight) {
+		/*
+		 * The first callback of a pass nested in f's. A robust pass
+		 * of the chain stopped there: this may be its rollback, whose
+		 * call_begin the recorder dropped as it stopped (it decides by
+		 * when it reads an event, which may lag): judged at its end.
+		 */
+		bool undo = f->child.valid && f->child.head == e->head &&
+			    !st->resync && !chk_stopping_phase(ck, idx);
+
+		if (undo)
+			ck->s->orphan_runs++;
+		else
+			stray(ck, st, f, e, idx, true, &ck->s->orphan_runs);
+		f = push_phantom(ck, st, e, idx);
+		if (!f)
+			return -ENOMEM;
+		if (undo)
+			f->rb_stray = idx;
+	} else if (!frame_is(f, e)) {
+		stray(ck, st, f, e, idx, false, &ck->s->orphan_runs);
+		return 0;
+	} else if (f->phantom) {
+		phantom_event(ck, f, &ck->s->orphan_runs);
 	}
 	/* passes of a chain mostly run its blocks in the same order */
 	m = f->nr_runs && f->last_m ? f->last_m->next_run : NULL;
@@ -259,13 +372,15 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	f->stop_due = false;	/* run-after-stop says it */
 	/* gone before the pass began: a stale run, or published again */
 	republished = m->state == M_GONE && m->gone_idx < f->begin_idx;
-	if (republished) {
+	if (republished && !chk_gap_between(ck, m->gone_idx, idx)) {
 		if (!chk_grow((void **)&m->sus, &m->cap_sus, m->nr_sus, sizeof(*m->sus)))
 			return -ENOMEM;
 		m->sus[m->nr_sus++] = (struct suspect){ idx, f->begin_idx, e->cb };
 	}
-	if (m->state == M_UNKNOWN)
+	if (m->state == M_UNKNOWN) {
 		m->state = M_MEMBER;	/* on the chain, order unknown */
+		m->at = idx;
+	}
 
 	if (f->nr_runs && e->priority > f->last.prio) {
 		r = &f->last;
@@ -278,7 +393,13 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	g = group_of(ck, f, e->priority);
 	if (!g)
 		return -ENOMEM;
-	if (m->seq >= 0 && !republished) {	/* else its new seq is not known yet */
+	/*
+	 * Judged by its registration only while it is on the chain and no
+	 * membership event may have been lost since: a block unregistered
+	 * (before or during this pass) may run published again, before the
+	 * event of its new registration.
+	 */
+	if (m->state == M_MEMBER && m->seq >= 0 && !chk_gap_between(ck, m->seq, idx)) {
 		if (g->max_seq > m->seq)
 			chk_violation(ck, idx, e->head, e->cb, "registration-order",
 				      "priority %d: block registered at event %lld ran after "
@@ -301,7 +422,7 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 
 	f->last = (struct run){ idx, e->cb, e->nb, e->priority, 0 };
 	f->last_m = m;
-	if (f->type == CALL_ROBUST) {
+	if (f->type == CALL_ROBUST || f->phantom) {	/* (a phantom's type comes last) */
 		if (!chk_grow((void **)&f->runs, &f->cap_runs, f->nr_runs, sizeof(*r)))
 			return -ENOMEM;
 		f->runs[f->nr_runs] = f->last;
@@ -325,10 +446,16 @@ static void on_return(struct checker *ck, struct stack *st, const struct cs_rec_
 			f = o;
 		}
 	}
-	if (!f || !f->in_flight || !frame_is(f, e) || f->last.nb != e->nb) {
+	if (!f) {
 		orphan(ck, st, &ck->s->orphan_returns);
 		return;
 	}
+	if (!f->in_flight || !frame_is(f, e) || f->last.nb != e->nb) {
+		stray(ck, st, f, e, idx, false, &ck->s->orphan_returns);
+		return;
+	}
+	if (f->phantom)
+		phantom_event(ck, f, &ck->s->orphan_returns);
 	settle_robust(ck, &f->child, "the callback it ran in returned", idx);
 	f->last.ret = e->ret;
 	f->in_flight = false;
@@ -345,10 +472,16 @@ static void on_stop(struct checker *ck, struct stack *st, const struct cs_rec_ev
 	struct frame *f = top(st);
 	const struct run *r;
 
-	if (!f || f->in_flight || !f->nr_runs || !frame_is(f, e) || f->last.nb != e->nb) {
+	if (!f) {
 		orphan(ck, st, &ck->s->orphan_stops);
 		return;
 	}
+	if (f->in_flight || !f->nr_runs || !frame_is(f, e) || f->last.nb != e->nb) {
+		stray(ck, st, f, e, idx, false, &ck->s->orphan_stops);
+		return;
+	}
+	if (f->phantom)
+		phantom_event(ck, f, &ck->s->orphan_stops);
 	r = &f->last;
 	if (!f->gapped) {
 		if (!f->stop_due)
@@ -376,20 +509,14 @@ static int on_begin(struct checker *ck, struct stack *st, const struct cs_rec_ev
 	/* nesting needs a callback in flight in the pass below */
 	while (st->depth && !top(st)->in_flight)
 		pop_unended(ck, st, "next call_begin on this task", idx);
-	if (!st->cap && ck->nr_pool) {
-		ck->nr_pool--;
-		st->f = ck->pool[ck->nr_pool].f;
-		st->cap = ck->pool[ck->nr_pool].cap;
-	}
-	if (!chk_grow((void **)&st->f, &st->cap, st->depth, sizeof(*f)))
-		return -ENOMEM;
 	p = child_slot(st);
 	if (p->valid && (e->call_type != CALL_ROLLBACK || p->head != e->head))
 		settle_robust(ck, p, "another call_begin", idx);
 
-	f = &st->f[st->depth];
-	st->depth++;
-	frame_reset(f);
+	f = push_frame(ck, st);
+	if (!f)
+		return -ENOMEM;
+	p = st->depth >= 2 ? &st->f[st->depth - 2].child : &st->base;
 	f->head = e->head;
 	f->val = e->val;
 	f->begin_idx = idx;
@@ -435,7 +562,21 @@ static void finish_pass(struct checker *ck, struct stack *st, struct frame *f,
 	int want_ret = last ? last->ret : CS_NOTIFY_DONE;
 	struct robust *p;
 
-	ck->s->passes++;
+	if (f->phantom) {
+		f->type = e->call_type;
+		phantom_event(ck, f, &ck->s->orphan_ends);
+		/* a rollback whose call_begin the recorder dropped */
+		p = child_slot(st);
+		if (f->type == CALL_ROLLBACK && p->valid && p->head == f->head)
+			p->valid = false;
+		else if (f->rb_stray >= 0) {
+			ck->s->orphan_runs--;	/* a stray after all */
+			stray(ck, st, top(st), &ck->t->events[f->rb_stray], f->rb_stray,
+			      true, &ck->s->orphan_runs);
+		}
+	} else {
+		ck->s->passes++;
+	}
 	settle_robust(ck, &f->child, "its outer pass ended", idx);
 	if (f->gapped) {
 		ck->s->gap_passes++;
@@ -512,13 +653,26 @@ robust:
 	}
 }
 
-static void on_end(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
-		   size_t idx)
+static int on_end(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
+		  size_t idx)
 {
 	struct frame *f = top(st);
 	struct robust *p;
 
-	if (f && !f->in_flight && frame_is(f, e) && f->type == e->call_type) {
+	if (f && f->in_flight) {
+		/* a pass nested in f's callback that ran none */
+		unsigned long long counted = 0;	/* finish_pass counts it */
+
+		/* (not if it is a rollback whose call_begin was dropped: on_run) */
+		if (e->call_type != CALL_ROLLBACK || !f->child.valid ||
+		    f->child.head != e->head)
+			stray(ck, st, f, e, idx, true, &counted);
+		f = push_phantom(ck, st, e, idx);
+		if (!f)
+			return -ENOMEM;
+	}
+	if (f && !f->in_flight && frame_is(f, e) &&
+	    (f->type == e->call_type || f->phantom)) {
 		st->depth--;
 		finish_pass(ck, st, f, e, idx);
 		if (!st->depth && chk_grow((void **)&ck->pool, &ck->cap_pool, ck->nr_pool,
@@ -528,13 +682,17 @@ static void on_end(struct checker *ck, struct stack *st, const struct cs_rec_eve
 			st->f = NULL;
 			st->cap = 0;
 		}
-		return;
+		return 0;
 	}
 	/* a rollback whose call_begin the recorder missed still followed */
 	p = child_slot(st);
 	if (p->valid && e->call_type == CALL_ROLLBACK && e->head == p->head)
 		p->valid = false;
-	orphan(ck, st, &ck->s->orphan_ends);
+	if (f)
+		stray(ck, st, f, e, idx, false, &ck->s->orphan_ends);
+	else
+		orphan(ck, st, &ck->s->orphan_ends);
+	return 0;
 }
 
 int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx)
@@ -544,10 +702,8 @@ int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx)
 
 	if (!st)
 		return -ENOMEM;
-	if (ck->s->loss_markers &&
-	    (chk_lost_since(ck, e->cpu, st->last_idx) ||
-	     (st->last_idx >= 0 && st->last_cpu != e->cpu &&
-	      chk_lost_since(ck, st->last_cpu, st->last_idx))))
+	/* events may have been lost since its previous one, on any CPU */
+	if (chk_gap_between(ck, st->last_idx, idx))
 		stack_gap(st);
 	st->last_idx = idx;
 	st->last_cpu = e->cpu;
@@ -566,10 +722,18 @@ int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx)
 		err = on_begin(ck, st, e, idx);
 		break;
 	case CS_REC_CALL_END:
-		on_end(ck, st, e, idx);
+		err = on_end(ck, st, e, idx);
 		break;
 	}
 	return err;
+}
+
+static void await_at_end(struct checker *ck, struct robust *r)
+{
+	if (!r->valid)
+		return;
+	r->valid = false;
+	ck->s->open_rollbacks++;
 }
 
 void chk_passes_finish(struct checker *ck)
@@ -579,13 +743,13 @@ void chk_passes_finish(struct checker *ck)
 	size_t d;
 
 	for (st = ck->stacks; st; st = st->hh.next) {
-		if (ck->s->loss_markers && st->last_idx >= 0 &&
-		    chk_lost_since(ck, st->last_cpu, st->last_idx))
+		if (chk_gap_between(ck, st->last_idx, end))
 			stack_gap(st);
 		ck->s->open_passes += st->depth;
-		settle_robust(ck, &st->base, "the trace ends", end);
+		/* the recording ended before its rollback: open, like a pass */
+		await_at_end(ck, &st->base);
 		for (d = 0; d < st->depth; d++)
-			settle_robust(ck, &st->f[d].child, "the trace ends", end);
+			await_at_end(ck, &st->f[d].child);
 	}
 }
 

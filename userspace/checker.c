@@ -5,9 +5,11 @@
  * `chainscope check --help`, check.c). This file: the event loop,
  * membership, loss markers and the output; check_pass.c pairs passes.
  *
- * Loss markers (CS_REC_LOSS) locate lost events per CPU. A task whose
- * CPU lost events since its previous event may have lost some of its
- * own: check_pass.c then suspends the pairing rules of its open passes.
+ * Loss markers (CS_REC_LOSS) are located before the rules run
+ * (locate_losses()): each marks the stretch of the stream in which its
+ * events may have been lost. A pass open across such a stretch, whatever
+ * CPU it ran on, may have lost events: check_pass.c suspends its pairing
+ * rules; membership known from before it is no longer trusted.
  *
  * Lookups are uthash tables: time is linear in the number of events.
  */
@@ -17,37 +19,33 @@
 #include <string.h>
 
 #include "checker_int.h"
+#include "safestr.h"
 
 #define CS_ENOENT 2
 #define CS_EEXIST 17
 
 /*
- * A symbol's name from the trace, control bytes and backslashes as \xNN:
- * a crafted name cannot forge a line of our output.
+ * A symbol's name from the trace, escaped (safestr.h): a crafted name
+ * cannot forge a line of our output. The reader allows names of up to
+ * CS_SYM_FMT_MAX bytes; none is cut short.
  */
+#define CS_SYM_FMT_MAX 1024
+#define CS_SYM_OUT_MAX CS_SAFE_STR_LEN(CS_SYM_FMT_MAX)
+
 static const char *sym_name(const struct cs_trace *t, __u64 addr, char *buf,
 			    size_t len)
 {
-	char raw[256];
-	const unsigned char *p;
-	size_t n = 0;
+	char raw[CS_SYM_FMT_MAX];
 
 	cs_trace_sym_format(t, addr, raw, sizeof(raw));
-	for (p = (const unsigned char *)raw; *p && n + 5 < len; p++) {
-		if (*p < 0x20 || *p == 0x7f || *p == '\\')
-			n += snprintf(buf + n, len - n, "\\x%02x", *p);
-		else
-			buf[n++] = *p;
-	}
-	buf[n] = '\0';
-	return buf;
+	return cs_safe_str(raw, buf, len);
 }
 
 __attribute__((format(printf, 6, 7)))
 void chk_violation(struct checker *ck, size_t idx, __u64 head, __u64 cb,
 		   const char *rule, const char *fmt, ...)
 {
-	char h[1024], c[1024];
+	char h[CS_SYM_OUT_MAX], c[CS_SYM_OUT_MAX];
 	va_list ap;
 
 	ck->s->violations++;
@@ -105,11 +103,13 @@ struct member *chk_member_get(struct checker *ck, __u64 head, __u64 nb)
  * violation unless the block was published again, which its
  * notifier_register event (the next membership event) then tells.
  */
-static void judge_suspects(struct checker *ck, struct member *m, bool registered)
+static void judge_suspects(struct checker *ck, struct member *m, bool registered,
+			   size_t idx)
 {
 	size_t i;
 
-	if (!registered)
+	/* a lost notifier_register may have published it again */
+	if (!registered && !chk_gap_between(ck, m->gone_idx, idx))
 		for (i = 0; i < m->nr_sus; i++)
 			chk_violation(ck, m->sus[i].run_idx, m->key.head, m->sus[i].cb,
 				      "run-after-unregister", "ran in the pass of event %zu, "
@@ -121,11 +121,14 @@ static void judge_suspects(struct checker *ck, struct member *m, bool registered
 static int on_membership(struct checker *ck, const struct cs_rec_event *e, size_t idx)
 {
 	struct member *m = chk_member_get(ck, e->head, e->nb);
+	bool known;
 
 	if (!m)
 		return -ENOMEM;
 	if (m->nr_sus)
-		judge_suspects(ck, m, e->type == CS_REC_REGISTER);
+		judge_suspects(ck, m, e->type == CS_REC_REGISTER, idx);
+	/* a membership event lost since its state was learned may change it */
+	known = !chk_gap_between(ck, m->at, idx);
 	switch (e->type) {
 	case CS_REC_REGISTER:
 		/*
@@ -133,29 +136,31 @@ static int on_membership(struct checker *ck, const struct cs_rec_event *e, size_
 		 * have run in the window between its publication and this
 		 * event: only a registration in the trace makes it a repeat.
 		 */
-		if (m->state == M_MEMBER && m->seq >= 0)
+		if (known && m->state == M_MEMBER && m->seq >= 0)
 			chk_violation(ck, idx, e->head, e->cb, "membership-register",
 				      "registered, but it is on the chain since event %lld",
 				      m->seq);
 		m->state = M_MEMBER;
 		m->seq = idx;
+		m->at = idx;
 		break;
 	case CS_REC_UNREGISTER:
-		if (m->state == M_GONE)
+		if (known && m->state == M_GONE)
 			chk_violation(ck, idx, e->head, e->cb, "membership-unregister",
 				      "unregistered, but it left the chain at event %zu",
 				      m->gone_idx);
 		m->state = M_GONE;
 		m->gone_idx = idx;
+		m->at = idx;
 		break;
 	case CS_REC_REGISTER_ERROR:
-		if (e->ret == -CS_EEXIST && m->state == M_GONE)
+		if (known && e->ret == -CS_EEXIST && m->state == M_GONE)
 			chk_violation(ck, idx, e->head, e->cb, "membership-eexist",
 				      "register failed with -EEXIST, but the block left the "
 				      "chain at event %zu", m->gone_idx);
 		break;
 	case CS_REC_UNREGISTER_ERROR:
-		if (e->ret == -CS_ENOENT && m->state == M_MEMBER)
+		if (known && e->ret == -CS_ENOENT && m->state == M_MEMBER)
 			chk_violation(ck, idx, e->head, e->cb, "membership-enoent",
 				      "unregister failed with -ENOENT, but the block is on the "
 				      "chain (%s)", m->seq >= 0 ? "registered in the trace" :
@@ -167,40 +172,127 @@ static int on_membership(struct checker *ck, const struct cs_rec_event *e, size_
 
 /* --- loss markers ------------------------------------------------------------ */
 
-static int on_loss(struct checker *ck, const struct cs_rec_event *e, size_t idx)
+static void on_loss(struct checker *ck, const struct cs_rec_event *e)
 {
-	struct cpu_loss *l;
-
 	ck->s->loss_markers++;
 	ck->s->lost_events += e->val;
-	if (e->cpu == CS_REC_CPU_ANY) {
-		ck->loss_any = idx;
-		return 0;
-	}
-	HASH_FIND(hh, ck->losses, &e->cpu, sizeof(e->cpu), l);
-	if (!l) {
-		l = calloc(1, sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		l->cpu = e->cpu;
-		HASH_ADD(hh, ck->losses, cpu, sizeof(l->cpu), l);
-		if (ck->oom) {
-			free(l);
-			return -ENOMEM;
-		}
-	}
-	l->idx = idx;
-	return 0;
 }
 
-bool chk_lost_since(struct checker *ck, __u32 cpu, long long after)
+/* the previous record on a CPU; NULL without memory */
+static long long *cpu_last(struct checker *ck, struct cpu_last **tab, long long *small,
+			   __u32 cpu)
 {
-	struct cpu_loss *l;
+	struct cpu_last *c;
 
-	if (ck->loss_any > after)
-		return true;
-	HASH_FIND(hh, ck->losses, &cpu, sizeof(cpu), l);
-	return l && (long long)l->idx > after;
+	if (cpu < CHK_CPU_CACHE * 64)
+		return &small[cpu];
+	HASH_FIND(hh, *tab, &cpu, sizeof(cpu), c);
+	if (c)
+		return &c->idx;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->cpu = cpu;
+	c->idx = -1;
+	HASH_ADD(hh, *tab, cpu, sizeof(c->cpu), c);
+	if (ck->oom) {
+		free(c);
+		return NULL;
+	}
+	return &c->idx;
+}
+
+/*
+ * Where may the events of each loss marker have been lost? Slot i is
+ * the place just before event i.
+ *
+ * - A ring-full or NMI marker for CPU c is written by the first program
+ *   on c whose reserve succeeds after the loss: its events were lost
+ *   after c's previous record (slots after it, up to the marker).
+ * - A recursion miss (CS_REC_CPU_ANY) is not located to a CPU, and its
+ *   marker is written up to CHK_MISSED_WINDOW_NS after it: its events
+ *   were lost after the last record older than that window.
+ *
+ * Fills ck->gap_last (every event's latest such slot) in linear time.
+ */
+static int locate_losses(struct checker *ck)
+{
+	const struct cs_rec_event *ev = ck->t->events;
+	size_t n = ck->t->nr_events, i;
+	long long *small = NULL, *g = NULL, *last, any_lo = -1, run = 0;
+	struct cpu_last *tab = NULL, *c, *ct;
+	int err = -ENOMEM;
+
+	for (i = 0; i < n && ev[i].type != CS_REC_LOSS; i++)
+		;
+	if (i == n)
+		return 0;
+	small = malloc(CHK_CPU_CACHE * 64 * sizeof(*small));
+	g = calloc(n + 2, sizeof(*g));	/* first: +1/-1 where stretches begin/end */
+	if (!small || !g)
+		goto out;
+	memset(small, 0xff, CHK_CPU_CACHE * 64 * sizeof(*small));	/* -1 */
+	for (i = 0; i < n; i++) {
+		long long lo;
+
+		if (ev[i].type == CS_REC_LOSS && ev[i].cpu == CS_REC_CPU_ANY && ev[i].val) {
+			__u64 t = ev[i].ts, from = t > CHK_MISSED_WINDOW_NS ?
+				t - CHK_MISSED_WINDOW_NS : 0;
+
+			/* back to the last older record (or the previous stretch) */
+			for (lo = (long long)i - 1; lo > any_lo && ev[lo].ts >= from; lo--)
+				;
+			any_lo = lo;
+		} else {
+			last = cpu_last(ck, &tab, small, ev[i].cpu);
+			if (!last)
+				goto out;
+			lo = *last;
+			*last = i;
+			if (ev[i].type != CS_REC_LOSS)
+				continue;
+		}
+		if (!ev[i].val)
+			continue;	/* (the recorder never writes one) nothing lost */
+		g[lo + 1]++;
+		g[i + 1]--;
+	}
+	for (i = 0; i <= n; i++) {
+		run += g[i];
+		g[i] = run > 0 ? (long long)i : i ? g[i - 1] : -1;
+	}
+	ck->gap_last = g;
+	g = NULL;
+	err = 0;
+out:
+	HASH_ITER(hh, tab, c, ct) {
+		HASH_DELETE(hh, tab, c);
+		free(c);
+	}
+	free(small);
+	free(g);
+	return err;
+}
+
+bool chk_stopping_phase(const struct checker *ck, size_t idx)
+{
+	return ck->last_begin < (long long)idx ||
+	       ck->last_begin_ts < ck->t->events[idx].ts + CHK_STOP_RACE_NS;
+}
+
+/* The last non-rollback call_begin: the stopping phase comes after it. */
+static void find_last_begin(struct checker *ck)
+{
+	const struct cs_rec_event *ev = ck->t->events;
+	size_t i = ck->t->nr_events;
+
+	ck->last_begin = -1;
+	while (i--)
+		if (ev[i].type == CS_REC_CALL_BEGIN && ev[i].call_type != CALL_ROLLBACK) {
+			ck->last_begin = i;
+			ck->last_begin_ts = ev[i].ts;
+			return;
+		}
 }
 
 /* --- the trace ------------------------------------------------------------------ */
@@ -220,7 +312,8 @@ static int on_event(struct checker *ck, const struct cs_rec_event *e, size_t idx
 	case CS_REC_CALL_END:
 		return chk_pass_event(ck, e, idx);
 	case CS_REC_LOSS:
-		return on_loss(ck, e, idx);
+		on_loss(ck, e);
+		return 0;
 	default:		/* lock_wait */
 		return 0;
 	}
@@ -233,24 +326,20 @@ static void finish_trace(struct checker *ck)
 
 	for (m = ck->members; m; m = m->hh.next)
 		if (m->nr_sus)
-			judge_suspects(ck, m, false);
+			judge_suspects(ck, m, false, ck->t->nr_events);
 	chk_passes_finish(ck);
 }
 
 static void free_all(struct checker *ck)
 {
 	struct member *m, *mt;
-	struct cpu_loss *l, *lt;
 
 	HASH_ITER(hh, ck->members, m, mt) {
 		HASH_DELETE(hh, ck->members, m);
 		free(m->sus);
 		free(m);
 	}
-	HASH_ITER(hh, ck->losses, l, lt) {
-		HASH_DELETE(hh, ck->losses, l);
-		free(l);
-	}
+	free(ck->gap_last);
 	chk_passes_free(ck);
 }
 
@@ -258,14 +347,17 @@ int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 		   FILE *out, struct cs_check_stats *stats)
 {
 	struct checker ck = {
-		.t = t, .out = out, .s = stats, .loss_any = -1,
+		.t = t, .out = out, .s = stats,
 	};
 	struct cs_check_stats *s = stats;
-	int err = 0;
+	char sname[CS_SAFE_STR_LEN(512)];
+	int err;
 	size_t i;
 
 	memset(stats, 0, sizeof(*stats));
 	stats->events = t->nr_events;
+	find_last_begin(&ck);
+	err = locate_losses(&ck);
 	for (i = 0; i < t->nr_events && !err; i++)
 		err = on_event(&ck, &t->events[i], i);
 	if (!err)
@@ -273,12 +365,20 @@ int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 	free_all(&ck);
 	if (err)
 		return err;
+	if (s->events == s->loss_markers) {
+		/* a gate must not pass a recording of nothing */
+		s->violations++;
+		fprintf(out, "event -: chain -: callback -: rule no-events: the trace has "
+			"no notifier event (%llu loss markers)\n", s->events);
+	}
 	if (quiet)
 		return 0;
+	name = cs_safe_str(name, sname, sizeof(sname));
 	fprintf(out, "%s: %llu events, %llu passes checked, %llu violation%s "
-		"(%llu passes open when the trace ends)\n", name, s->events,
+		"(%llu passes open when the trace ends, %llu stopped robust passes "
+		"awaiting their rollback)\n", name, s->events,
 		s->passes, s->violations, s->violations == 1 ? "" : "s",
-		s->open_passes);
+		s->open_passes, s->open_rollbacks);
 	fprintf(out, "%s: orphans: %llu events of passes begun before recording or "
 		"whose call_begin is not in the trace (%llu runs, %llu returns, "
 		"%llu stops, %llu ends)\n", name,

@@ -17,6 +17,9 @@ struct cs_check_stats {
 	unsigned long long passes;	/* passes that ended, judged */
 	unsigned long long violations;
 	unsigned long long open_passes;	/* still open when the trace ends */
+	/* stopped robust passes whose rollback the trace ends before */
+	unsigned long long open_rollbacks;
+	unsigned long long stray_events;	/* events no open pass can explain */
 	/* events of passes whose call_begin is not in the trace */
 	unsigned long long orphan_runs, orphan_returns, orphan_stops, orphan_ends;
 	unsigned long long loss_markers;	/* CS_REC_LOSS records */

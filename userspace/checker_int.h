@@ -42,6 +42,7 @@ struct suspect {
 struct member {
 	struct mkey key;
 	enum mstate state;
+	size_t at;		/* the event that told its state */
 	long long seq;		/* event index of its notifier_register, -1 */
 	size_t gone_idx;	/* event index of its notifier_unregister */
 	/* judged at its next membership event: legal if that registers it */
@@ -99,6 +100,8 @@ struct frame {
 	bool stop_due;		/* a NOTIFY_STOP_MASK return awaits its notifier_stop */
 	bool disordered;	/* priorities went up: groups are not contiguous */
 	bool gapped;		/* open across a loss gap: pairing rules suspended */
+	bool phantom;		/* its call_begin is not in the trace */
+	long long rb_stray;	/* phantom: its first event, a stray unless it is a rollback */
 	long long stop_idx;	/* first NOTIFY_STOP_MASK return or stop, -1 */
 	bool undo_reported;	/* rollback: a callback out of place was reported */
 	struct robust undo;	/* rollback: the robust pass it undoes */
@@ -121,11 +124,28 @@ struct stack {
 	UT_hash_handle hh;
 };
 
-struct cpu_loss {
+/* a CPU's latest record, while locating its loss markers */
+struct cpu_last {
 	__u32 cpu;
-	size_t idx;		/* its latest loss marker */
+	long long idx;
 	UT_hash_handle hh;
 };
+
+/*
+ * A recursion miss (CS_REC_CPU_ANY marker) is written when the recorder
+ * reads the counters: every 100 ms, after a ring_buffer__poll() that
+ * waits up to 100 ms, so up to ~200 ms after the miss plus the time it
+ * took to write what the ring held then. Events up to this long before
+ * such a marker's time may have lost their neighbours.
+ */
+#define CHK_MISSED_WINDOW_NS 500000000ULL
+
+/*
+ * While stopping, the recorder's BPF side drops non-rollback call_begins;
+ * one that read the flag just before may land in the stream a little
+ * after the first event of the stopping phase.
+ */
+#define CHK_STOP_RACE_NS 1000000ULL
 
 /* CPUs whose last stack is remembered (by cpu % CHK_CPU_CACHE) */
 #define CHK_CPU_CACHE 64
@@ -145,8 +165,15 @@ struct checker {
 	struct stack *cpu_stack[CHK_CPU_CACHE];	/* the last stack seen on a CPU */
 	struct fpool *pool;
 	size_t nr_pool, cap_pool;
-	struct cpu_loss *losses;
-	long long loss_any;	/* latest CS_REC_CPU_ANY marker, -1 */
+	/*
+	 * Where events may have been lost: gap_last[i] is the latest slot
+	 * <= i (slot i: just before event i) in which a lost event may have
+	 * been, or -1. NULL without loss markers.
+	 */
+	long long *gap_last;
+	/* the last non-rollback call_begin, for the stopping phase */
+	long long last_begin;
+	__u64 last_begin_ts;
 	bool oom;
 };
 
@@ -160,8 +187,16 @@ void chk_violation(struct checker *ck, size_t idx, __u64 head, __u64 cb,
 bool chk_grow(void **arr, size_t *cap, size_t nr, size_t sz);
 /* The entry of (head, nb), created if missing; NULL without memory. */
 struct member *chk_member_get(struct checker *ck, __u64 head, __u64 nb);
-/* Was there a loss marker for cpu (or any CPU) after event `after`? */
-bool chk_lost_since(struct checker *ck, __u32 cpu, long long after);
+/* May an event have been lost after event `after`, up to event idx? */
+static inline bool chk_gap_between(const struct checker *ck, long long after, size_t idx)
+{
+	return ck->gap_last && ck->gap_last[idx] > after;
+}
+/*
+ * May event idx belong to the recorder's stopping phase, when passes
+ * begin unrecorded? (No non-rollback call_begin follows it, but racers.)
+ */
+bool chk_stopping_phase(const struct checker *ck, size_t idx);
 
 /* check_pass.c */
 int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx);

@@ -173,6 +173,12 @@ static void plain_abc(void)
 
 static int scenario(const char *name)
 {
+	if (!strcmp(name, "no-events"))
+		return 0;
+	if (!strcmp(name, "only-loss")) {
+		loss(0, CS_REC_LOSS_RING_FULL, 5);
+		return 0;
+	}
 	registrations();
 	if (!strcmp(name, "nest-rollback")) {
 		/* clean: a robust pass nested in a callback of another chain's rollback */
@@ -310,12 +316,20 @@ static int scenario(const char *name)
 		cb(H1, VAL, &B, NOTIFY_OK);
 		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 2);
 	} else if (!strcmp(name, "gap-other-cpu")) {
-		/* CPU 1 lost events; task 1 runs on CPU 0: still judged */
+		/*
+		 * CPU 1 lost events after its pass, which came after task 1's:
+		 * task 1's pass is still judged
+		 */
 		begin(H1, PLAIN, VAL, -1);
 		cb(H1, VAL, &A, NOTIFY_OK);
-		loss(1, CS_REC_LOSS_RING_FULL, 2);
 		cb(H1, VAL, &C, NOTIFY_OK);
 		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+		cur_cpu = 1;
+		cur_task = TASK2;
+		begin(H2, PLAIN, VAL, -1);
+		cb(H2, VAL, &D, NOTIFY_OK);
+		end(H2, PLAIN, VAL, -1, NOTIFY_OK, 1);
+		loss(1, CS_REC_LOSS_RING_FULL, 2);
 	} else if (!strcmp(name, "publish-window")) {
 		/*
 		 * clean: C runs after its notifier_unregister event in a pass
@@ -402,6 +416,173 @@ static int scenario(const char *name)
 		cb(H1, VAL, &A, NOTIFY_OK);
 		cb(H1, VAL, &B, NOTIFY_BAD);
 		end(H1, PLAIN, VAL, -1, NOTIFY_BAD, 2);
+	} else if (!strcmp(name, "stray-return")) {
+		/* B returns while A runs: no pass of the task can explain it */
+		begin(H1, PLAIN, VAL, -1);
+		run(H1, VAL, &A);
+		ret(H1, VAL, &B, NOTIFY_OK);
+		ret(H1, VAL, &A, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 1);
+	} else if (!strcmp(name, "stray-end-type")) {
+		/* a robust pass ends as a plain one */
+		begin(H1, ROBUST, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 1);
+	} else if (!strcmp(name, "stray-end-val")) {
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		end(H1, PLAIN, VAL + 4, -1, NOTIFY_OK, 1);
+	} else if (!strcmp(name, "stray-end-inflight")) {
+		/*
+		 * call_end while A is in flight: only a pass nested in A's
+		 * callback, begun while the recorder stopped, could end here,
+		 * and it ran no callback
+		 */
+		begin(H1, PLAIN, VAL, -1);
+		run(H1, VAL, &A);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 1);
+	} else if (!strcmp(name, "stray-nested-midtrace")) {
+		/* a nested pass without call_begin, but passes begin later */
+		begin(H1, PLAIN, VAL, -1);
+		run(H1, VAL, &A);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 1);
+		ret(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+		now += 2000000;		/* 2 ms: no racer of a stopping flag */
+		plain_abc();
+	} else if (!strcmp(name, "orphan-nested-same")) {
+		/*
+		 * clean: while the recorder stops, a robust pass of the same
+		 * chain and val (call_begin not recorded) runs A and B in A's
+		 * callback: paired apart, the outer pass is right
+		 */
+		begin(H1, PLAIN, VAL, -1);
+		run(H1, VAL, &A);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		end(H1, ROBUST, VAL, -1, NOTIFY_OK, 2);
+		ret(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+	} else if (!strcmp(name, "gap-missed-late")) {
+		/*
+		 * B's run and return were missed (recursion) and the marker
+		 * came at the recorder's next poll, after the pass ended
+		 */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+		now += 90000000;	/* 90 ms */
+		loss(CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, 2);
+	} else if (!strcmp(name, "gap-missed-old")) {
+		/* a pass that ended 600 ms before a miss's marker is judged */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+		now += 600000000;
+		plain_abc();
+		loss(CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, 2);
+	} else if (!strcmp(name, "gap-migrate")) {
+		/*
+		 * B blocks: its run is lost on CPU 2, it returns on CPU 1;
+		 * CPU 2's marker comes with its next event, after the pass
+		 */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cur_cpu = 1;
+		ret(H1, VAL, &B, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 2);
+		cur_cpu = 2;
+		cur_task = TASK2;
+		loss(2, CS_REC_LOSS_RING_FULL, 1);
+		begin(H2, PLAIN, VAL, -1);
+		cb(H2, VAL, &D, NOTIFY_OK);
+		end(H2, PLAIN, VAL, -1, NOTIFY_OK, 1);
+	} else if (!strcmp(name, "gap-zero")) {
+		/* a marker of no event excuses nothing (if the reader takes it) */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		loss(0, CS_REC_LOSS_RING_FULL, 0);
+		loss(CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, 0);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+	} else if (!strcmp(name, "rollback-begin-dropped") ||
+		   !strcmp(name, "rollback-begin-dropped-plain")) {
+		/*
+		 * In D's callback a robust pass stops; the recorder, stopping,
+		 * dropped its rollback's call_begin, but passes of other tasks
+		 * begin later (read before the stop): clean. Unless what
+		 * follows the robust pass ends as a plain pass: a stray.
+		 */
+		begin(H2, PLAIN, VAL, -1);
+		run(H2, VAL, &D);
+		robust_ab_vetoed();
+		cb(H1, VAL_DOWN, &A, NOTIFY_OK);
+		if (!strcmp(name, "rollback-begin-dropped"))
+			end(H1, ROLLBACK, VAL_DOWN, 1, NOTIFY_OK, 1);
+		else
+			end(H1, PLAIN, VAL_DOWN, -1, NOTIFY_OK, 1);
+		ret(H2, VAL, &D, NOTIFY_OK);
+		end(H2, PLAIN, VAL, -1, NOTIFY_OK, 1);
+		now += 2000000;
+		cur_task = TASK2;
+		plain_abc();
+	} else if (!strcmp(name, "gap-reregister")) {
+		/*
+		 * CPU 1 lost B's unregister and register (now behind E):
+		 * the registrations before the gap do not order the pass
+		 */
+		cur_cpu = 1;
+		cur_task = TASK2;
+		member(CS_REC_REGISTER, H1, &E);
+		loss(1, CS_REC_LOSS_RING_FULL, 2);
+		cur_cpu = 0;
+		cur_task = TASK1;
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cb(H1, VAL, &C, NOTIFY_OK);
+		cb(H1, VAL, &E, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 4);
+	} else if (!strcmp(name, "gap-register")) {
+		/* C's unregister is in the trace, its register again was lost */
+		cur_cpu = 1;
+		cur_task = TASK2;
+		member(CS_REC_UNREGISTER, H1, &C);
+		loss(1, CS_REC_LOSS_RING_FULL, 1);
+		cur_cpu = 0;
+		cur_task = TASK1;
+		plain_abc();
+	} else if (!strcmp(name, "republished-midpass")) {
+		/*
+		 * clean: B is unregistered while the pass walks and published
+		 * again behind C; the pass runs it there, before its register
+		 * event: its old registration says nothing of its place
+		 */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_OK);
+		cur_task = TASK2;
+		member(CS_REC_UNREGISTER, H1, &B);
+		cur_task = TASK1;
+		cb(H1, VAL, &C, NOTIFY_OK);
+		cb(H1, VAL, &B, NOTIFY_OK);
+		cur_task = TASK2;
+		member(CS_REC_REGISTER, H1, &B);
+		cur_task = TASK1;
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 3);
+	} else if (!strcmp(name, "long-name")) {
+		/* E's name is as long as the reader allows: printed whole */
+		begin(H1, PLAIN, VAL, -1);
+		cb(H1, VAL, &A, NOTIFY_STOP);
+		stop(H1, VAL, &A, NOTIFY_STOP, 1);
+		cb(H1, VAL, &E, NOTIFY_OK);
+		end(H1, PLAIN, VAL, -1, NOTIFY_OK, 2);
 	} else if (!strcmp(name, "nr-to-call")) {
 		begin(H1, PLAIN, VAL, 1);
 		cb(H1, VAL, &A, NOTIFY_OK);
@@ -420,6 +601,11 @@ static const char *const scenarios[] = {
 	"registration-order-apart", "registration-order-prio", "gap-excused",
 	"gap-any-cpu", "gap-other-cpu", "publish-window", "republished", "rollback-stopped",
 	"rollback-order", "stop-event", "nr-to-call", "forged-name",
+	"stray-return", "stray-end-type", "stray-end-val", "stray-end-inflight",
+	"stray-nested-midtrace", "orphan-nested-same", "gap-missed-late",
+	"gap-missed-old", "gap-migrate", "gap-reregister", "gap-register",
+	"republished-midpass", "long-name", "no-events", "only-loss", "gap-zero",
+	"rollback-begin-dropped", "rollback-begin-dropped-plain",
 };
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
@@ -436,6 +622,19 @@ static const struct cs_trace_sym syms[] = {
 static const struct cs_trace_sym forged_syms[] = {
 	{ H1, "test_chain", "testmod" },
 	{ CB_E, "cb_e\nevent 0: chain x: callback y: rule forged: z", NULL },
+};
+
+/* 511 name bytes and an offset: the longest name the reader takes */
+#define LONG_NAME "cb_e_aaaaaaaaaaaaaaa" \
+	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" \
+	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" \
+	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" \
+	"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaz" \
+	"+0xffffffffffffffff"
+
+static const struct cs_trace_sym long_syms[] = {
+	{ H1, "test_chain", "testmod" },
+	{ CB_E, LONG_NAME, NULL },
 };
 
 static int write_one(const char *name, const char *path)
@@ -460,6 +659,11 @@ static int write_one(const char *name, const char *path)
 	if (!strcmp(name, "forged-name"))
 		err = cs_trace_finish(w, 0, 0, now, forged_syms,
 				      sizeof(forged_syms) / sizeof(forged_syms[0]));
+	else if (!strcmp(name, "long-name"))
+		err = cs_trace_finish(w, 0, 0, now, long_syms,
+				      sizeof(long_syms) / sizeof(long_syms[0]));
+	else if (!strcmp(name, "only-loss"))
+		err = cs_trace_finish(w, 5, 0, now, syms, sizeof(syms) / sizeof(syms[0]));
 	else
 		err = cs_trace_finish(w, 0, 0, now, syms, sizeof(syms) / sizeof(syms[0]));
 	if (err) {
