@@ -67,21 +67,24 @@ static __always_inline void count_loss(struct rec_pending *p, __u32 reason)
 		__sync_fetch_and_add(&p->n[reason], 1);
 }
 
-/* The pending loss of one reason into the ring, if there is room now. */
-static __always_inline void put_loss(struct rec_pending *p, __u32 reason, __u32 cpu)
+/*
+ * The pending loss of one reason into the ring, if there is room now;
+ * false while a count stays pending.
+ */
+static __always_inline bool put_loss(struct rec_pending *p, __u32 reason, __u32 cpu)
 {
 	struct cs_rec_event *m;
 	__u64 n;
 
 	if (!*(volatile __u64 *)&p->n[reason])
-		return;
+		return true;
 	m = bpf_ringbuf_reserve(&events, sizeof(*m), 0);
 	if (!m)
-		return;		/* still no room: the count stays pending */
+		return false;	/* still no room: the count stays pending */
 	n = __sync_lock_test_and_set(&p->n[reason], 0);
 	if (!n) {		/* an NMI took it meanwhile */
 		bpf_ringbuf_discard(m, BPF_RB_NO_WAKEUP);
-		return;
+		return true;
 	}
 	__builtin_memset(m, 0, sizeof(*m));
 	m->ts = bpf_ktime_get_ns();
@@ -90,11 +93,14 @@ static __always_inline void put_loss(struct rec_pending *p, __u32 reason, __u32 
 	m->val = n;
 	m->reason = reason;
 	bpf_ringbuf_submit(m, 0);
+	return true;
 }
 
 /*
  * A zeroed event with the common fields set, or NULL (counted as lost),
- * after the loss record for what this CPU lost before it.
+ * after the loss record for what this CPU lost before it. While a loss
+ * record could not be written, events of this CPU are lost too: no event
+ * is recorded between a loss and the record that locates it.
  */
 static __always_inline struct cs_rec_event *rec_start(__u16 type, void *head,
 						       int kind)
@@ -104,10 +110,13 @@ static __always_inline struct cs_rec_event *rec_start(__u16 type, void *head,
 	struct cs_rec_event *e;
 
 	if (p) {
-		put_loss(p, CS_REC_LOSS_RING_FULL, cpu);
-		put_loss(p, CS_REC_LOSS_NMI, cpu);
+		bool clear = put_loss(p, CS_REC_LOSS_RING_FULL, cpu);
+
+		clear = put_loss(p, CS_REC_LOSS_NMI, cpu) && clear;
+		e = clear ? bpf_ringbuf_reserve(&events, sizeof(*e), 0) : NULL;
+	} else {
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	}
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_loss(p, ctx == CS_CTX_NMI ? CS_REC_LOSS_NMI : CS_REC_LOSS_RING_FULL);
 		return NULL;
