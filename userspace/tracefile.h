@@ -26,13 +26,19 @@
  *
  * Loss. A CS_REC_LOSS record stands where events were lost (per CPU for
  * ring buffer reserve failures, CS_REC_CPU_ANY for BPF recursion misses,
- * see bpf/record.h); the trailer keeps the totals.
+ * see bpf/record.h); the trailer keeps the totals. A loss record counts
+ * at least one event and has no field but ts, cpu, val, type and reason
+ * set. The recorder ends with a loss record for every count still
+ * pending, so in version 2 the ring-full and NMI records add up to the
+ * trailer's `lost` and the recursion-miss records to its `missed`,
+ * exactly (without wrapping); anything else is corrupted.
  *
  * The trailer is written when recording ends, so a file without a valid
  * footer is truncated (or the recorder died). The strict reader checks
  * every length, offset and enum field and reports the first problem with
  * the byte offset where it is. The salvaging reader (CS_TRACE_SALVAGE)
- * reads such a file up to its last whole record instead.
+ * reads a file that does not end in the footer's end marker up to its
+ * last whole record instead; a file that does is read strictly.
  */
 #ifndef CHAINSCOPE_TRACEFILE_H
 #define CHAINSCOPE_TRACEFILE_H
@@ -125,7 +131,7 @@ struct cs_trace {
 /* cs_trace_parse_flags() / cs_trace_read_flags() flags */
 enum {
 	/*
-	 * A file without a valid footer and trailer (recording cut short):
+	 * A file without the footer's end marker (recording cut short):
 	 * read the whole records after a valid header, up to the first
 	 * partial record, the trailer magic or an all-zero record (space
 	 * the filesystem allocated but the recorder never wrote). A record

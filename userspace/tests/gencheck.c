@@ -135,11 +135,18 @@ static void cb(__u64 head, __u64 val, const struct blk *b, int r)
 	ret(head, val, b, r);
 }
 
+/* the trailer's totals: what the loss records add up to, as record writes */
+static __u64 total_lost, total_missed;
+
 static void loss(__u32 cpu, int reason, __u64 count)
 {
 	struct cs_rec_event e = { .type = CS_REC_LOSS, .ts = now, .cpu = cpu,
 				  .reason = reason, .val = count };
 
+	if (reason == CS_REC_LOSS_MISSED)
+		total_missed += count;
+	else
+		total_lost += count;
 	now += 1000;
 	emit(&e);
 }
@@ -445,6 +452,7 @@ static int write_one(const char *name, const char *path)
 	now = 1000000;
 	cur_task = TASK1;
 	cur_cpu = 0;
+	total_lost = total_missed = 0;
 	w = cs_trace_create(path, "6.1.0-test", "00000000-1111-2222-3333-444444444444",
 			    now - 500);
 	if (!w) {
@@ -458,10 +466,11 @@ static int write_one(const char *name, const char *path)
 		return 2;
 	}
 	if (!strcmp(name, "forged-name"))
-		err = cs_trace_finish(w, 0, 0, now, forged_syms,
+		err = cs_trace_finish(w, total_lost, total_missed, now, forged_syms,
 				      sizeof(forged_syms) / sizeof(forged_syms[0]));
 	else
-		err = cs_trace_finish(w, 0, 0, now, syms, sizeof(syms) / sizeof(syms[0]));
+		err = cs_trace_finish(w, total_lost, total_missed, now, syms,
+				      sizeof(syms) / sizeof(syms[0]));
 	if (err) {
 		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(-err));
 		return 1;

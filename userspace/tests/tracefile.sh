@@ -179,6 +179,53 @@ poke "$TMP/badreason.cstrace" $((256 + 15 * 96 + 94)) '\x03'
 expect2 loss-reason-range "corrupted at byte offset $((256 + 15 * 96 + 94)): loss reason 3" \
 	"$CS" report "$TMP/badreason.cstrace"
 
+# a loss record is what the recorder writes: n >= 1, only ts/cpu/val/type/reason
+# set, ring-full and NMI on a real CPU, recursion misses on CPU_ANY (0xffffffff).
+# Records 15 (ring-full, CPU 0, 7), 24 (NMI, CPU 1, 2), 25 (missed, CPU_ANY, 3).
+R15=$((256 + 15 * 96)) R24=$((256 + 24 * 96)) R25=$((256 + 25 * 96))
+TR=$((256 + 34 * 96))	# the trailer: lost at +24, missed at +32
+cp "$TMP/loss.cstrace" "$TMP/loss0.cstrace"
+poke "$TMP/loss0.cstrace" $((R15 + 40)) '\x00'
+expect2 loss-zero "corrupted at byte offset $((R15 + 40)): loss record of 0 events" \
+	"$CS" check "$TMP/loss0.cstrace"
+for f in 8:task 16:head 24:cb 32:nb 48:lock 56:duration 64:pid 72:priority \
+	 76:ret 80:nr_calls 84:nr_to_call 90:kind 91:call_type 92:lock_op 93:ctx; do
+	cp "$TMP/loss.cstrace" "$TMP/lossf.cstrace"
+	poke "$TMP/lossf.cstrace" $((R24 + ${f%%:*})) '\x01'
+	expect2 "loss-field-${f#*:}" \
+		"corrupted at byte offset $((R24 + ${f%%:*})): loss record with a field set" \
+		"$CS" report "$TMP/lossf.cstrace"
+done
+cp "$TMP/loss.cstrace" "$TMP/lossmc.cstrace"
+poke "$TMP/lossmc.cstrace" $((R25 + 68)) '\x02\x00\x00\x00'
+expect2 loss-missed-on-cpu "corrupted at byte offset $((R25 + 68)): missed loss record on a CPU" \
+	"$CS" check "$TMP/lossmc.cstrace"
+cp "$TMP/loss.cstrace" "$TMP/lossra.cstrace"
+poke "$TMP/lossra.cstrace" $((R15 + 68)) '\xff\xff\xff\xff'
+expect2 loss-ring-full-on-any "corrupted at byte offset $((R15 + 68)): ring-full loss record on no CPU" \
+	"$CS" check "$TMP/lossra.cstrace"
+
+# the loss records add up to the trailer's totals (record writes a record for
+# every pending count at the end), without wrapping
+cp "$TMP/loss.cstrace" "$TMP/losstl.cstrace"
+poke "$TMP/losstl.cstrace" $((TR + 24)) '\x08'
+expect2 loss-sum-lost "corrupted at byte offset $((TR + 24)): trailer counts 8 lost events, the ring-full and NMI loss records add up to 9" \
+	"$CS" report "$TMP/losstl.cstrace"
+cp "$TMP/loss.cstrace" "$TMP/losstm.cstrace"
+poke "$TMP/losstm.cstrace" $((TR + 32)) '\x00'
+expect2 loss-sum-missed "corrupted at byte offset $((TR + 32)): trailer counts 0 missed events, the recursion-miss loss records add up to 3" \
+	"$CS" check "$TMP/losstm.cstrace"
+# 2^64-1 + 2 lost: wraps to 1; the trailer says 1
+cp "$TMP/loss.cstrace" "$TMP/losswrap.cstrace"
+poke "$TMP/losswrap.cstrace" $((R15 + 40)) '\xff\xff\xff\xff\xff\xff\xff\xff'
+poke "$TMP/losswrap.cstrace" $((TR + 24)) '\x01'
+expect2 loss-sum-overflow "corrupted at byte offset $((R24 + 40)): loss records add up to more than 2\^64-1 lost" \
+	"$CS" check "$TMP/losswrap.cstrace"
+"$GEN" --unfinished loss "$TMP/losswrapcut.cstrace"
+poke "$TMP/losswrapcut.cstrace" $((R15 + 40)) '\xff\xff\xff\xff\xff\xff\xff\xff'
+expect2 salvage-loss-sum-overflow "corrupted at byte offset $((R24 + 40)): loss records add up to more than 2\^64-1 lost" \
+	"$CS" report --salvage "$TMP/losswrapcut.cstrace"
+
 # --- salvage: a recording cut short ----------------------------------------------------
 # salvage NAME FILE WANT-COUNTS DROPPED: strict refuses, --salvage reads
 salvage() {
@@ -240,6 +287,28 @@ expect2 salvage-keeps-corruption "corrupted at byte offset $((256 + 3 * 96 + 88)
 	"$CS" check --salvage "$TMP/killedbad.cstrace"
 expect2 salvage-bad-header "wrong magic at byte offset 0" \
 	"$CS" report --salvage "$DATA/../tracefile.sh"
+# a file that ends in a valid end marker finished: what is wrong with it is an
+# error with --salvage too, not a cut to read around
+expect2 salvage-finished-end-before-start \
+	"corrupted at byte offset $((256 + 110 * 96 + 40)): recording ends \(1 ns\) before it starts" \
+	"$CS" report --salvage "$TMP/end.cstrace"
+cp "$TMP/clean.cstrace" "$TMP/nrrec.cstrace"
+poke "$TMP/nrrec.cstrace" $((256 + 110 * 96 + 16)) '\x01'
+expect2 salvage-finished-bad-count \
+	"corrupted at byte offset $((256 + 110 * 96 + 16)): trailer counts 1 records, the file holds 110" \
+	"$CS" check --salvage "$TMP/nrrec.cstrace"
+# ... and its totals are not added to the loss records' (bad symbol: the
+# strict reader fails after it read the trailer)
+cp "$TMP/loss.cstrace" "$TMP/losssym.cstrace"
+symstr=$(grep -abo 'cb_a' "$TMP/losssym.cstrace" | tail -n 1 | cut -d: -f1)
+poke "$TMP/losssym.cstrace" "$symstr" '\n'
+run "$CS" report -j --salvage "$TMP/losssym.cstrace"
+if [ "$rc" = 2 ] && [ "$nerr" = 1 ] &&
+   grep -q "corrupted at byte offset $symstr: symbol name .* (byte 0x0a)" <<<"$err"; then
+	pass salvage-finished-no-double-count
+else
+	fail salvage-finished-no-double-count "exit $rc, counts '$(counts "$out")': ${err:0:300}"
+fi
 
 # --- record: the output path before anything else ---------------------------------------
 # a path that cannot be created: exit 6 and one line, before the root check,
