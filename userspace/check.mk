@@ -11,8 +11,10 @@
 #   make bench-offline      tests/bench_offline.sh: events/s of check and
 #                           report on generated 10^5 and 10^6-event traces
 
-REC_OBJS += checker.o check_pass.o
-$(OUTPUT)/chainscope: $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o
+# safestr.o: cs_safe_str(), shared by every command that prints a path
+REC_OBJS += checker.o check_pass.o safestr.o
+$(OUTPUT)/chainscope: $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/safestr.o
+$(OUTPUT)/safestr.o: safestr.h
 $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/check.o: $(BPF_DIR)/record.h
 
 $(OUTPUT)/cs-gencheck: tests/gencheck.c $(OUTPUT)/tracefile.o tracefile.h \
@@ -22,11 +24,11 @@ $(OUTPUT)/cs-gencheck: tests/gencheck.c $(OUTPUT)/tracefile.o tracefile.h \
 
 # Built on demand by the test (which skips it without clang's libFuzzer).
 $(OUTPUT)/fuzz_check: tests/fuzz_check.c checker.c check_pass.c checker.h \
-		checker_int.h tracefile.c tracefile.h $(BPF_DIR)/record.h | $(OUTPUT)
+		checker_int.h safestr.c safestr.h tracefile.c tracefile.h $(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -I. -I$(BPF_DIR) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		tests/fuzz_check.c checker.c check_pass.c tracefile.c -o $@
+		tests/fuzz_check.c checker.c check_pass.c safestr.c tracefile.c -o $@
 
 .PHONY: test-check bench-offline
 test: test-check
