@@ -21,6 +21,7 @@
 #include "cbrow.h"
 #include "chainscope.h"
 #include "report.h"
+#include "safestr.h"
 #include "tracefile.h"
 
 static struct env {
@@ -81,19 +82,12 @@ static const struct argp argp = {
 	.doc = doc,
 };
 
-/* Paths as given, for messages: control and non-ASCII bytes as \xHH. */
+/* Paths as given, for messages: one line, escaped (safestr.h). */
 static void put_path(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = *s;
+	char buf[CS_SAFE_STR_LEN(1024)];
 
-		if (c == '\\')
-			fputs("\\\\", f);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
+	fputs(cs_safe_str(s, buf, sizeof(buf)), f);
 }
 
 /* --- aggregation ------------------------------------------------------------ */

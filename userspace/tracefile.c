@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safestr.h"
 #include "symname.h"
 #include "tracefile.h"
 
@@ -578,12 +579,16 @@ int cs_trace_read_flags(const char *path, unsigned int flags, struct cs_trace *t
 	}
 	t->buf = buf;
 	t->len = got;
-	if (t->salvaged)
+	if (t->salvaged) {
+		char name[CS_SAFE_STR_LEN(1024)];
+
 		fprintf(stderr, "%s: salvaged %zu whole records; dropped %llu bytes "
 			"from byte offset %llu; no trailer: symbols and loss totals are "
 			"unavailable (lost/missed count only in-stream loss records)\n",
-			path, t->nr_events, (unsigned long long)t->dropped,
+			cs_safe_str(path, name, sizeof(name)), t->nr_events,
+			(unsigned long long)t->dropped,
 			(unsigned long long)(got - t->dropped));
+	}
 	return 0;
 }
 
@@ -647,9 +652,17 @@ static void w_put(struct cs_trace_writer *w, const void *p, size_t n)
 		w->err = errno ? -errno : -EIO;
 }
 
+static bool write_refused;
+
+void cs_trace_write_refused_strings(bool on)
+{
+	write_refused = on;
+}
+
 struct cs_trace_writer *cs_trace_open(const char *path)
 {
 	struct cs_trace_writer *w;
+	struct stat st;
 	int fd, saved;
 
 	w = calloc(1, sizeof(*w));
@@ -660,14 +673,35 @@ struct cs_trace_writer *cs_trace_open(const char *path)
 	w->path = strdup(path);
 	if (!w->path)
 		goto fail;
-	/* an existing file is truncated only when recording begins */
+	/*
+	 * An existing file is truncated only when recording begins. It
+	 * must be a regular file: a FIFO would block open() (without a
+	 * reader) or take the trace away, and the trailer needs an offset.
+	 * O_NONBLOCK: opening a FIFO fails (ENXIO) or returns at once.
+	 */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd >= 0)
+	if (fd >= 0) {
 		w->created = true;
-	else if (errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+	} else if (errno == EEXIST) {
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 && errno == ENXIO)
+			errno = EINVAL;	/* a FIFO without a reader */
+	}
 	if (fd < 0)
 		goto fail;
+	if (fstat(fd, &st))
+		saved = errno;
+	else if (!S_ISREG(st.st_mode))
+		saved = EINVAL;
+	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		saved = errno;
+	else
+		saved = 0;
+	if (saved) {
+		close(fd);
+		errno = saved;
+		goto fail;
+	}
 	w->f = fdopen(fd, "wb");
 	if (!w->f) {
 		saved = errno;
@@ -705,6 +739,13 @@ int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 	int fd = fileno(w->f);
 
 	if (w->begun)
+		return -EINVAL;
+	/* nothing the reader would refuse (symname.h) */
+	if (!write_refused &&
+	    ((release && (cs_release_bad(release) >= 0 ||
+			  strlen(release) >= sizeof(h.release))) ||
+	     (boot_id && (cs_boot_id_bad(boot_id) >= 0 ||
+			  strlen(boot_id) >= sizeof(h.boot_id)))))
 		return -EINVAL;
 	w->begun = true;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0))
@@ -803,6 +844,16 @@ int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
 		cs_trace_abort(w);
 		return -EINVAL;
 	}
+	/* a name the reader would refuse (symname.h): the caller's bug */
+	for (i = 0; i < nr_syms && !write_refused; i++) {
+		const char *why;
+
+		if (!syms[i].name || cs_symname_bad(syms[i].name, &why) >= 0 ||
+		    (syms[i].module && cs_modname_bad(syms[i].module, &why) >= 0)) {
+			cs_trace_abort(w);
+			return -EINVAL;
+		}
+	}
 	if (nr_syms) {
 		sorted = malloc(nr_syms * sizeof(*sorted));
 		if (!sorted) {
@@ -814,8 +865,6 @@ int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
 		for (i = 0; i < nr_syms; i++) {
 			if (n && sorted[n - 1].addr == sorted[i].addr)
 				continue;
-			if (!sorted[i].name)
-				sorted[i].name = "";
 			sorted[n++] = sorted[i];
 		}
 		for (i = 0; i < n; i++)

@@ -180,7 +180,9 @@ struct cs_trace_writer;
 
 /*
  * Open path for writing, creating it if needed, but write nothing yet
- * (record opens its output before it loads BPF). NULL and errno on error.
+ * (record opens its output before it loads BPF). NULL and errno on error;
+ * EINVAL: path exists and is not a regular file (a FIFO, a device).
+ * Never blocks.
  */
 struct cs_trace_writer *cs_trace_open(const char *path);
 /*
@@ -189,7 +191,15 @@ struct cs_trace_writer *cs_trace_open(const char *path);
  * tail is zero-filled. Before cs_trace_begin(); 0 or -EINVAL.
  */
 int cs_trace_set_layout(struct cs_trace_writer *w, __u32 version, __u32 record_size);
-/* Truncate the file and write the header; 0 or -errno. */
+/*
+ * Tests only (crafted files for the reader's tests): let cs_trace_begin()
+ * and cs_trace_finish() write strings the reader refuses. Process-wide.
+ */
+void cs_trace_write_refused_strings(bool on);
+/*
+ * Truncate the file and write the header; 0 or -errno (-EINVAL: a release
+ * or boot id that the reader refuses, see symname.h).
+ */
 int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 		   const char *boot_id, __u64 start_ns);
 /* cs_trace_open() + cs_trace_begin(); NULL and errno on error. */
@@ -207,6 +217,8 @@ int cs_trace_flush(struct cs_trace_writer *w);
 /*
  * Write the trailer (counters, the symbols: any order, duplicates
  * dropped) and the footer, then close. Frees w in any case; 0 or -errno.
+ * A symbol or module name that the reader refuses (symname.h) is the
+ * caller's to leave out: -EINVAL, and the file is left cut short.
  */
 int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
 		    __u64 end_ns, const struct cs_trace_sym *syms, size_t nr_syms);

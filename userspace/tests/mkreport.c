@@ -166,6 +166,8 @@ static int bench(const char *path, unsigned long events, unsigned long cbs)
 
 int main(int argc, char **argv)
 {
+	cs_trace_write_refused_strings(true);	/* crafted files, for the reader */
+
 	if (argc >= 5 && !strcmp(argv[1], "names"))
 		return names(argc, argv);
 	if (argc == 3 && !strcmp(argv[1], "dupname"))

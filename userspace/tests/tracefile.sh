@@ -8,11 +8,12 @@
 # only read files, and record is stopped by its output path or by
 # CHAINSCOPE_PROBE_ONLY=1 (as in cli.sh).
 #
-#   tests/tracefile.sh CHAINSCOPE CS-GENTRACE
+#   tests/tracefile.sh CHAINSCOPE CS-GENTRACE MKBTF
 set -uo pipefail
 
-CS=$(readlink -f "${1:?usage: tracefile.sh CHAINSCOPE CS-GENTRACE}")
+CS=$(readlink -f "${1:?usage: tracefile.sh CHAINSCOPE CS-GENTRACE MKBTF}")
 GEN=$(readlink -f "${2:?}")
+MKBTF=$(readlink -f "${3:?}")
 DATA=$(dirname "$(readlink -f "$0")")/data
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -310,6 +311,41 @@ else
 	fail salvage-finished-no-double-count "exit $rc, counts '$(counts "$out")': ${err:0:300}"
 fi
 
+# a path is shown escaped in the salvage notice: it cannot forge a line
+NL=$'\n'
+cp "$TMP/killed.cstrace" "$TMP/cut${NL}y: 0 violations.cstrace"
+run "$CS" report --salvage "$TMP/cut${NL}y: 0 violations.cstrace"
+if [ "$rc" = 0 ] && [ "$nerr" = 1 ] &&
+   grep -q 'cut\\x0ay: 0 violations.cstrace: salvaged 110 whole records' <<<"$err"; then
+	pass salvage-notice-path-escaped
+else
+	fail salvage-notice-path-escaped "exit $rc: $(printf '%q' "$err")"
+fi
+
+# --- the writer writes nothing its reader refuses --------------------------------------
+# (record leaves such a symbol out and says so; cs_trace_finish() refuses it)
+run "$GEN" --symbol "cb_x${NL}!id" clean "$TMP/badsym.cstrace"
+if [ "$rc" != 0 ] && grep -q 'Invalid argument' <<<"$err"; then
+	pass writer-refuses-bad-symbol
+else
+	run "$CS" report "$TMP/badsym.cstrace"
+	fail writer-refuses-bad-symbol "cs-gentrace wrote it; report: exit $rc ${err:0:200}"
+fi
+long=$(printf 'x%.0s' $(seq 512))
+run "$GEN" --symbol "$long" clean "$TMP/longsym.cstrace"
+if [ "$rc" != 0 ]; then
+	pass writer-refuses-long-symbol
+else
+	run "$CS" report "$TMP/longsym.cstrace"
+	fail writer-refuses-long-symbol "cs-gentrace wrote it; report: exit $rc ${err:0:200}"
+fi
+run "$GEN" --symbol "cb_x.cold+0x1f" clean "$TMP/oksym.cstrace"
+if [ "$rc" = 0 ] && "$CS" report "$TMP/oksym.cstrace" >/dev/null 2>&1; then
+	pass writer-takes-kernel-symbol
+else
+	fail writer-takes-kernel-symbol "exit $rc: ${err:0:200}"
+fi
+
 # --- record: the output path before anything else ---------------------------------------
 # a path that cannot be created: exit 6 and one line, before the root check,
 # the BTF probe and any bpf() (strace proves the last if it is installed)
@@ -326,6 +362,20 @@ expect2x() {
 expect2x record-bad-output 6 "record: error: cannot create $TMP/no/such/dir/x.cstrace: No such file or directory" \
 	"$CS" record -o "$TMP/no/such/dir/x.cstrace" -d 1
 expect2x record-output-is-dir 6 "cannot create $TMP: Is a directory" "$CS" record -o "$TMP" -d 1
+# a path with a newline: one line, escaped
+expect2x record-output-path-escaped 6 "cannot create $TMP/no\\\\x0asuch/x: No such file" \
+	"$CS" record -o "$TMP/no${NL}such/x" -d 1
+# not a regular file: refused at once, without blocking in open() on a FIFO
+# that has no reader (timeout only ends a hang; it times nothing)
+mkfifo "$TMP/fifo"
+expect2x record-output-fifo 6 "cannot create $TMP/fifo: not a regular file" \
+	timeout 60 "$CS" record -o "$TMP/fifo" -d 1
+exec 3<>"$TMP/fifo"	# now with a reader: open() would succeed
+expect2x record-output-fifo-reader 6 "cannot create $TMP/fifo: not a regular file" \
+	timeout 60 "$CS" record -o "$TMP/fifo" -d 1
+exec 3>&-
+expect2x record-output-device 6 "cannot create /dev/null: not a regular file" \
+	"$CS" record -o /dev/null -d 1
 if command -v strace >/dev/null; then
 	strace -f -qq -e trace=bpf -o "$TMP/strace.log" \
 		"$CS" record -o "$TMP/no/such/dir/x.cstrace" -d 1 >/dev/null 2>&1
@@ -352,6 +402,28 @@ if [ ! -e "$TMP/new.cstrace" ] && [ "$rc" != 6 ]; then
 	pass record-no-leftover
 else
 	fail record-no-leftover "exit $rc; $(ls -l "$TMP/new.cstrace" 2>&1)"
+fi
+
+# --- record needs the kernel's per-CPU preempt count (execution contexts) -------------------
+# Synthetic BTF with record's ten tracepoints, with and without __preempt_count.
+TPS="notifier_register:6 notifier_unregister:6 notifier_register_error:6
+     notifier_unregister_error:6 notifier_run:6 notifier_return:8 notifier_stop:8
+     notifier_call_begin:5 notifier_call_end:7 notifier_lock_wait:5"
+if [ "$(id -u)" != 0 ]; then
+	skip record-needs-preempt-count "not root: the privilege probe comes first"
+elif ! "$MKBTF" "$TMP/rec.btf" $TPS var:__preempt_count ||
+     ! "$MKBTF" "$TMP/recnoctx.btf" $TPS; then
+	fail record-needs-preempt-count "mkbtf failed"
+else
+	printf 'ffffffff81000000 T _stext\n' > "$TMP/kallsyms"
+	expect2x record-needs-preempt-count 7 \
+		"record needs the kernel's per-CPU __preempt_count" \
+		env CHAINSCOPE_BTF="$TMP/recnoctx.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
+		"$CS" record -o "$TMP/ctx.cstrace" -d 1
+	[ -e "$TMP/ctx.cstrace" ] && fail record-needs-preempt-count-no-file "left $TMP/ctx.cstrace"
+	expect2x record-with-preempt-count 0 "start-up probes passed" \
+		env CHAINSCOPE_BTF="$TMP/rec.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
+		"$CS" record -o "$TMP/ctx.cstrace" -d 1
 fi
 
 exit $failed
