@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
@@ -304,9 +306,8 @@ static int poll_missed(struct rec_ctx *rc, struct bpf_object *obj)
 
 /*
  * At the end: what each CPU lost after its last successful reserve has no
- * loss record yet. Write one per CPU and reason (and zero the counts we
- * took), so that the loss records add up to the trailer's totals: the
- * reader requires it.
+ * loss record yet. Write one per CPU and reason, so that the loss records
+ * add up to the trailer's totals: the reader requires it.
  */
 static int flush_pending(struct rec_ctx *rc, int map_fd)
 {
@@ -327,9 +328,6 @@ static int flush_pending(struct rec_ctx *rc, int map_fd)
 	for (cpu = 0; cpu < ncpu; cpu++)
 		for (r = 0; r < CS_REC_LOSS_MISSED; r++)
 			write_loss(rc, cpu, r, vals[cpu].n[r]);
-	memset(vals, 0, ncpu * sizeof(*vals));
-	if (!rc->err && bpf_map_update_elem(map_fd, &zero, vals, BPF_ANY))
-		rc->err = -errno;
 	free(vals);
 	return rc->err;
 }
@@ -617,31 +615,30 @@ int cmd_record(int argc, char **argv)
 		warn("%s: warning: %u chain passes still open when recording ended\n",
 		     env.cmd, HASH_COUNT(open_passes));
 	record_bpf__detach(skel);
-	err = ring_buffer__consume(rb);
 	/*
-	 * The pending counts as loss records; a program that was still
-	 * running as we detached counts its loss (totals first, then
-	 * pending) after we looked: look again until they agree.
+	 * A program that was running as we detached may still count a loss
+	 * or put a record in the ring: wait for it (detaching a tracepoint
+	 * probe does not; an RCU grace period does), then take the ring's
+	 * rest and write what is still pending as loss records.
 	 */
-	for (i = 0; err >= 0 && !rc.err; i++) {
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		usleep(100000);
+	err = ring_buffer__consume(rb);
+	if (err >= 0) {
 		flush_pending(&rc, bpf_map__fd(skel->maps.rec_pending));
 		poll_missed(&rc, skel->obj);
-		lost = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST);
-		lost_nmi = cs_read_stat(bpf_map__fd(skel->maps.rec_stats),
-					CS_REC_STAT_LOST_NMI);
-		if (rc.located[CS_REC_LOSS_RING_FULL] == lost &&
-		    rc.located[CS_REC_LOSS_NMI] == lost_nmi)
-			break;
-		if (i == 100) {
-			warn("%s: warning: %llu events lost as recording ended have "
-			     "no place in the trace; not counted\n", env.cmd,
-			     (unsigned long long)(lost + lost_nmi -
-						  rc.located[CS_REC_LOSS_RING_FULL] -
-						  rc.located[CS_REC_LOSS_NMI]));
-			break;
-		}
-		usleep(1000);
 	}
+	lost = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST);
+	lost_nmi = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST_NMI);
+	if (err >= 0 && !rc.err &&
+	    (rc.located[CS_REC_LOSS_RING_FULL] != lost ||
+	     rc.located[CS_REC_LOSS_NMI] != lost_nmi))
+		warn("%s: warning: the loss counters (%llu ring-full, %llu NMI) differ "
+		     "from the loss records (%llu, %llu); the trailer counts the "
+		     "records\n", env.cmd, (unsigned long long)lost,
+		     (unsigned long long)lost_nmi,
+		     (unsigned long long)rc.located[CS_REC_LOSS_RING_FULL],
+		     (unsigned long long)rc.located[CS_REC_LOSS_NMI]);
 	if (err < 0 || rc.err) {
 		warn("%s: error: draining the ring buffer: %s\n", env.cmd,
 		     strerror(rc.err ? -rc.err : -err));
