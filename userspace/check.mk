@@ -17,10 +17,10 @@ $(OUTPUT)/chainscope: $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/safes
 $(OUTPUT)/safestr.o: safestr.h
 $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/check.o: $(BPF_DIR)/record.h
 
-$(OUTPUT)/cs-gencheck: tests/gencheck.c $(OUTPUT)/tracefile.o tracefile.h \
+$(OUTPUT)/cs-gencheck: tests/gencheck.c $(OUTPUT)/tracefile.o $(OUTPUT)/safestr.o tracefile.h \
 		$(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(CFLAGS) -I. tests/gencheck.c $(OUTPUT)/tracefile.o -o $@
+	$(Q)$(CC) $(CFLAGS) -I. tests/gencheck.c $(OUTPUT)/tracefile.o $(OUTPUT)/safestr.o -o $@
 
 # Built on demand by the test (which skips it without clang's libFuzzer).
 $(OUTPUT)/fuzz_check: tests/fuzz_check.c checker.c check_pass.c checker.h \

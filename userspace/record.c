@@ -10,14 +10,21 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#define HASH_NONFATAL_OOM 1	/* a failed add leaves the item's hh.tbl NULL */
+#include <uthash.h>
+
 #include "chainscope.h"
 #include "record.h"
 #include "record.skel.h"
+#include "safestr.h"
+#include "symname.h"
 #include "tracefile.h"
 
 static struct env {
@@ -57,7 +64,9 @@ static const char doc[] =
 "\n"
 CS_EXIT_DOC
 "\n"
-"record also exits 6 when FILE cannot be created.\n";
+"record also exits 6 when FILE cannot be created or exists and is not a\n"
+"regular file (a FIFO or a device), and 7 when the kernel BTF has no\n"
+"per-CPU __preempt_count (no execution context for the events).\n";
 
 static long parse_num(const struct argp_state *state, const char *what,
 		      const char *arg, long max)
@@ -114,39 +123,38 @@ static const struct argp argp = {
 
 /* --- addresses seen, for the symbol snapshot -------------------------------- */
 
-static struct addr_set {
-	__u64 *slots;
-	size_t cap, n;
-} seen;
+static struct seen_addr {
+	__u64 addr;
+	UT_hash_handle hh;
+} *seen;
 
+/* Best effort: an address we cannot keep only goes without a name. */
 static void seen_add(__u64 a)
 {
-	size_t i;
+	struct seen_addr *s;
 
 	if (!a)
 		return;
-	if (seen.n * 2 >= seen.cap) {
-		struct addr_set old = seen;
-		size_t j;
+	HASH_FIND(hh, seen, &a, sizeof(a), s);
+	if (s)
+		return;
+	s = malloc(sizeof(*s));
+	if (!s)
+		return;
+	s->addr = a;
+	HASH_ADD(hh, seen, addr, sizeof(s->addr), s);
+	if (!s->hh.tbl)
+		free(s);
+}
 
-		seen.cap = old.cap ? old.cap * 2 : 1024;
-		seen.slots = calloc(seen.cap, sizeof(__u64));
-		if (!seen.slots) {
-			seen = old;	/* keep what we have; names are best effort */
-			return;
-		}
-		seen.n = 0;
-		for (j = 0; j < old.cap; j++)
-			if (old.slots[j])
-				seen_add(old.slots[j]);
-		free(old.slots);
+static void seen_free(void)
+{
+	struct seen_addr *s, *tmp;
+
+	HASH_ITER(hh, seen, s, tmp) {
+		HASH_DEL(seen, s);
+		free(s);
 	}
-	for (i = (a * 0x9e3779b97f4a7c15ULL) >> 20 & (seen.cap - 1);
-	     seen.slots[i]; i = (i + 1) & (seen.cap - 1))
-		if (seen.slots[i] == a)
-			return;
-	seen.slots[i] = a;
-	seen.n++;
 }
 
 /* --- recording ---------------------------------------------------------------- */
@@ -156,6 +164,7 @@ struct rec_ctx {
 	int err;
 	__u64 loss_records;	/* CS_REC_LOSS written, from BPF or from us */
 	__u64 missed;		/* recursion misses already written as loss */
+	__u64 located[CS_REC_LOSS_MAX];	/* events in the loss records, by reason */
 };
 
 /*
@@ -169,25 +178,27 @@ struct rec_ctx {
  * rollback that begins while stopping and follows no robust pass we saw
  * stop belongs to a pass that began after the stop: it is not written.
  */
-static struct open_pass {
+struct open_key {
 	__u64 task;
-	__u32 ctx, depth;	/* open passes, awaited rollbacks included */
+	__u32 ctx, zero;	/* zero: no uninitialised bytes in the key */
+};
+
+static struct open_pass {
+	struct open_key key;
+	__u32 depth;		/* open passes, awaited rollbacks included */
 	__u32 awaited;		/* stopped robust passes whose rollback is due */
+	UT_hash_handle hh;
 } *open_passes;
-static size_t nr_open;
 static bool stopping;
 
 /* Track a call_begin/end; false: the event is not to be written. */
 static bool track_pass(const struct cs_rec_event *e)
 {
 	bool rollback = e->call_type == CS_CALL_ROLLBACK;
+	struct open_key key = { .task = e->task, .ctx = e->ctx };
 	struct open_pass *p;
-	size_t i;
 
-	for (i = 0; i < nr_open; i++)
-		if (open_passes[i].task == e->task && open_passes[i].ctx == e->ctx)
-			break;
-	p = i < nr_open ? &open_passes[i] : NULL;
+	HASH_FIND(hh, open_passes, &key, sizeof(key), p);
 	if (e->type == CS_REC_CALL_BEGIN) {
 		if (rollback && p && p->awaited) {
 			p->awaited--;	/* takes over its robust pass's slot */
@@ -196,12 +207,15 @@ static bool track_pass(const struct cs_rec_event *e)
 		if (stopping)
 			return !rollback;	/* (the BPF side lets only rollbacks by) */
 		if (!p) {
-			p = realloc(open_passes, (nr_open + 1) * sizeof(*p));
+			p = calloc(1, sizeof(*p));
 			if (!p)
 				return true;
-			open_passes = p;
-			p = &open_passes[nr_open++];
-			*p = (struct open_pass){ .task = e->task, .ctx = e->ctx };
+			p->key = key;
+			HASH_ADD(hh, open_passes, key, sizeof(p->key), p);
+			if (!p->hh.tbl) {
+				free(p);
+				return true;
+			}
 		}
 		p->depth++;
 		return true;
@@ -212,9 +226,21 @@ static bool track_pass(const struct cs_rec_event *e)
 		p->awaited++;	/* still open: its rollback comes next */
 		return true;
 	}
-	if (--p->depth == 0)
-		*p = open_passes[--nr_open];
+	if (--p->depth == 0) {
+		HASH_DEL(open_passes, p);
+		free(p);
+	}
 	return true;
+}
+
+static void open_passes_free(void)
+{
+	struct open_pass *p, *tmp;
+
+	HASH_ITER(hh, open_passes, p, tmp) {
+		HASH_DEL(open_passes, p);
+		free(p);
+	}
 }
 
 static int handle_event(void *ctx, void *data, size_t size)
@@ -228,8 +254,11 @@ static int handle_event(void *ctx, void *data, size_t size)
 	    !track_pass(e))
 		return 0;
 	rc->err = cs_trace_write(rc->w, e, 1);
-	if (e->type == CS_REC_LOSS)
+	if (e->type == CS_REC_LOSS) {
 		rc->loss_records++;
+		if (e->reason < CS_REC_LOSS_MAX)
+			rc->located[e->reason] += e->val;
+	}
 	seen_add(e->head);
 	seen_add(e->cb);
 	seen_add(e->nb);
@@ -256,6 +285,7 @@ static int write_loss(struct rec_ctx *rc, __u32 cpu, __u8 reason, __u64 n)
 		return rc->err;
 	rc->err = cs_trace_write(rc->w, &e, 1);
 	rc->loss_records++;
+	rc->located[reason] += n;
 	return rc->err;
 }
 
@@ -277,7 +307,7 @@ static int poll_missed(struct rec_ctx *rc, struct bpf_object *obj)
 /*
  * At the end: what each CPU lost after its last successful reserve has no
  * loss record yet. Write one per CPU and reason, so that the loss records
- * add up to the trailer's totals.
+ * add up to the trailer's totals: the reader requires it.
  */
 static int flush_pending(struct rec_ctx *rc, int map_fd)
 {
@@ -286,11 +316,14 @@ static int flush_pending(struct rec_ctx *rc, int map_fd)
 	__u32 zero = 0;
 
 	if (ncpu <= 0)
-		return rc->err;
+		return rc->err = ncpu ? ncpu : -EINVAL;
 	vals = calloc(ncpu, sizeof(*vals));
-	if (!vals || bpf_map_lookup_elem(map_fd, &zero, vals)) {
+	if (!vals)
+		return rc->err = -ENOMEM;
+	if (bpf_map_lookup_elem(map_fd, &zero, vals)) {
+		rc->err = -errno;
 		free(vals);
-		return rc->err;	/* best effort: the totals still are right */
+		return rc->err;
 	}
 	for (cpu = 0; cpu < ncpu; cpu++)
 		for (r = 0; r < CS_REC_LOSS_MISSED; r++)
@@ -311,25 +344,32 @@ static void read_boot_id(char *buf, size_t len)
 	fclose(f);
 }
 
-/* Names for the addresses seen: kallsyms now, else as it was at start. */
+/*
+ * Names for the addresses seen: kallsyms now, else as it was at start.
+ * Only names the trace reader takes (symname.h) are stored: the writer
+ * never writes a file its own reader refuses. A kernel has no other
+ * names, so one that fails is not stored (its address shows as a number)
+ * and counted in *bad, the first one kept in bad_name.
+ */
 static struct cs_trace_sym *snapshot(const struct ksyms *now, const struct ksyms *before,
-				     size_t *nr)
+				     size_t *nr, size_t *bad, char *bad_name, size_t bad_len)
 {
 	struct cs_trace_sym *syms;
-	size_t i, n = 0;
+	struct seen_addr *sa, *tmp;
+	size_t n = 0;
 
 	*nr = 0;
-	syms = calloc(seen.n ? seen.n : 1, sizeof(*syms));
+	*bad = 0;
+	syms = calloc(HASH_COUNT(seen) ? HASH_COUNT(seen) : 1, sizeof(*syms));
 	if (!syms)
 		return NULL;
-	for (i = 0; i < seen.cap; i++) {
+	HASH_ITER(hh, seen, sa, tmp) {
 		const struct ksyms *ks = now;
 		const struct ksym *s = NULL;
-		__u64 a = seen.slots[i];
-		char name[256];
+		char name[CS_SYMSTR_LEN];
+		const char *why;
+		__u64 a = sa->addr;
 
-		if (!a)
-			continue;
 		if (ks)
 			s = ksyms__map_addr(ks, a, NULL);
 		if (!s && before) {
@@ -339,11 +379,22 @@ static struct cs_trace_sym *snapshot(const struct ksyms *now, const struct ksyms
 		if (!s)
 			continue;	/* heap blocks and the like: no name */
 		ksyms__format(ks, a, name, sizeof(name));
+		if (cs_symname_bad(name, &why) >= 0 ||
+		    (s->module && cs_modname_bad(s->module, &why) >= 0)) {
+			if (!(*bad)++)
+				snprintf(bad_name, bad_len, "%s%s%s at 0x%llx", name,
+					 s->module ? " in " : "", s->module ? s->module : "",
+					 (unsigned long long)a);
+			continue;
+		}
 		syms[n].addr = a;
 		syms[n].name = strdup(name);
 		syms[n].module = s->module ? strdup(s->module) : NULL;
-		if (!syms[n].name)
+		if (!syms[n].name || (s->module && !syms[n].module)) {
+			free((char *)syms[n].name);
+			free((char *)syms[n].module);
 			break;
+		}
 		n++;
 	}
 	*nr = n;
@@ -382,10 +433,11 @@ int cmd_record(int argc, char **argv)
 	struct ksyms *ks_start = NULL, *ks_end = NULL;
 	struct cs_trace_sym *syms = NULL;
 	struct rec_ctx rc = {};
-	char boot_id[48], why[128] = "Ctrl-C";
+	char boot_id[48], why[128] = "Ctrl-C", bad_name[CS_SYMSTR_LEN + 100];
+	char out_name[CS_SAFE_STR_LEN(1024)];
 	struct utsname uts;
 	__u64 start, deadline = 0, next_missed = 0, lost, lost_nmi, missed, nr;
-	size_t nsyms = 0, i;
+	size_t nsyms = 0, nbad = 0, i;
 	pid_t child = 0;
 	int err, own_argc = argc, status;
 
@@ -406,16 +458,30 @@ int cmd_record(int argc, char **argv)
 	}
 	cs_parse_args(&argp, own_argc, argv, &env);
 
+	cs_safe_str(env.output, out_name, sizeof(out_name));
 	/* a bad path fails before anything else, bpf() above all */
 	rc.w = cs_trace_open(env.output);
 	if (!rc.w) {
-		warn("%s: error: cannot create %s: %s\n", env.cmd, env.output,
-		     strerror(errno));
+		warn("%s: error: cannot create %s: %s\n", env.cmd, out_name,
+		     errno == EINVAL ? "not a regular file" : strerror(errno));
 		return CS_EXIT_OUTPUT;
 	}
 	err = cs_startup_probes(env.cmd, tps, sizeof(tps) / sizeof(tps[0]));
 	if (err)
 		goto discard;
+	/*
+	 * Each event's execution context comes from the kernel's per-CPU
+	 * preempt count (bpf/exec_ctx.bpf.h). Without it every event would
+	 * read as task context, and check would nest an interrupt's pass in
+	 * the task's: refuse, as latency -C does.
+	 */
+	if (!cs_btf_has_var("__preempt_count")) {
+		warn("%s: error: record needs the kernel's per-CPU __preempt_count, "
+		     "which its BTF does not have: cannot tell interrupt from task "
+		     "context\n", env.cmd);
+		err = CS_EXIT_NO_CTX;
+		goto discard;
+	}
 	ks_start = cs_load_ksyms(env.cmd);
 	if (!ks_start) {
 		err = CS_EXIT_ERROR;
@@ -450,10 +516,21 @@ int cmd_record(int argc, char **argv)
 
 	uname(&uts);
 	read_boot_id(boot_id, sizeof(boot_id));
+	/* (the reader refuses what no kernel writes: leave it out, say so) */
+	if (cs_release_bad(uts.release) >= 0) {
+		warn("%s: warning: kernel release not stored: not printable ASCII "
+		     "without spaces\n", env.cmd);
+		uts.release[0] = '\0';
+	}
+	if (cs_boot_id_bad(boot_id) >= 0) {
+		warn("%s: warning: boot id not stored: bytes other than [0-9a-f-]\n",
+		     env.cmd);
+		boot_id[0] = '\0';
+	}
 	start = mono_ns();
 	err = cs_trace_begin(rc.w, uts.release, boot_id, start);
 	if (err) {
-		warn("%s: error: writing %s: %s\n", env.cmd, env.output, strerror(-err));
+		warn("%s: error: writing %s: %s\n", env.cmd, out_name, strerror(-err));
 		err = CS_EXIT_OUTPUT;
 		goto discard;
 	}
@@ -478,7 +555,7 @@ int cmd_record(int argc, char **argv)
 		goto discard;
 	}
 	cs_setup_signals();
-	warn("Tracing notifier events into %s (tp_btf programs)... %s\n", env.output,
+	warn("Tracing notifier events into %s (tp_btf programs)... %s\n", out_name,
 	     env.command ? "Until the command exits or Ctrl-C." :
 	     env.duration ? "Until -d expires or Ctrl-C." : "Hit Ctrl-C to end.");
 	if (env.duration)
@@ -531,34 +608,63 @@ int cmd_record(int argc, char **argv)
 	skel->bss->stopping = true;
 	stopping = true;
 	deadline = mono_ns() + 2000000000ULL;
-	while (!rc.err && ring_buffer__consume(rb) >= 0 && nr_open && mono_ns() < deadline)
+	while (!rc.err && ring_buffer__consume(rb) >= 0 && open_passes &&
+	       mono_ns() < deadline)
 		usleep(1000);
-	if (nr_open)
-		warn("%s: warning: %zu chain passes still open when recording ended\n",
-		     env.cmd, nr_open);
+	if (open_passes)
+		warn("%s: warning: %u chain passes still open when recording ended\n",
+		     env.cmd, HASH_COUNT(open_passes));
 	record_bpf__detach(skel);
+	/*
+	 * A program that was running as we detached may still count a loss
+	 * or put a record in the ring: wait for it (detaching a tracepoint
+	 * probe does not; an RCU grace period does), then take the ring's
+	 * rest and write what is still pending as loss records.
+	 */
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		usleep(100000);
 	err = ring_buffer__consume(rb);
 	if (err >= 0) {
 		flush_pending(&rc, bpf_map__fd(skel->maps.rec_pending));
 		poll_missed(&rc, skel->obj);
 	}
+	lost = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST);
+	lost_nmi = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST_NMI);
+	if (err >= 0 && !rc.err &&
+	    (rc.located[CS_REC_LOSS_RING_FULL] != lost ||
+	     rc.located[CS_REC_LOSS_NMI] != lost_nmi))
+		warn("%s: warning: the loss counters (%llu ring-full, %llu NMI) differ "
+		     "from the loss records (%llu, %llu); the trailer counts the "
+		     "records\n", env.cmd, (unsigned long long)lost,
+		     (unsigned long long)lost_nmi,
+		     (unsigned long long)rc.located[CS_REC_LOSS_RING_FULL],
+		     (unsigned long long)rc.located[CS_REC_LOSS_NMI]);
 	if (err < 0 || rc.err) {
 		warn("%s: error: draining the ring buffer: %s\n", env.cmd,
 		     strerror(rc.err ? -rc.err : -err));
 		err = CS_EXIT_ERROR;
 		goto cut_short;
 	}
-	lost = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST);
-	lost_nmi = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST_NMI);
+	/* the trailer's totals are what the loss records add up to */
+	lost = rc.located[CS_REC_LOSS_RING_FULL];
+	lost_nmi = rc.located[CS_REC_LOSS_NMI];
 	missed = rc.missed;
 	ks_end = ksyms__load(NULL);
-	syms = snapshot(ks_end, ks_start, &nsyms);
+	syms = snapshot(ks_end, ks_start, &nsyms, &nbad, bad_name, sizeof(bad_name));
+	if (nbad) {
+		char esc[CS_SAFE_STR_LEN(sizeof(bad_name))];
+
+		warn("%s: warning: %zu symbol names not stored: bytes a kernel symbol "
+		     "or module name does not have (first: %s); their addresses show "
+		     "as numbers\n", env.cmd, nbad,
+		     cs_safe_str(bad_name, esc, sizeof(esc)));
+	}
 	nr = cs_trace_written(rc.w);
 	err = cs_trace_finish(rc.w, lost + lost_nmi, missed, mono_ns(), syms, nsyms);
 	rc.w = NULL;
 	if (err) {
 		warn("%s: error: writing %s: %s (the file is cut short: read it "
-		     "with --salvage)\n", env.cmd, env.output, strerror(-err));
+		     "with --salvage)\n", env.cmd, out_name, strerror(-err));
 		err = CS_EXIT_ERROR;
 		goto cleanup;
 	}
@@ -566,7 +672,7 @@ int cmd_record(int argc, char **argv)
 	printf("recorded %llu events into %s (%s); lost %llu (ring buffer full), "
 	       "missed %llu (BPF recursion protection), %llu lost in NMI; "
 	       "%llu loss records; %zu symbols\n",
-	       (unsigned long long)(nr - rc.loss_records), env.output, why,
+	       (unsigned long long)(nr - rc.loss_records), out_name, why,
 	       (unsigned long long)lost, (unsigned long long)missed,
 	       (unsigned long long)lost_nmi, (unsigned long long)rc.loss_records, nsyms);
 	/* only a full ring is helped by a bigger one */
@@ -587,7 +693,7 @@ cut_short:
 	cs_trace_abort(rc.w);
 	rc.w = NULL;
 	warn("%s: %s is cut short after %llu records: read it with --salvage\n",
-	     env.cmd, env.output, (unsigned long long)nr);
+	     env.cmd, out_name, (unsigned long long)nr);
 	goto cleanup;
 discard:
 	cs_trace_discard(rc.w);
@@ -605,11 +711,8 @@ cleanup:
 		free((char *)syms[i].module);
 	}
 	free(syms);
-	free(seen.slots);
-	memset(&seen, 0, sizeof(seen));
-	free(open_passes);
-	open_passes = NULL;
-	nr_open = 0;
+	seen_free();
+	open_passes_free();
 	ksyms__free(ks_start);
 	ksyms__free(ks_end);
 	return err;

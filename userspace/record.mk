@@ -18,22 +18,22 @@ $(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(REC_OBJS))
 $(OUTPUT)/record.o: $(OUTPUT)/record.skel.h $(BPF_DIR)/record.h
 $(OUTPUT)/tracefile.o $(OUTPUT)/report.o $(OUTPUT)/check.o: $(BPF_DIR)/record.h
 
-$(OUTPUT)/cs-gentrace: tests/gentrace.c $(OUTPUT)/tracefile.o tracefile.h \
-		$(BPF_DIR)/record.h | $(OUTPUT)
+$(OUTPUT)/cs-gentrace: tests/gentrace.c $(OUTPUT)/tracefile.o $(OUTPUT)/safestr.o \
+		tracefile.h $(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(CFLAGS) -I. tests/gentrace.c $(OUTPUT)/tracefile.o -o $@
+	$(Q)$(CC) $(CFLAGS) -I. tests/gentrace.c $(OUTPUT)/tracefile.o $(OUTPUT)/safestr.o -o $@
 
 # Built on demand by the test (which skips it without clang's libFuzzer).
-$(OUTPUT)/fuzz_tracefile: tests/fuzz_tracefile.c tracefile.c tracefile.h \
+$(OUTPUT)/fuzz_tracefile: tests/fuzz_tracefile.c tracefile.c tracefile.h safestr.c safestr.h \
 		$(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -I. -I$(BPF_DIR) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		tests/fuzz_tracefile.c tracefile.c -o $@
+		tests/fuzz_tracefile.c tracefile.c safestr.c -o $@
 
 .PHONY: test-record
 test: test-record
-test-record: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace
+test-record: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/mkbtf
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_RUNS) MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_tracefile" \
 		bash tests/record.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/fuzz_tracefile
-	$(Q)bash tests/tracefile.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace
+	$(Q)bash tests/tracefile.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/mkbtf

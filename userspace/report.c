@@ -21,6 +21,7 @@
 #include "cbrow.h"
 #include "chainscope.h"
 #include "report.h"
+#include "safestr.h"
 #include "tracefile.h"
 
 static struct env {
@@ -36,7 +37,9 @@ enum { OPT_SVG = 0x100 };
 
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
-	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR", 0 },
+	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR: "
+	  "CHAIN.svg, bytes other than [A-Za-z0-9_] as -HH; CHAIN--0xHEAD.svg "
+	  "when chains share a name", 0 },
 	CS_UNITS_OPTIONS,
 	CS_SALVAGE_OPTION,
 	{},
@@ -62,6 +65,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.json = true;
 		return 0;
 	case OPT_SVG:
+		if (!*arg)
+			cs_usage_error(state, "empty --svg directory");
 		env.svg_dir = arg;
 		return 0;
 	case 'n':
@@ -81,19 +86,12 @@ static const struct argp argp = {
 	.doc = doc,
 };
 
-/* Paths as given, for messages: control and non-ASCII bytes as \xHH. */
+/* Paths as given, for messages: one line, escaped (safestr.h). */
 static void put_path(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = *s;
+	char buf[CS_SAFE_STR_LEN(1024)];
 
-		if (c == '\\')
-			fputs("\\\\", f);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
-	}
+	fputs(cs_safe_str(s, buf, sizeof(buf)), f);
 }
 
 /* --- aggregation ------------------------------------------------------------ */
@@ -350,40 +348,93 @@ static void print_text(const struct report *r)
 
 #define SVG_NAME_MAX 200	/* of the chain part, well under NAME_MAX */
 
+/*
+ * SVG file names, a function of the chain alone (never of the order the
+ * chains come in), and no two alike:
+ *
+ *   CHAIN.svg          the chain's name with every byte outside
+ *                      [A-Za-z0-9_] written as -HH ("my.chain" is
+ *                      my-2echain.svg, "my_chain" my_chain.svg)
+ *   CHAIN--0xHEAD.svg  when another chain has the same name (static
+ *                      symbols of two modules), or the name would be
+ *                      longer than SVG_NAME_MAX bytes (cut there)
+ *
+ * An escape is '-' and two hex digits, so "--" never appears in the
+ * first form: the two forms cannot meet, and the first is one-to-one.
+ */
 struct svg_name {
 	UT_hash_handle hh;
-	char name[SVG_NAME_MAX + 32];
+	__u64 head;		/* a chain with this name */
+	bool shared;		/* by more than one chain */
+	char name[];		/* escaped, NUL-terminated */
 };
 
-/*
- * CHAIN.svg with the chain's name reduced to [A-Za-z0-9_-], or, if two
- * chains reduce to the same name, CHAIN-0xHEAD.svg for the later one.
- */
-static int svg_file_name(struct report *r, const struct cs_sym *chain, char *buf,
-			 size_t len)
+static void svg_escape(const struct cs_sym *chain, char *buf, size_t len)
 {
+	static const char hex[] = "0123456789abcdef";
 	char shown[CS_SYMSTR_LEN];
-	struct svg_name *n;
-	const char *p;
+	const unsigned char *p;
 	size_t i = 0;
 
-	for (p = cs_sym_str(chain, shown, sizeof(shown)); *p && i < SVG_NAME_MAX; p++, i++)
-		buf[i] = ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			  (*p >= '0' && *p <= '9') || *p == '-') ? *p : '_';
-	snprintf(buf + i, len - i, ".svg");
-	HASH_FIND_STR(r->svg_names, buf, n);
-	if (n)
-		snprintf(buf + i, len - i, "-0x%llx.svg", (unsigned long long)chain->addr);
-	n = calloc(1, sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	snprintf(n->name, sizeof(n->name), "%s", buf);
-	HASH_ADD_STR(r->svg_names, name, n);
-	if (!n->hh.tbl) {
-		free(n);
-		return -ENOMEM;
+	p = (const unsigned char *)cs_sym_str(chain, shown, sizeof(shown));
+	for (; *p && i + 4 < len; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_') {
+			buf[i++] = *p;
+		} else {
+			buf[i++] = '-';
+			buf[i++] = hex[*p >> 4];
+			buf[i++] = hex[*p & 0xf];
+		}
+	}
+	buf[i] = '\0';
+}
+
+#define SVG_ESC_LEN (3 * CS_SYMSTR_LEN + 4)
+
+/* Note the chains' names first: which ones more than one chain has. */
+static int svg_names_note(struct report *r)
+{
+	char esc[SVG_ESC_LEN];
+	struct svg_name *n;
+	size_t i;
+
+	for (i = 0; i < r->nr_rows; i++) {
+		if (i && r->rows[i].chain.addr == r->rows[i - 1].chain.addr)
+			continue;
+		svg_escape(&r->rows[i].chain, esc, sizeof(esc));
+		HASH_FIND_STR(r->svg_names, esc, n);
+		if (n) {
+			n->shared |= n->head != r->rows[i].chain.addr;
+			continue;
+		}
+		n = calloc(1, sizeof(*n) + strlen(esc) + 1);
+		if (!n)
+			return -ENOMEM;
+		n->head = r->rows[i].chain.addr;
+		strcpy(n->name, esc);
+		HASH_ADD_STR(r->svg_names, name, n);
+		if (!n->hh.tbl) {
+			free(n);
+			return -ENOMEM;
+		}
 	}
 	return 0;
+}
+
+static void svg_file_name(struct report *r, const struct cs_sym *chain, char *buf,
+			  size_t len)
+{
+	char esc[SVG_ESC_LEN];
+	struct svg_name *n;
+
+	svg_escape(chain, esc, sizeof(esc));
+	HASH_FIND_STR(r->svg_names, esc, n);
+	if ((n && n->shared) || strlen(esc) > SVG_NAME_MAX)
+		snprintf(buf, len, "%.*s--0x%llx.svg", SVG_NAME_MAX, esc,
+			 (unsigned long long)chain->addr);
+	else
+		snprintf(buf, len, "%s.svg", esc);
 }
 
 static int cmp_count_desc(const void *a, const void *b)
@@ -408,8 +459,9 @@ static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 	FILE *f;
 	int fd, err = 0;
 
+	svg_file_name(r, &rows[0].chain, file, sizeof(file));
 	order = calloc(n, sizeof(*order));
-	if (!order || svg_file_name(r, &rows[0].chain, file, sizeof(file))) {
+	if (!order) {
 		free(order);
 		fprintf(r->err, "%s: error: out of memory\n", r->o->cmd);
 		return -ENOMEM;
@@ -486,6 +538,11 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 	fflush(out);
 
 	/* rows are sorted by chain: one SVG per run of equal heads */
+	if (o->svg_dirfd >= 0 && svg_names_note(&r)) {
+		fprintf(err, "%s: error: out of memory\n", o->cmd);
+		rc = CS_EXIT_ERROR;
+		goto out;
+	}
 	for (from = 0; o->svg_dirfd >= 0 && from < r.nr_rows; from = i) {
 		for (i = from; i < r.nr_rows && r.rows[i].chain.addr == r.rows[from].chain.addr; i++)
 			;

@@ -103,6 +103,28 @@ static inline long cs_modname_bad(const char *s, const char **why)
 	return -1;
 }
 
+/* Index of the first byte of a kernel release that does not belong, or -1. */
+static inline long cs_release_bad(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if ((unsigned char)s[i] <= 0x20 || (unsigned char)s[i] >= 0x7f)
+			return i;
+	return -1;
+}
+
+/* Likewise for a boot id. */
+static inline long cs_boot_id_bad(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!cs_hex_char((unsigned char)s[i]) && s[i] != '-')
+			return i;
+	return -1;
+}
+
 static inline int cs_strings_bad(char *err, size_t errlen, unsigned long long off,
 				 const char *what, unsigned long long addr,
 				 unsigned char byte, const char *why)
@@ -130,20 +152,18 @@ static inline int cs_trace_check_strings(const struct cs_trace *t, const void *b
 	size_t i;
 	long at;
 
-	for (i = 0; t->hdr.release[i]; i++)
-		if ((unsigned char)t->hdr.release[i] <= 0x20 ||
-		    (unsigned char)t->hdr.release[i] >= 0x7f)
-			return cs_strings_bad(err, errlen,
-					      offsetof(struct cs_trace_header, release) + i,
-					      "kernel release", 0, t->hdr.release[i],
-					      "has a byte that is not printable ASCII");
-	for (i = 0; t->hdr.boot_id[i]; i++)
-		if (!cs_hex_char((unsigned char)t->hdr.boot_id[i]) &&
-		    t->hdr.boot_id[i] != '-')
-			return cs_strings_bad(err, errlen,
-					      offsetof(struct cs_trace_header, boot_id) + i,
-					      "boot id", 0, t->hdr.boot_id[i],
-					      "has a byte other than [0-9a-f-]");
+	at = cs_release_bad(t->hdr.release);
+	if (at >= 0)
+		return cs_strings_bad(err, errlen,
+				      offsetof(struct cs_trace_header, release) + at,
+				      "kernel release", 0, t->hdr.release[at],
+				      "has a byte that is not printable ASCII");
+	at = cs_boot_id_bad(t->hdr.boot_id);
+	if (at >= 0)
+		return cs_strings_bad(err, errlen,
+				      offsetof(struct cs_trace_header, boot_id) + at,
+				      "boot id", 0, t->hdr.boot_id[at],
+				      "has a byte other than [0-9a-f-]");
 	for (i = 0; i < t->nr_syms; i++) {
 		const struct cs_trace_sym *s = &t->syms[i];
 

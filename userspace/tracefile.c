@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "safestr.h"
 #include "symname.h"
 #include "tracefile.h"
 
@@ -81,6 +82,42 @@ static bool nul_terminated(const char *s, size_t n)
 	return memchr(s, '\0', n) != NULL;
 }
 
+/*
+ * A loss record as the recorder writes it (bpf/record.h): a count of at
+ * least 1, ring-full and NMI losses on a real CPU, recursion misses on
+ * CS_REC_CPU_ANY, and no field but ts, cpu, val, type and reason set.
+ */
+static int check_loss(const struct cs_rec_event *e, __u64 off, char *err,
+		      size_t errlen)
+{
+#define FOFF(f) (off + offsetof(struct cs_rec_event, f))
+	struct cs_rec_event rest = *e;
+	const unsigned char *b = (const unsigned char *)&rest;
+	size_t i;
+
+	if (!e->val)
+		return bad(err, errlen, "corrupted", FOFF(val),
+			   "loss record of 0 events (the recorder writes none)");
+	if ((e->reason == CS_REC_LOSS_MISSED) != (e->cpu == CS_REC_CPU_ANY))
+		return bad(err, errlen, "corrupted", FOFF(cpu),
+			   "%s loss record on %s (want %s)",
+			   cs_rec_loss_reason_name(e->reason),
+			   e->cpu == CS_REC_CPU_ANY ? "no CPU" : "a CPU",
+			   e->reason == CS_REC_LOSS_MISSED ? "CPU 0xffffffff (any)" :
+			   "the CPU that lost the events");
+	rest.ts = rest.val = 0;
+	rest.cpu = 0;
+	rest.type = 0;
+	rest.reason = 0;
+	for (i = 0; i < sizeof(rest); i++)
+		if (b[i])
+			return bad(err, errlen, "corrupted", off + i,
+				   "loss record with a field set that only events have "
+				   "(byte %zu of the record)", i);
+	return 0;
+#undef FOFF
+}
+
 static int check_record(const struct cs_rec_event *e, __u32 version, __u64 off,
 			char *err, size_t errlen)
 {
@@ -111,6 +148,8 @@ static int check_record(const struct cs_rec_event *e, __u32 version, __u64 off,
 			   e->type == CS_REC_LOSS ? "0..2" : "0 outside a loss record");
 	if (e->__pad)
 		return bad(err, errlen, "corrupted", FOFF(__pad), "padding is not zero");
+	if (e->type == CS_REC_LOSS)
+		return check_loss(e, off, err, errlen);
 	return 0;
 #undef FOFF
 }
@@ -205,6 +244,34 @@ static int load_records(const unsigned char *p, struct cs_trace *t, __u64 nr,
 	return 0;
 }
 
+/*
+ * Sum the loss records' counts: ring-full and NMI into *lost, recursion
+ * misses into *missed. A sum past 2^64-1 is corrupted (no recorder loses
+ * that many events).
+ */
+static int sum_loss(const struct cs_trace *t, __u64 *lost, __u64 *missed,
+		    char *err, size_t errlen)
+{
+	const struct cs_trace_header *h = &t->hdr;
+	size_t i;
+
+	*lost = *missed = 0;
+	for (i = 0; i < t->nr_events; i++) {
+		const struct cs_rec_event *e = &t->events[i];
+		__u64 *sum = e->reason == CS_REC_LOSS_MISSED ? missed : lost;
+
+		if (e->type != CS_REC_LOSS)
+			continue;
+		if (__builtin_add_overflow(*sum, e->val, sum))
+			return bad(err, errlen, "corrupted",
+				   h->header_size + (__u64)i * h->record_size +
+				   offsetof(struct cs_rec_event, val),
+				   "loss records add up to more than 2^64-1 %s events",
+				   e->reason == CS_REC_LOSS_MISSED ? "missed" : "lost");
+	}
+	return 0;
+}
+
 /* The strict path: footer, trailer, records, symbols. */
 static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t,
 			  char *err, size_t errlen)
@@ -284,6 +351,34 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 
 	if (load_records(p, t, tr.nr_records, err, errlen))
 		return -1;
+	/*
+	 * The recorder ends with a loss record for every count still
+	 * pending (record.c, flush_pending() and poll_missed()), so the
+	 * records add up to the trailer's totals exactly. Version 1 had no
+	 * loss records.
+	 */
+	if (h->version >= 2) {
+		__u64 lost, missed;
+
+		if (sum_loss(t, &lost, &missed, err, errlen))
+			goto fail;
+		if (lost != tr.lost) {
+			bad(err, errlen, "corrupted",
+			    off + offsetof(struct cs_trace_trailer, lost),
+			    "trailer counts %llu lost events, the ring-full and NMI "
+			    "loss records add up to %llu", (unsigned long long)tr.lost,
+			    (unsigned long long)lost);
+			goto fail;
+		}
+		if (missed != tr.missed) {
+			bad(err, errlen, "corrupted",
+			    off + offsetof(struct cs_trace_trailer, missed),
+			    "trailer counts %llu missed events, the recursion-miss "
+			    "loss records add up to %llu", (unsigned long long)tr.missed,
+			    (unsigned long long)missed);
+			goto fail;
+		}
+	}
 
 	/* symbols */
 	if (tr.nr_syms) {
@@ -340,7 +435,17 @@ fail:
 	t->copy = NULL;
 	t->events = NULL;
 	t->nr_events = 0;
+	t->lost = t->missed = t->end_ns = 0;
 	return -1;
+}
+
+/* The file ends in the end marker: the recorder finished it. */
+static bool has_footer(const unsigned char *p, size_t len,
+		       const struct cs_trace_header *h)
+{
+	return len >= h->header_size + sizeof(struct cs_trace_footer) &&
+	       !memcmp(p + len - sizeof(CS_TRACE_END_MAGIC), CS_TRACE_END_MAGIC,
+		       sizeof(CS_TRACE_END_MAGIC));
 }
 
 static bool all_zero(const unsigned char *p, size_t n)
@@ -368,18 +473,18 @@ static int parse_salvage(const unsigned char *p, size_t len, struct cs_trace *t,
 	}
 	if (load_records(p, t, nr, err, errlen))
 		return -1;
-	for (i = 0; i < nr; i++) {
-		const struct cs_rec_event *e = &t->events[i];
-
-		if (e->ts > last_ts)
-			last_ts = e->ts;
-		if (e->type != CS_REC_LOSS)
-			continue;
-		if (e->reason == CS_REC_LOSS_MISSED)
-			t->missed += e->val;
-		else
-			t->lost += e->val;
+	/* (the totals are the loss records', not added to anything) */
+	if (sum_loss(t, &t->lost, &t->missed, err, errlen)) {
+		free(t->copy);
+		t->copy = NULL;
+		t->events = NULL;
+		t->nr_events = 0;
+		t->lost = t->missed = 0;
+		return -1;
 	}
+	for (i = 0; i < nr; i++)
+		if (t->events[i].ts > last_ts)
+			last_ts = t->events[i].ts;
 	t->end_ns = last_ts;
 	t->salvaged = true;
 	t->dropped = len - (h->header_size + nr * h->record_size);
@@ -390,17 +495,18 @@ int cs_trace_parse_flags(const void *buf, size_t len, unsigned int flags,
 			 struct cs_trace *t, char *err, size_t errlen)
 {
 	const unsigned char *p = buf;
-	char strict_err[512];
 
 	memset(t, 0, sizeof(*t));
 	if (err && errlen)
 		err[0] = '\0';
 	if (parse_header(p, len, t, err, errlen))
 		return -1;
-	if (!(flags & CS_TRACE_SALVAGE))
+	/*
+	 * Salvage only what was cut short: a file that ends in a footer
+	 * finished, and whatever is wrong with it is an error.
+	 */
+	if (!(flags & CS_TRACE_SALVAGE) || has_footer(p, len, &t->hdr))
 		return parse_complete(p, len, t, err, errlen);
-	if (!parse_complete(p, len, t, strict_err, sizeof(strict_err)))
-		return 0;
 	if (parse_salvage(p, len, t, err, errlen))
 		return -1;
 	/* No symbols when salvaged: this checks the header's strings. */
@@ -473,12 +579,16 @@ int cs_trace_read_flags(const char *path, unsigned int flags, struct cs_trace *t
 	}
 	t->buf = buf;
 	t->len = got;
-	if (t->salvaged)
+	if (t->salvaged) {
+		char name[CS_SAFE_STR_LEN(1024)];
+
 		fprintf(stderr, "%s: salvaged %zu whole records; dropped %llu bytes "
 			"from byte offset %llu; no trailer: symbols and loss totals are "
 			"unavailable (lost/missed count only in-stream loss records)\n",
-			path, t->nr_events, (unsigned long long)t->dropped,
+			cs_safe_str(path, name, sizeof(name)), t->nr_events,
+			(unsigned long long)t->dropped,
 			(unsigned long long)(got - t->dropped));
+	}
 	return 0;
 }
 
@@ -542,9 +652,17 @@ static void w_put(struct cs_trace_writer *w, const void *p, size_t n)
 		w->err = errno ? -errno : -EIO;
 }
 
+static bool write_refused;
+
+void cs_trace_write_refused_strings(bool on)
+{
+	write_refused = on;
+}
+
 struct cs_trace_writer *cs_trace_open(const char *path)
 {
 	struct cs_trace_writer *w;
+	struct stat st;
 	int fd, saved;
 
 	w = calloc(1, sizeof(*w));
@@ -555,14 +673,35 @@ struct cs_trace_writer *cs_trace_open(const char *path)
 	w->path = strdup(path);
 	if (!w->path)
 		goto fail;
-	/* an existing file is truncated only when recording begins */
+	/*
+	 * An existing file is truncated only when recording begins. It
+	 * must be a regular file: a FIFO would block open() (without a
+	 * reader) or take the trace away, and the trailer needs an offset.
+	 * O_NONBLOCK: opening a FIFO fails (ENXIO) or returns at once.
+	 */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd >= 0)
+	if (fd >= 0) {
 		w->created = true;
-	else if (errno == EEXIST)
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+	} else if (errno == EEXIST) {
+		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 && errno == ENXIO)
+			errno = EINVAL;	/* a FIFO without a reader */
+	}
 	if (fd < 0)
 		goto fail;
+	if (fstat(fd, &st))
+		saved = errno;
+	else if (!S_ISREG(st.st_mode))
+		saved = EINVAL;
+	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
+		saved = errno;
+	else
+		saved = 0;
+	if (saved) {
+		close(fd);
+		errno = saved;
+		goto fail;
+	}
 	w->f = fdopen(fd, "wb");
 	if (!w->f) {
 		saved = errno;
@@ -600,6 +739,13 @@ int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 	int fd = fileno(w->f);
 
 	if (w->begun)
+		return -EINVAL;
+	/* nothing the reader would refuse (symname.h) */
+	if (!write_refused &&
+	    ((release && (cs_release_bad(release) >= 0 ||
+			  strlen(release) >= sizeof(h.release))) ||
+	     (boot_id && (cs_boot_id_bad(boot_id) >= 0 ||
+			  strlen(boot_id) >= sizeof(h.boot_id)))))
 		return -EINVAL;
 	w->begun = true;
 	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && ftruncate(fd, 0))
@@ -698,6 +844,16 @@ int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
 		cs_trace_abort(w);
 		return -EINVAL;
 	}
+	/* a name the reader would refuse (symname.h): the caller's bug */
+	for (i = 0; i < nr_syms && !write_refused; i++) {
+		const char *why;
+
+		if (!syms[i].name || cs_symname_bad(syms[i].name, &why) >= 0 ||
+		    (syms[i].module && cs_modname_bad(syms[i].module, &why) >= 0)) {
+			cs_trace_abort(w);
+			return -EINVAL;
+		}
+	}
 	if (nr_syms) {
 		sorted = malloc(nr_syms * sizeof(*sorted));
 		if (!sorted) {
@@ -709,8 +865,6 @@ int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
 		for (i = 0; i < nr_syms; i++) {
 			if (n && sorted[n - 1].addr == sorted[i].addr)
 				continue;
-			if (!sorted[i].name)
-				sorted[i].name = "";
 			sorted[n++] = sorted[i];
 		}
 		for (i = 0; i < n; i++)

@@ -26,13 +26,19 @@
  *
  * Loss. A CS_REC_LOSS record stands where events were lost (per CPU for
  * ring buffer reserve failures, CS_REC_CPU_ANY for BPF recursion misses,
- * see bpf/record.h); the trailer keeps the totals.
+ * see bpf/record.h); the trailer keeps the totals. A loss record counts
+ * at least one event and has no field but ts, cpu, val, type and reason
+ * set. The recorder ends with a loss record for every count still
+ * pending, so in version 2 the ring-full and NMI records add up to the
+ * trailer's `lost` and the recursion-miss records to its `missed`,
+ * exactly (without wrapping); anything else is corrupted.
  *
  * The trailer is written when recording ends, so a file without a valid
  * footer is truncated (or the recorder died). The strict reader checks
  * every length, offset and enum field and reports the first problem with
  * the byte offset where it is. The salvaging reader (CS_TRACE_SALVAGE)
- * reads such a file up to its last whole record instead.
+ * reads a file that does not end in the footer's end marker up to its
+ * last whole record instead; a file that does is read strictly.
  */
 #ifndef CHAINSCOPE_TRACEFILE_H
 #define CHAINSCOPE_TRACEFILE_H
@@ -125,7 +131,7 @@ struct cs_trace {
 /* cs_trace_parse_flags() / cs_trace_read_flags() flags */
 enum {
 	/*
-	 * A file without a valid footer and trailer (recording cut short):
+	 * A file without the footer's end marker (recording cut short):
 	 * read the whole records after a valid header, up to the first
 	 * partial record, the trailer magic or an all-zero record (space
 	 * the filesystem allocated but the recorder never wrote). A record
@@ -174,7 +180,9 @@ struct cs_trace_writer;
 
 /*
  * Open path for writing, creating it if needed, but write nothing yet
- * (record opens its output before it loads BPF). NULL and errno on error.
+ * (record opens its output before it loads BPF). NULL and errno on error;
+ * EINVAL: path exists and is not a regular file (a FIFO, a device).
+ * Never blocks.
  */
 struct cs_trace_writer *cs_trace_open(const char *path);
 /*
@@ -183,7 +191,15 @@ struct cs_trace_writer *cs_trace_open(const char *path);
  * tail is zero-filled. Before cs_trace_begin(); 0 or -EINVAL.
  */
 int cs_trace_set_layout(struct cs_trace_writer *w, __u32 version, __u32 record_size);
-/* Truncate the file and write the header; 0 or -errno. */
+/*
+ * Tests only (crafted files for the reader's tests): let cs_trace_begin()
+ * and cs_trace_finish() write strings the reader refuses. Process-wide.
+ */
+void cs_trace_write_refused_strings(bool on);
+/*
+ * Truncate the file and write the header; 0 or -errno (-EINVAL: a release
+ * or boot id that the reader refuses, see symname.h).
+ */
 int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 		   const char *boot_id, __u64 start_ns);
 /* cs_trace_open() + cs_trace_begin(); NULL and errno on error. */
@@ -201,6 +217,8 @@ int cs_trace_flush(struct cs_trace_writer *w);
 /*
  * Write the trailer (counters, the symbols: any order, duplicates
  * dropped) and the footer, then close. Frees w in any case; 0 or -errno.
+ * A symbol or module name that the reader refuses (symname.h) is the
+ * caller's to leave out: -EINVAL, and the file is left cut short.
  */
 int cs_trace_finish(struct cs_trace_writer *w, __u64 lost, __u64 missed,
 		    __u64 end_ns, const struct cs_trace_sym *syms, size_t nr_syms);

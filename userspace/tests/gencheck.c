@@ -135,11 +135,18 @@ static void cb(__u64 head, __u64 val, const struct blk *b, int r)
 	ret(head, val, b, r);
 }
 
+/* the trailer's totals: what the loss records add up to, as record writes */
+static __u64 total_lost, total_missed;
+
 static void loss(__u32 cpu, int reason, __u64 count)
 {
 	struct cs_rec_event e = { .type = CS_REC_LOSS, .ts = now, .cpu = cpu,
 				  .reason = reason, .val = count };
 
+	if (reason == CS_REC_LOSS_MISSED)
+		total_missed += count;
+	else
+		total_lost += count;
 	now += 1000;
 	emit(&e);
 }
@@ -644,6 +651,7 @@ static int write_one(const char *name, const char *path)
 	now = 1000000;
 	cur_task = TASK1;
 	cur_cpu = 0;
+	total_lost = total_missed = 0;
 	w = cs_trace_create(path, "6.1.0-test", "00000000-1111-2222-3333-444444444444",
 			    now - 500);
 	if (!w) {
@@ -657,7 +665,7 @@ static int write_one(const char *name, const char *path)
 		return 2;
 	}
 	if (!strcmp(name, "forged-name"))
-		err = cs_trace_finish(w, 0, 0, now, forged_syms,
+		err = cs_trace_finish(w, total_lost, total_missed, now, forged_syms,
 				      sizeof(forged_syms) / sizeof(forged_syms[0]));
 	else if (!strcmp(name, "long-name"))
 		err = cs_trace_finish(w, 0, 0, now, long_syms,
@@ -665,7 +673,8 @@ static int write_one(const char *name, const char *path)
 	else if (!strcmp(name, "only-loss"))
 		err = cs_trace_finish(w, 5, 0, now, syms, sizeof(syms) / sizeof(syms[0]));
 	else
-		err = cs_trace_finish(w, 0, 0, now, syms, sizeof(syms) / sizeof(syms[0]));
+		err = cs_trace_finish(w, total_lost, total_missed, now, syms,
+				      sizeof(syms) / sizeof(syms[0]));
 	if (err) {
 		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(-err));
 		return 1;
@@ -877,6 +886,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int rc;
 
+	cs_trace_write_refused_strings(true);	/* crafted files, for the reader */
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (i = 0; i < NR_SCENARIOS; i++)
 			puts(scenarios[i]);

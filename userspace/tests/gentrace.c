@@ -17,6 +17,8 @@
  *   --unfinished      no trailer and footer (the recorder was killed)
  *   --partial N       then the first N bytes of one more record (disk full)
  *   --end-ns N        the trailer's end time (default: the last event's)
+ *   --symbol NAME     one more symbol, NAME (the writer must refuse what
+ *                     the reader refuses)
  */
 #include <errno.h>
 #include <limits.h>
@@ -62,6 +64,8 @@ static __u32 record_size = sizeof(struct cs_rec_event);
 static int unfinished;
 static long partial = -1;
 static long long end_ns = -1;
+static const char *extra_sym;	/* --symbol NAME: one more, at EXTRA_SYM */
+#define EXTRA_SYM 0xffffffffc0009000ULL
 static __u64 now = 1000000;
 static __u64 cur_task = TASK1;
 static __u8 cur_ctx = CS_REC_CTX_TASK;
@@ -395,9 +399,16 @@ static int write_one(const char *name, const char *path)
 		}
 		return 0;
 	}
-	err = cs_trace_finish(w, has_loss ? 9 : 0, has_loss ? 3 : 0,
-			      end_ns >= 0 ? (__u64)end_ns : now, syms,
-			      sizeof(syms) / sizeof(syms[0]));
+	{
+		struct cs_trace_sym all[sizeof(syms) / sizeof(syms[0]) + 1];
+		size_t n = sizeof(syms) / sizeof(syms[0]);
+
+		memcpy(all, syms, sizeof(syms));
+		if (extra_sym)
+			all[n++] = (struct cs_trace_sym){ EXTRA_SYM, extra_sym, NULL };
+		err = cs_trace_finish(w, has_loss ? 9 : 0, has_loss ? 3 : 0,
+				      end_ns >= 0 ? (__u64)end_ns : now, all, n);
+	}
 	if (err) {
 		fprintf(stderr, "cs-gentrace: %s: %s\n", path, strerror(-err));
 		return 1;
@@ -476,6 +487,8 @@ int main(int argc, char **argv)
 			partial = num_arg(o, argv[++i], 4096);
 		else if (!strcmp(o, "--end-ns"))
 			end_ns = num_arg(o, argv[++i], LONG_MAX);
+		else if (!strcmp(o, "--symbol"))
+			extra_sym = argv[++i];
 		else
 			break;
 		if (i >= argc) {
@@ -485,7 +498,8 @@ int main(int argc, char **argv)
 	}
 	if (argc - i != 2 || !strncmp(argv[i], "--", 2)) {
 		fprintf(stderr, "usage: cs-gentrace [--version N] [--record-size N] "
-			"[--unfinished] [--partial N] [--end-ns N] SCENARIO FILE | "
+			"[--unfinished] [--partial N] [--end-ns N] [--symbol NAME] "
+			"SCENARIO FILE | "
 			"--list | --seeds DIR\n");
 		return 2;
 	}

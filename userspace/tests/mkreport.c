@@ -11,6 +11,9 @@
  *       (blocks trace_module_nb, trace_event_module_nb), one function
  *       registered through two blocks without a symbol, and two functions
  *       named no_block whose returns carry no block (nb 0, as latency's)
+ *   cs-mkreport chains FILE NAME...
+ *       one chain per NAME (the first at the lowest address), each with
+ *       one callback: SVG file names
  *   cs-mkreport bench FILE EVENTS CALLBACKS
  *       EVENTS notifier_return records spread over CALLBACKS callbacks
  */
@@ -134,6 +137,31 @@ static int dupname(const char *path)
 	return finish(syms, sizeof(syms) / sizeof(syms[0]));
 }
 
+static int chains(int argc, char **argv)
+{
+	struct cs_trace_sym syms[64];
+	int i, n = argc - 3;
+
+	if (n > 32 || create(argv[2], "6.1.0-test", "00000000-1111-2222-3333-444444444444"))
+		return 1;
+	for (i = 0; i < n; i++) {
+		struct cs_rec_event e = {
+			.ts = now, .task = TASK, .head = HEAD + i * 0x1000,
+			.cb = CB0 + i * 0x100, .nb = NB0, .duration_ns = 1000,
+			.pid = 100, .type = CS_REC_RETURN, .kind = BLOCKING,
+		};
+
+		now += 1000;
+		if (cs_trace_write(w, &e, 1)) {
+			perror("cs-mkreport: write");
+			return 1;
+		}
+		syms[2 * i] = (struct cs_trace_sym){ e.head, argv[3 + i], NULL };
+		syms[2 * i + 1] = (struct cs_trace_sym){ e.cb, "cb_ok", NULL };
+	}
+	return finish(syms, 2 * n);
+}
+
 static int bench(const char *path, unsigned long events, unsigned long cbs)
 {
 	struct cs_trace_sym *syms;
@@ -166,8 +194,12 @@ static int bench(const char *path, unsigned long events, unsigned long cbs)
 
 int main(int argc, char **argv)
 {
+	cs_trace_write_refused_strings(true);	/* crafted files, for the reader */
+
 	if (argc >= 5 && !strcmp(argv[1], "names"))
 		return names(argc, argv);
+	if (argc >= 4 && !strcmp(argv[1], "chains"))
+		return chains(argc, argv);
 	if (argc == 3 && !strcmp(argv[1], "dupname"))
 		return dupname(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "bench"))

@@ -247,6 +247,42 @@ else
 	fail repeated-name-svg "exit $rc: ${err:0:300}"
 fi
 
+# --svg '': a usage error, one line
+run "$CS" report --svg '' "$TMP/dup.cstrace"
+if [ "$rc" = 2 ] && one_line "$err" && grep -q 'empty --svg directory' <<<"$err"; then
+	pass svg-empty-dir
+else
+	fail svg-empty-dir "exit $rc: $(printf '%q' "$err")"
+fi
+
+# SVG file names depend on the chain, not on the order chains come in:
+# '.' escaped (my.chain -> my-2echain.svg), a name two chains share gets
+# each chain's address (twice--0xHEAD.svg for both)
+svgnames() {	# svgnames NAME CHAIN... : the files written, sorted, one line
+	"$MK" chains "$TMP/$1.cstrace" "${@:2}" || { echo "cs-mkreport failed"; return; }
+	rm -rf "$TMP/svgn-$1"
+	"$CS" report --svg "$TMP/svgn-$1" "$TMP/$1.cstrace" >/dev/null 2>&1 || echo "report failed"
+	ls "$TMP/svgn-$1" | sort | tr '\n' ' '
+}
+want="my-2echain.svg my_chain.svg "
+a=$(svgnames dot-first my.chain my_chain)
+b=$(svgnames dot-last my_chain my.chain)
+if [ "$a" = "$want" ] && [ "$b" = "$want" ] &&
+   grep -q '>my\.chain (' "$TMP/svgn-dot-first/my-2echain.svg" &&
+   grep -q '>my\.chain (' "$TMP/svgn-dot-last/my-2echain.svg" &&
+   grep -q '>my_chain (' "$TMP/svgn-dot-last/my_chain.svg"; then
+	pass svg-names-order-free
+else
+	fail svg-names-order-free "files '$a' and '$b', want '$want' both"
+fi
+a=$(svgnames shared twice other twice)
+want="other.svg twice--0xffffffffc0001000.svg twice--0xffffffffc0003000.svg "
+if [ "$a" = "$want" ]; then
+	pass svg-names-shared
+else
+	fail svg-names-shared "files '$a', want '$want'"
+fi
+
 # --- fuzz report end to end (text, JSON, SVG) ------------------------------
 if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
 	skip fuzz "${FUZZ_CC:-clang-14} not installed"

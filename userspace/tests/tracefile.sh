@@ -8,11 +8,12 @@
 # only read files, and record is stopped by its output path or by
 # CHAINSCOPE_PROBE_ONLY=1 (as in cli.sh).
 #
-#   tests/tracefile.sh CHAINSCOPE CS-GENTRACE
+#   tests/tracefile.sh CHAINSCOPE CS-GENTRACE MKBTF
 set -uo pipefail
 
-CS=$(readlink -f "${1:?usage: tracefile.sh CHAINSCOPE CS-GENTRACE}")
+CS=$(readlink -f "${1:?usage: tracefile.sh CHAINSCOPE CS-GENTRACE MKBTF}")
 GEN=$(readlink -f "${2:?}")
+MKBTF=$(readlink -f "${3:?}")
 DATA=$(dirname "$(readlink -f "$0")")/data
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -179,6 +180,53 @@ poke "$TMP/badreason.cstrace" $((256 + 15 * 96 + 94)) '\x03'
 expect2 loss-reason-range "corrupted at byte offset $((256 + 15 * 96 + 94)): loss reason 3" \
 	"$CS" report "$TMP/badreason.cstrace"
 
+# a loss record is what the recorder writes: n >= 1, only ts/cpu/val/type/reason
+# set, ring-full and NMI on a real CPU, recursion misses on CPU_ANY (0xffffffff).
+# Records 15 (ring-full, CPU 0, 7), 24 (NMI, CPU 1, 2), 25 (missed, CPU_ANY, 3).
+R15=$((256 + 15 * 96)) R24=$((256 + 24 * 96)) R25=$((256 + 25 * 96))
+TR=$((256 + 34 * 96))	# the trailer: lost at +24, missed at +32
+cp "$TMP/loss.cstrace" "$TMP/loss0.cstrace"
+poke "$TMP/loss0.cstrace" $((R15 + 40)) '\x00'
+expect2 loss-zero "corrupted at byte offset $((R15 + 40)): loss record of 0 events" \
+	"$CS" check "$TMP/loss0.cstrace"
+for f in 8:task 16:head 24:cb 32:nb 48:lock 56:duration 64:pid 72:priority \
+	 76:ret 80:nr_calls 84:nr_to_call 90:kind 91:call_type 92:lock_op 93:ctx; do
+	cp "$TMP/loss.cstrace" "$TMP/lossf.cstrace"
+	poke "$TMP/lossf.cstrace" $((R24 + ${f%%:*})) '\x01'
+	expect2 "loss-field-${f#*:}" \
+		"corrupted at byte offset $((R24 + ${f%%:*})): loss record with a field set" \
+		"$CS" report "$TMP/lossf.cstrace"
+done
+cp "$TMP/loss.cstrace" "$TMP/lossmc.cstrace"
+poke "$TMP/lossmc.cstrace" $((R25 + 68)) '\x02\x00\x00\x00'
+expect2 loss-missed-on-cpu "corrupted at byte offset $((R25 + 68)): missed loss record on a CPU" \
+	"$CS" check "$TMP/lossmc.cstrace"
+cp "$TMP/loss.cstrace" "$TMP/lossra.cstrace"
+poke "$TMP/lossra.cstrace" $((R15 + 68)) '\xff\xff\xff\xff'
+expect2 loss-ring-full-on-any "corrupted at byte offset $((R15 + 68)): ring-full loss record on no CPU" \
+	"$CS" check "$TMP/lossra.cstrace"
+
+# the loss records add up to the trailer's totals (record writes a record for
+# every pending count at the end), without wrapping
+cp "$TMP/loss.cstrace" "$TMP/losstl.cstrace"
+poke "$TMP/losstl.cstrace" $((TR + 24)) '\x08'
+expect2 loss-sum-lost "corrupted at byte offset $((TR + 24)): trailer counts 8 lost events, the ring-full and NMI loss records add up to 9" \
+	"$CS" report "$TMP/losstl.cstrace"
+cp "$TMP/loss.cstrace" "$TMP/losstm.cstrace"
+poke "$TMP/losstm.cstrace" $((TR + 32)) '\x00'
+expect2 loss-sum-missed "corrupted at byte offset $((TR + 32)): trailer counts 0 missed events, the recursion-miss loss records add up to 3" \
+	"$CS" check "$TMP/losstm.cstrace"
+# 2^64-1 + 2 lost: wraps to 1; the trailer says 1
+cp "$TMP/loss.cstrace" "$TMP/losswrap.cstrace"
+poke "$TMP/losswrap.cstrace" $((R15 + 40)) '\xff\xff\xff\xff\xff\xff\xff\xff'
+poke "$TMP/losswrap.cstrace" $((TR + 24)) '\x01'
+expect2 loss-sum-overflow "corrupted at byte offset $((R24 + 40)): loss records add up to more than 2\^64-1 lost" \
+	"$CS" check "$TMP/losswrap.cstrace"
+"$GEN" --unfinished loss "$TMP/losswrapcut.cstrace"
+poke "$TMP/losswrapcut.cstrace" $((R15 + 40)) '\xff\xff\xff\xff\xff\xff\xff\xff'
+expect2 salvage-loss-sum-overflow "corrupted at byte offset $((R24 + 40)): loss records add up to more than 2\^64-1 lost" \
+	"$CS" report --salvage "$TMP/losswrapcut.cstrace"
+
 # --- salvage: a recording cut short ----------------------------------------------------
 # salvage NAME FILE WANT-COUNTS DROPPED: strict refuses, --salvage reads
 salvage() {
@@ -240,6 +288,63 @@ expect2 salvage-keeps-corruption "corrupted at byte offset $((256 + 3 * 96 + 88)
 	"$CS" check --salvage "$TMP/killedbad.cstrace"
 expect2 salvage-bad-header "wrong magic at byte offset 0" \
 	"$CS" report --salvage "$DATA/../tracefile.sh"
+# a file that ends in a valid end marker finished: what is wrong with it is an
+# error with --salvage too, not a cut to read around
+expect2 salvage-finished-end-before-start \
+	"corrupted at byte offset $((256 + 110 * 96 + 40)): recording ends \(1 ns\) before it starts" \
+	"$CS" report --salvage "$TMP/end.cstrace"
+cp "$TMP/clean.cstrace" "$TMP/nrrec.cstrace"
+poke "$TMP/nrrec.cstrace" $((256 + 110 * 96 + 16)) '\x01'
+expect2 salvage-finished-bad-count \
+	"corrupted at byte offset $((256 + 110 * 96 + 16)): trailer counts 1 records, the file holds 110" \
+	"$CS" check --salvage "$TMP/nrrec.cstrace"
+# ... and its totals are not added to the loss records' (bad symbol: the
+# strict reader fails after it read the trailer)
+cp "$TMP/loss.cstrace" "$TMP/losssym.cstrace"
+symstr=$(grep -abo 'cb_a' "$TMP/losssym.cstrace" | tail -n 1 | cut -d: -f1)
+poke "$TMP/losssym.cstrace" "$symstr" '\n'
+run "$CS" report -j --salvage "$TMP/losssym.cstrace"
+if [ "$rc" = 2 ] && [ "$nerr" = 1 ] &&
+   grep -q "corrupted at byte offset $symstr: symbol name .* (byte 0x0a)" <<<"$err"; then
+	pass salvage-finished-no-double-count
+else
+	fail salvage-finished-no-double-count "exit $rc, counts '$(counts "$out")': ${err:0:300}"
+fi
+
+# a path is shown escaped in the salvage notice: it cannot forge a line
+NL=$'\n'
+cp "$TMP/killed.cstrace" "$TMP/cut${NL}y: 0 violations.cstrace"
+run "$CS" report --salvage "$TMP/cut${NL}y: 0 violations.cstrace"
+if [ "$rc" = 0 ] && [ "$nerr" = 1 ] &&
+   grep -q 'cut\\x0ay: 0 violations.cstrace: salvaged 110 whole records' <<<"$err"; then
+	pass salvage-notice-path-escaped
+else
+	fail salvage-notice-path-escaped "exit $rc: $(printf '%q' "$err")"
+fi
+
+# --- the writer writes nothing its reader refuses --------------------------------------
+# (record leaves such a symbol out and says so; cs_trace_finish() refuses it)
+run "$GEN" --symbol "cb_x${NL}!id" clean "$TMP/badsym.cstrace"
+if [ "$rc" != 0 ] && grep -q 'Invalid argument' <<<"$err"; then
+	pass writer-refuses-bad-symbol
+else
+	run "$CS" report "$TMP/badsym.cstrace"
+	fail writer-refuses-bad-symbol "cs-gentrace wrote it; report: exit $rc ${err:0:200}"
+fi
+long=$(printf 'x%.0s' $(seq 512))
+run "$GEN" --symbol "$long" clean "$TMP/longsym.cstrace"
+if [ "$rc" != 0 ]; then
+	pass writer-refuses-long-symbol
+else
+	run "$CS" report "$TMP/longsym.cstrace"
+	fail writer-refuses-long-symbol "cs-gentrace wrote it; report: exit $rc ${err:0:200}"
+fi
+run "$GEN" --symbol "cb_x.cold+0x1f" clean "$TMP/oksym.cstrace"
+if [ "$rc" = 0 ] && "$CS" report "$TMP/oksym.cstrace" >/dev/null 2>&1; then
+	pass writer-takes-kernel-symbol
+else
+	fail writer-takes-kernel-symbol "exit $rc: ${err:0:200}"
+fi
 
 # --- record: the output path before anything else ---------------------------------------
 # a path that cannot be created: exit 6 and one line, before the root check,
@@ -257,6 +362,20 @@ expect2x() {
 expect2x record-bad-output 6 "record: error: cannot create $TMP/no/such/dir/x.cstrace: No such file or directory" \
 	"$CS" record -o "$TMP/no/such/dir/x.cstrace" -d 1
 expect2x record-output-is-dir 6 "cannot create $TMP: Is a directory" "$CS" record -o "$TMP" -d 1
+# a path with a newline: one line, escaped
+expect2x record-output-path-escaped 6 "cannot create $TMP/no\\\\x0asuch/x: No such file" \
+	"$CS" record -o "$TMP/no${NL}such/x" -d 1
+# not a regular file: refused at once, without blocking in open() on a FIFO
+# that has no reader (timeout only ends a hang; it times nothing)
+mkfifo "$TMP/fifo"
+expect2x record-output-fifo 6 "cannot create $TMP/fifo: not a regular file" \
+	timeout 60 "$CS" record -o "$TMP/fifo" -d 1
+exec 3<>"$TMP/fifo"	# now with a reader: open() would succeed
+expect2x record-output-fifo-reader 6 "cannot create $TMP/fifo: not a regular file" \
+	timeout 60 "$CS" record -o "$TMP/fifo" -d 1
+exec 3>&-
+expect2x record-output-device 6 "cannot create /dev/null: not a regular file" \
+	"$CS" record -o /dev/null -d 1
 if command -v strace >/dev/null; then
 	strace -f -qq -e trace=bpf -o "$TMP/strace.log" \
 		"$CS" record -o "$TMP/no/such/dir/x.cstrace" -d 1 >/dev/null 2>&1
@@ -283,6 +402,28 @@ if [ ! -e "$TMP/new.cstrace" ] && [ "$rc" != 6 ]; then
 	pass record-no-leftover
 else
 	fail record-no-leftover "exit $rc; $(ls -l "$TMP/new.cstrace" 2>&1)"
+fi
+
+# --- record needs the kernel's per-CPU preempt count (execution contexts) -------------------
+# Synthetic BTF with record's ten tracepoints, with and without __preempt_count.
+TPS="notifier_register:6 notifier_unregister:6 notifier_register_error:6
+     notifier_unregister_error:6 notifier_run:6 notifier_return:8 notifier_stop:8
+     notifier_call_begin:5 notifier_call_end:7 notifier_lock_wait:5"
+if [ "$(id -u)" != 0 ]; then
+	skip record-needs-preempt-count "not root: the privilege probe comes first"
+elif ! "$MKBTF" "$TMP/rec.btf" $TPS var:__preempt_count ||
+     ! "$MKBTF" "$TMP/recnoctx.btf" $TPS; then
+	fail record-needs-preempt-count "mkbtf failed"
+else
+	printf 'ffffffff81000000 T _stext\n' > "$TMP/kallsyms"
+	expect2x record-needs-preempt-count 7 \
+		"record needs the kernel's per-CPU __preempt_count" \
+		env CHAINSCOPE_BTF="$TMP/recnoctx.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
+		"$CS" record -o "$TMP/ctx.cstrace" -d 1
+	[ -e "$TMP/ctx.cstrace" ] && fail record-needs-preempt-count-no-file "left $TMP/ctx.cstrace"
+	expect2x record-with-preempt-count 0 "start-up probes passed" \
+		env CHAINSCOPE_BTF="$TMP/rec.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
+		"$CS" record -o "$TMP/ctx.cstrace" -d 1
 fi
 
 exit $failed

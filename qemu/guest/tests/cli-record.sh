@@ -229,5 +229,11 @@ expect_eq "calls of cs_loadgen_cb_fast (0x$fast) salvaged from the killed record
 expect_eq "record -o bad path exit" "$?" 6
 grep -q 'cannot create /nonexistent/dir/x.cstrace' "$W/badout.err" ||
 	fail "bad path: $(cat "$W/badout.err")"
+# ... and so does a FIFO, at once (open() would block without a reader)
+mkfifo "$W/fifo"
+timeout 60 "$CS" record -o "$W/fifo" -d 1 > /dev/null 2> "$W/fifo.err"
+expect_eq "record -o FIFO exit" "$?" 6
+grep -q "cannot create $W/fifo: not a regular file" "$W/fifo.err" ||
+	fail "FIFO: $(cat "$W/fifo.err")"
 cs_cleanup
 echo "record, check and report agree with the load"
