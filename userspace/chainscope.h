@@ -34,7 +34,7 @@ enum cs_exit {
 	"  4  no kernel BTF (/sys/kernel/btf/vmlinux, or $CHAINSCOPE_BTF)\n" \
 	"  5  the kernel has no chainscope notifier tracepoints\n"	\
 	"  6  record: the output file cannot be created (checked first)\n" \
-	"  7  latency -C: the kernel BTF has no per-CPU __preempt_count,\n" \
+	"  7  latency -C, record: the kernel BTF has no per-CPU __preempt_count,\n" \
 	"     so interrupt context cannot be told from task context\n" \
 	"\n"								\
 	"Environment:\n"						\
