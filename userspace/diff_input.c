@@ -5,7 +5,7 @@
  * any whitespace around and inside them (one object per line, or
  * pretty-printed by e.g. `python3 -m json.tool`). json-c's json_tokener
  * reads it incrementally, so bytes may arrive in any split. Several
- * objects are summed per (chain, callback): counts and histogram buckets
+ * objects are summed per row (diff.h): counts and histogram buckets
  * added, max the largest; p50/p99 are estimated again from the summed
  * histogram, as the live tools do. Loss counters are summed too.
  *
@@ -30,6 +30,7 @@
 struct cs_diff_input {
 	char *name;
 	json_tokener *tok;
+	struct cs_json_keys *keys;	/* duplicate keys in the bytes fed */
 	struct cs_diff_row *rows;	/* uthash head; iteration is file order */
 	size_t nrows, nobjs;
 	char units[8];
@@ -59,7 +60,8 @@ struct cs_diff_input *cs_diff_input_new(const char *name)
 		return NULL;
 	in->name = strdup(name);
 	in->tok = json_tokener_new();
-	if (!in->name || !in->tok) {
+	in->keys = cs_json_keys_new();
+	if (!in->name || !in->tok || !in->keys) {
 		cs_diff_input_free(in);
 		return NULL;
 	}
@@ -84,10 +86,12 @@ void cs_diff_input_free(struct cs_diff_input *in)
 	HASH_ITER(hh, in->rows, r, tmp) {
 		HASH_DEL(in->rows, r);
 		free(r->key);
+		free(r->nb);
 		free(r);
 	}
 	if (in->tok)
 		json_tokener_free(in->tok);
+	cs_json_keys_free(in->keys);
 	free(in->carry);
 	free(in->name);
 	free(in);
@@ -258,58 +262,175 @@ static int get_str(const struct ctx *c, json_object *o, const char *key,
 	return 0;
 }
 
-static struct cs_diff_row *row_get(struct cs_diff_input *in, const char *chain,
-				   size_t clen, const char *cb, size_t cblen)
-{
-	size_t keylen = clen + 1 + cblen;
-	struct cs_diff_row *r;
-	char *key = malloc(keylen + 1);
+/*
+ * What tells a row apart: the names (chain, callback, val with latency
+ * -a), stable across boots, and the addresses the producer keyed it by
+ * (chain_addr, callback_addr, nb_addr), which are not.
+ */
+struct row_id {
+	const char *part[6];	/* chain, callback, val, chain_addr, callback_addr, nb_addr */
+	size_t len[6];
+	const char *nb;		/* the block's printed name */
+	char val[24];
+};
+#define ID_NAMES 3		/* the parts that name the row: its group */
 
+/* The row of id, new or not; NULL if out of memory. */
+static struct cs_diff_row *row_get(struct cs_diff_input *in, const struct row_id *id)
+{
+	size_t keylen = 0, at[6], i;
+	struct cs_diff_row *r;
+	char *key;
+
+	for (i = 0; i < 6; i++) {
+		at[i] = keylen;
+		keylen += id->len[i] + (i < 5);
+	}
+	key = malloc(keylen + 1);
 	if (!key)
 		return NULL;
-	memcpy(key, chain, clen);
-	key[clen] = '\0';
-	memcpy(key + clen + 1, cb, cblen);
-	key[keylen] = '\0';
+	for (i = 0; i < 6; i++) {
+		memcpy(key + at[i], id->part[i] ? id->part[i] : "", id->len[i]);
+		key[at[i] + id->len[i]] = '\0';
+	}
 	HASH_FIND(hh, in->rows, key, keylen, r);
 	if (r) {
 		free(key);
 		return r;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r) {
+	if (!r || (id->nb && !(r->nb = strdup(id->nb)))) {
+		free(r);
 		free(key);
 		return NULL;
 	}
 	r->key = key;
 	r->keylen = keylen;
+	r->grouplen = at[ID_NAMES] - 1;
 	r->chain = key;
-	r->callback = key + clen + 1;
+	r->callback = key + at[1];
+	r->val = id->part[2] ? key + at[2] : NULL;
+	r->callback_addr = id->part[4] ? key + at[4] : NULL;
+	r->nb_addr = id->part[5] ? key + at[5] : NULL;
+	r->idx = in->nrows++;
 	HASH_ADD_KEYPTR(hh, in->rows, r->key, r->keylen, r);
-	in->nrows++;
 	return r;
+}
+
+/* An optional address field: "0x" and 1-16 lower-case hex digits */
+static int get_addr(const struct ctx *c, json_object *o, const char *path,
+		    const char *key, const char **out, size_t *len)
+{
+	char p[96];
+	size_t i;
+
+	*out = NULL;
+	*len = 0;
+	if (!json_object_object_get_ex(o, key, NULL))
+		return 0;
+	if (get_name(c, o, path, key, out, len))
+		return -1;
+	for (i = 2; i < *len && strchr("0123456789abcdef", (*out)[i]); i++)
+		;
+	if (*len >= 3 && *len <= 18 && !strncmp(*out, "0x", 2) && i == *len)
+		return 0;
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	return obj_err(c, p, "not an address (0x and 1-16 lower-case hex digits)");
+}
+
+static int get_id(const struct ctx *c, json_object *o, const char *path, struct row_id *id)
+{
+	static const char *const addrs[] = { "chain_addr", "callback_addr", "nb_addr" };
+	bool has_nb = json_object_object_get_ex(o, "nb", NULL);
+	unsigned long long val;
+	size_t len, i;
+	char p[96];
+
+	memset(id, 0, sizeof(*id));
+	if (get_name(c, o, path, "chain", &id->part[0], &id->len[0]) ||
+	    get_name(c, o, path, "callback", &id->part[1], &id->len[1]))
+		return -1;
+	if (json_object_object_get_ex(o, "val", NULL)) {
+		if (get_u63(c, o, path, "val", true, &val))
+			return -1;
+		snprintf(id->val, sizeof(id->val), "%llu", val);
+		id->part[2] = id->val;
+		id->len[2] = strlen(id->val);
+	}
+	for (i = 0; i < 3; i++)
+		if (get_addr(c, o, path, addrs[i], &id->part[3 + i], &id->len[3 + i]))
+			return -1;
+	/* nb and nb_addr name the block together (cs_json_symbol()) */
+	if (has_nb != !!id->part[5]) {
+		snprintf(p, sizeof(p), "%s.%s", path, has_nb ? "nb_addr" : "nb");
+		return obj_err(c, p, "missing (nb and nb_addr name the block together)");
+	}
+	if (has_nb && get_name(c, o, path, "nb", &id->nb, &len))
+		return -1;
+	return 0;
+}
+
+/*
+ * The log2 estimate of a percentile (cs_summarize()) lies in the bucket
+ * that holds its rank, rounded to at most the bucket's end, and never
+ * above the largest sample: [2^b, min(2^(b+1), max)] (b 0: [0, 2]).
+ */
+static int check_pct(const struct ctx *c, json_object *o, const char *path,
+		     const char *key, double pct, const unsigned long long *slots,
+		     unsigned long long total, unsigned long long max)
+{
+	unsigned long long v, lo = 0, hi = 0, cum = 0, rank;
+	char p[96];
+	int i;
+
+	if (!json_object_object_get_ex(o, key, NULL))
+		return 0;
+	if (get_u63(c, o, path, key, false, &v))
+		return -1;
+	if (total) {
+		rank = (unsigned long long)(pct / 100.0 * (double)total + 0.999999);
+		rank = rank < 1 ? 1 : rank > total ? total : rank;
+		for (i = 0; i < CS_DIFF_SLOTS; i++) {
+			if (slots[i] && cum + slots[i] >= rank)
+				break;
+			cum += slots[i];
+		}
+		lo = i ? 1ULL << i : 0;
+		hi = i < 63 ? 1ULL << (i + 1) : INT64_MAX;
+		hi = hi < max ? hi : max;
+	}
+	if (v >= lo && v <= hi)
+		return 0;
+	snprintf(p, sizeof(p), "%s.%s", path, key);
+	if (!total)
+		return obj_err(c, p, "%llu with an empty histogram (want 0)", v);
+	return obj_err(c, p, "%llu does not fit the histogram (%llu..%llu: its bucket "
+		       "%d, at most max)", v, lo, hi, i);
 }
 
 static int read_callback(const struct ctx *c, json_object *o, size_t idx)
 {
 	struct cs_diff_input *in = c->in;
-	unsigned long long count, max, max_ns, v, veto = 0;
+	unsigned long long count, max, max_ns = 0, untimed, v, veto = 0, total = 0;
+	unsigned long long slots[CS_DIFF_SLOTS] = { 0 };
 	static const char *const vetoes[] = { "stop", "bad", "errno" };
-	const char *chain, *cb;
-	size_t clen, cblen, j, n;
+	struct row_id id;
+	size_t j, n;
 	struct cs_diff_row *r;
-	json_object *hist, *max_ns_v;
+	json_object *hist;
+	bool has_max_ns;
 	char path[64], p[96];
+	int top = -1;
 
 	snprintf(path, sizeof(path), "$.callbacks[%zu]", idx);
 	if (!json_object_is_type(o, json_type_object))
 		return obj_err(c, path, "%s, not an object", type_name(o));
-	if (get_name(c, o, path, "chain", &chain, &clen) ||
-	    get_name(c, o, path, "callback", &cb, &cblen) ||
+	has_max_ns = json_object_object_get_ex(o, "max_ns", NULL);
+	if (get_id(c, o, path, &id) ||
 	    get_u63(c, o, path, "count", true, &count) ||
 	    get_u63(c, o, path, "max", true, &max) ||
 	    get_u63(c, o, path, "max_ns", false, &max_ns) ||
-	    get_u63(c, o, path, "untimed", false, &v))
+	    get_u63(c, o, path, "untimed", false, &untimed))
 		return -1;
 	for (j = 0; j < 3; j++)
 		if (get_u63(c, o, path, vetoes[j], true, &v) ||
@@ -320,18 +441,6 @@ static int read_callback(const struct ctx *c, json_object *o, size_t idx)
 		return obj_err(c, p, "missing");
 	if (!json_object_is_type(hist, json_type_array))
 		return obj_err(c, p, "%s, not an array", type_name(hist));
-
-	r = row_get(in, chain, clen, cb, cblen);
-	if (!r)
-		return obj_err(c, path, "out of memory");
-	if (add_u64(c, path, "count", &r->count, count) ||
-	    add_u64(c, path, "stop", &r->veto, veto))
-		return -1;
-	/* max_ns is exact, max is rounded down to units: prefer max_ns */
-	if (json_object_object_get_ex(o, "max_ns", &max_ns_v))
-		max = max_ns / in->unit_ns;
-	if (max > r->max)
-		r->max = max;
 
 	n = json_object_array_length(hist);
 	for (j = 0; j < n; j++) {
@@ -353,9 +462,64 @@ static int read_callback(const struct ctx *c, json_object *o, size_t idx)
 		if (lo != want_lo || hi != want_hi)
 			return obj_err(c, p, "min %llu, max %llu is not a log2 bucket "
 				       "(0-1, 2-3, 4-7, ...)", lo, hi);
-		if (add_u64(c, p, "count", &r->slots[slot], bcount))
+		if (add_u64(c, p, "count", &slots[slot], bcount) ||
+		    add_u64(c, p, "count", &total, bcount))
 			return -1;
+		if (bcount && (int)slot > top)
+			top = slot;
 	}
+
+	/*
+	 * The fields must agree with the histogram (cbrow.c, latency.bpf.c):
+	 * count is the timed calls, one in a bucket each, plus the untimed
+	 * ones, which have no bucket and no duration; max is max_ns in the
+	 * units, rounded down, and falls in the highest bucket or above it
+	 * (the last bucket takes everything longer).
+	 */
+	if (total > ULLONG_MAX - untimed || count != total + untimed) {
+		snprintf(p, sizeof(p), "%s.count", path);
+		if (untimed)
+			return obj_err(c, p, "%llu, but the histogram holds %llu calls and "
+				       "untimed %llu more", count, total, untimed);
+		return obj_err(c, p, "%llu, but the histogram holds %llu calls", count, total);
+	}
+	if (has_max_ns && max != max_ns / in->unit_ns) {
+		snprintf(p, sizeof(p), "%s.max", path);
+		return obj_err(c, p, "%llu, but max_ns %llu is %llu %s", max, max_ns,
+			       max_ns / in->unit_ns, in->units);
+	}
+	snprintf(p, sizeof(p), "%s.%s", path, has_max_ns ? "max_ns" : "max");
+	if (top < 0 && (max || max_ns))
+		return obj_err(c, p, "%llu with an empty histogram (no timed call)",
+			       has_max_ns ? max_ns : max);
+	if (top >= 0 && max < (top ? 1ULL << top : 0))
+		return obj_err(c, p, "%llu, below the histogram's highest non-empty bucket "
+			       "(%llu-%llu %s)", has_max_ns ? max_ns : max, 1ULL << top,
+			       (1ULL << (top + 1)) - 1, in->units);
+	if (check_pct(c, o, path, "p50", 50, slots, total, max) ||
+	    check_pct(c, o, path, "p99", 99, slots, total, max))
+		return -1;
+
+	r = row_get(in, &id);
+	if (!r)
+		return obj_err(c, path, "out of memory");
+	if (r->obj == in->nobjs + 1) {
+		char q1[24], q2[24];
+
+		return obj_err(c, path, "a second row for chain \"%s\", callback \"%s\"%s%s "
+			       "with the same addresses (rows are unique per object)",
+			       quote(r->chain, q1), quote(r->callback, q2),
+			       r->val ? ", val " : "", r->val ? r->val : "");
+	}
+	r->obj = in->nobjs + 1;
+	if (add_u64(c, path, "count", &r->count, count) ||
+	    add_u64(c, path, "stop", &r->veto, veto))
+		return -1;
+	if (max > r->max)
+		r->max = max;
+	for (j = 0; j < CS_DIFF_SLOTS; j++)
+		if (add_u64(c, path, "histogram", &r->slots[j], slots[j]))
+			return -1;
 	return 0;
 }
 
@@ -377,16 +541,50 @@ static bool is_loss_key(const char *k)
 	return strspn(k + n, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(k + n);
 }
 
-static int read_loss(const struct ctx *c, json_object *root)
+/*
+ * The counters each producer always writes (maps.c cs_report_health(),
+ * report.c): without them a file cannot say it lost nothing.
+ */
+static const char *const latency_loss[] = { "dropped", "failed", "missed", NULL };
+static const char *const report_loss[] = { "lost", "missed", NULL };
+
+static const char *missing_loss(json_object *root, const char *const *need)
+{
+	for (; *need; need++)
+		if (!json_object_object_get_ex(root, *need, NULL))
+			return *need;
+	return NULL;
+}
+
+static int read_loss(const struct ctx *c, json_object *root, const char *type)
 {
 	struct cs_diff_input *in = c->in;
+	const char *miss;
 	char p[64];
 
+	if (!type) {
+		/* no type (hand-made): either producer's set will do */
+		if (missing_loss(root, latency_loss) && missing_loss(root, report_loss))
+			return obj_err(c, "$", "no loss counters (want dropped, failed and "
+				       "missed as latency -j writes them, or lost and missed "
+				       "as report -j does)");
+	} else if ((miss = missing_loss(root, strcmp(type, "latency") ? report_loss :
+					latency_loss))) {
+		snprintf(p, sizeof(p), "$.%s", miss);
+		return obj_err(c, p, "missing (%s -j writes %s): without it the file "
+			       "cannot show it lost nothing", type,
+			       strcmp(type, "latency") ? "lost and missed" :
+			       "dropped, failed and missed");
+	}
 	json_object_object_foreach(root, key, val) {
 		unsigned long long n;
 		int i;
 
 		if (!is_loss_key(key))
+			continue;
+		/* latency -C: whether the two counters below differ */
+		if (!strcmp(key, "missed_begin_end_differ") &&
+		    json_object_is_type(val, json_type_boolean))
 			continue;
 		if (strlen(key) >= sizeof(in->loss[0].name))
 			return obj_err(c, "$", "loss counter name '%.40s...' is too long", key);
@@ -443,7 +641,7 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 		return obj_err(&c, "$.callbacks", "missing");
 	if (!json_object_is_type(arr, json_type_array))
 		return obj_err(&c, "$.callbacks", "%s, not an array", type_name(arr));
-	if (read_loss(&c, root))
+	if (read_loss(&c, root, type))
 		return -1;
 	n = json_object_array_length(arr);
 	for (i = 0; i < n; i++)
@@ -478,7 +676,7 @@ static int feed_tokener(struct cs_diff_input *in, const char *buf, size_t len,
 		enum json_tokener_error jerr;
 		json_object *obj;
 		const char *nul;
-		size_t chunk, used;
+		size_t chunk, used, n;
 		int rc;
 
 		if (!in->in_value) {
@@ -504,6 +702,17 @@ static int feed_tokener(struct cs_diff_input *in, const char *buf, size_t len,
 		used = json_tokener_get_parse_end(in->tok);
 		if (used > chunk)
 			used = chunk;
+		/* the bytes json-c took, in order, once: a key repeated in them? */
+		n = cs_json_keys_scan(in->keys, buf + i, used, &rc);
+		if (rc) {
+			json_object_put(obj);
+			advance(in, buf + i, n);
+			if (rc < 0)
+				return stream_err(in, err, errlen, in->off, "out of memory");
+			return stream_err(in, err, errlen, in->off, "key \"%s\" twice in one "
+					  "object (which one counts is ambiguous)",
+					  cs_json_keys_dup(in->keys));
+		}
 		advance(in, buf + i, used);
 		i += used;
 		if (jerr == json_tokener_continue)
