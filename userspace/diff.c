@@ -10,6 +10,10 @@
 
 #include "chainscope.h"
 #include "diff.h"
+#include "safestr.h"
+
+/* a path in our messages: escaped, so it cannot forge an output line */
+#define PATH_ESC_LEN CS_SAFE_STR_LEN(4096)
 
 static struct env {
 	const char *cmd;
@@ -108,7 +112,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		else if (!env.new)
 			env.new = arg;
 		else
-			cs_usage_error(state, "unexpected argument '%s'", arg);
+			cs_usage_error(state, "unexpected argument '%s'",
+				       cs_safe_str(arg, (char[256]){ 0 }, 256));
 		return 0;
 	case ARGP_KEY_END:
 		if (!env.new)
@@ -126,18 +131,25 @@ static const struct argp argp = {
 	.doc = doc,
 };
 
+/*
+ * The input is named by its escaped path: every error and verdict line
+ * that names the file prints that name.
+ */
 static struct cs_diff_input *load(const char *path, char *err, size_t errlen)
 {
-	struct cs_diff_input *in = cs_diff_input_new(path);
+	static char name[PATH_ESC_LEN];
+	struct cs_diff_input *in;
 	FILE *f;
 
+	cs_safe_str(path, name, sizeof(name));
+	in = cs_diff_input_new(name);
 	if (!in) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", name);
 		return NULL;
 	}
 	f = fopen(path, "re");
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot open: %s", name, strerror(errno));
 		cs_diff_input_free(in);
 		return NULL;
 	}
@@ -153,7 +165,7 @@ int cmd_diff(int argc, char **argv)
 {
 	struct cs_diff_input *base = NULL, *new = NULL;
 	struct cs_diff_budget bu;
-	char err[1024];
+	char err[1024 + PATH_ESC_LEN];
 	int rc = CS_EXIT_USAGE;
 
 	memset(&env, 0, sizeof(env));

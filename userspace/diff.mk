@@ -13,9 +13,12 @@
 DIFF_OBJS := diff_input.o diff_keys.o diff_rules.o
 DIFF_FUZZ_RUNS ?= 20000
 
-REC_OBJS += $(DIFF_OBJS)
+# safestr.o (cs_safe_str) may be listed by check.mk too: $^ and $(sort)
+# take it once
+REC_OBJS += $(DIFF_OBJS) safestr.o
 LDLIBS += -lm
-$(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(DIFF_OBJS))
+$(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(DIFF_OBJS) safestr.o)
+$(OUTPUT)/diff.o $(OUTPUT)/safestr.o: safestr.h
 
 $(OUTPUT)/fuzz_diff: tests/fuzz_diff.c diff_input.c diff_keys.c diff_rules.c diff.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)

@@ -359,6 +359,20 @@ bad p50-lie '\$\.callbacks\[1\]\.p50: 0 does not fit the histogram'
 obj "$LOSS0" "$A" "$(cb chain_a cb_b 0 3 0 '')" > "$TMP/bad.json"
 bad max-no-timed-call '\$\.callbacks\[1\]\.max_ns: 3000 with an empty histogram'
 
+# --- paths are printed escaped: a newline in a name cannot forge a line ------
+NL=$'\n'
+FORGED="$TMP/x${NL}within budget${NL}.json"
+cp "$TMP/lost.json" "$FORGED"
+expect diff.path-verdict 1 '' '^FAIL lost-events: .*/x\\x0awithin budget\\x0a\.json lost events' \
+	"${D[@]}" "$TMP/base.json" "$FORGED"
+grep -q '^within budget$' <<<"$out" && fail diff.path-verdict-forged "a forged line: ${out:0:600}"
+echo 'not json' > "$FORGED"
+expect diff.path-error 2 '/x\\x0awithin budget\\x0a\.json: line 1, byte 1: invalid JSON' '' \
+	"${D[@]}" "$TMP/base.json" "$FORGED"
+expect diff.path-missing 2 '/nope\\x0ay\\x1b\[0m: cannot open' '' \
+	"${D[@]}" "$TMP/base.json" "$TMP/nope${NL}y"$'\e'"[0m"
+expect diff.path-argument 2 "unexpected argument 'c\\\\x0ad'" '' "${D[@]}" a b "c${NL}d"
+
 # --- benchattach: argp, one-line errors, never bpf() ---------------------------
 # no capabilities: a benchattach that went on could not load anything
 NOCAP=()
