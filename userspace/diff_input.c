@@ -24,26 +24,10 @@
 #include <json-c/json.h>
 
 #include "diff.h"
+#include "diff_int.h"
 
 #define MAX_NAME 512	/* longest chain or callback name accepted */
 
-struct cs_diff_input {
-	char *name;
-	json_tokener *tok;
-	struct cs_json_keys *keys;	/* duplicate keys in the bytes fed */
-	struct cs_diff_row *rows;	/* uthash head; iteration is file order */
-	size_t nrows, nobjs;
-	char units[8];
-	unsigned long long unit_ns;
-	char type[16];			/* "" when the objects carry none */
-	struct cs_diff_loss loss[CS_DIFF_MAX_LOSS];
-	int nloss;
-	unsigned long long off, line;	/* bytes consumed, line of off (1-based) */
-	unsigned long long val_off, val_line;	/* where the current value began */
-	bool in_value, failed, ended;
-	char *carry;			/* the held-back end of the last feed */
-	size_t ncarry, carry_cap;
-};
 
 static const struct {
 	const char *name;
@@ -114,14 +98,7 @@ static int stream_err(struct cs_diff_input *in, char *err, size_t errlen,
 }
 
 /* Errors in an object's content: "NAME: object N (line L): PATH: ..." */
-struct ctx {
-	struct cs_diff_input *in;
-	char *err;
-	size_t errlen;
-};
-
-__attribute__((format(printf, 3, 4)))
-static int obj_err(const struct ctx *c, const char *path, const char *fmt, ...)
+int cs_diff_obj_err(const struct cs_diff_ctx *c, const char *path, const char *fmt, ...)
 {
 	int n = snprintf(c->err, c->errlen, "%s: object %zu (line %llu): %s: ",
 			 c->in->name, c->in->nobjs + 1, c->in->val_line, path);
@@ -136,7 +113,7 @@ static int obj_err(const struct ctx *c, const char *path, const char *fmt, ...)
 }
 
 /* s for an error message: at most 20 bytes, printable ASCII ('?' else) */
-static const char *quote(const char *s, char buf[24])
+const char *cs_diff_quote(const char *s, char buf[24])
 {
 	size_t i;
 
@@ -146,7 +123,7 @@ static const char *quote(const char *s, char buf[24])
 	return buf;
 }
 
-static const char *type_name(json_object *v)
+const char *cs_diff_type_name(json_object *v)
 {
 	switch (json_object_get_type(v)) {
 	case json_type_null: return "null";
@@ -165,7 +142,7 @@ static const char *type_name(json_object *v)
  * anything larger to UINT64_MAX, so that is refused as out of range
  * rather than read wrong).
  */
-static int as_u63(const struct ctx *c, const char *path, const char *key,
+static int as_u63(const struct cs_diff_ctx *c, const char *path, const char *key,
 		  json_object *v, unsigned long long *out)
 {
 	const char *why = NULL;
@@ -182,14 +159,14 @@ static int as_u63(const struct ctx *c, const char *path, const char *key,
 	/* the path only now: this runs for every number of the input */
 	snprintf(p, sizeof(p), "%s%s%s", path, key ? "." : "", key ? key : "");
 	if (!json_object_is_type(v, json_type_int))
-		return obj_err(c, p, "%s, not an integer", type_name(v));
+		return cs_diff_obj_err(c, p, "%s, not an integer", cs_diff_type_name(v));
 	if (json_object_get_int64(v) < 0)
-		return obj_err(c, p, "negative (%lld)", (long long)json_object_get_int64(v));
-	return obj_err(c, p, "out of range (above %llu)", (unsigned long long)INT64_MAX);
+		return cs_diff_obj_err(c, p, "negative (%lld)", (long long)json_object_get_int64(v));
+	return cs_diff_obj_err(c, p, "out of range (above %llu)", (unsigned long long)INT64_MAX);
 }
 
 /* A field of object o at path; *out is 0 if optional and absent. */
-static int get_u63(const struct ctx *c, json_object *o, const char *path,
+int cs_diff_get_u63(const struct cs_diff_ctx *c, json_object *o, const char *path,
 		   const char *key, bool required, unsigned long long *out)
 {
 	char p[160];
@@ -201,11 +178,11 @@ static int get_u63(const struct ctx *c, json_object *o, const char *path,
 	if (!required)
 		return 0;
 	snprintf(p, sizeof(p), "%s.%s", path, key);
-	return obj_err(c, p, "missing");
+	return cs_diff_obj_err(c, p, "missing");
 }
 
 /* *sum += v, or an error naming path.key */
-static int add_u64(const struct ctx *c, const char *path, const char *key,
+int cs_diff_add_u64(const struct cs_diff_ctx *c, const char *path, const char *key,
 		   unsigned long long *sum, unsigned long long v)
 {
 	char p[160];
@@ -215,11 +192,11 @@ static int add_u64(const struct ctx *c, const char *path, const char *key,
 		return 0;
 	}
 	snprintf(p, sizeof(p), "%s%s%s", path, key ? "." : "", key ? key : "");
-	return obj_err(c, p, "a sum with it overflows 64 bits");
+	return cs_diff_obj_err(c, p, "a sum with it overflows 64 bits");
 }
 
 /* A chain or callback name: printable ASCII, as kernel symbols are. */
-static int get_name(const struct ctx *c, json_object *o, const char *path,
+int cs_diff_get_name(const struct cs_diff_ctx *c, json_object *o, const char *path,
 		    const char *key, const char **out, size_t *len)
 {
 	json_object *v = NULL;
@@ -237,16 +214,16 @@ static int get_name(const struct ctx *c, json_object *o, const char *path,
 	}
 	snprintf(p, sizeof(p), "%s.%s", path, key);
 	if (!v)
-		return obj_err(c, p, "missing");
+		return cs_diff_obj_err(c, p, "missing");
 	if (!json_object_is_type(v, json_type_string))
-		return obj_err(c, p, "%s, not a string", type_name(v));
+		return cs_diff_obj_err(c, p, "%s, not a string", cs_diff_type_name(v));
 	if (!*len || *len > MAX_NAME)
-		return obj_err(c, p, "length %zu, not 1..%d", *len, MAX_NAME);
-	return obj_err(c, p, "byte 0x%02x at %zu: names are printable ASCII",
+		return cs_diff_obj_err(c, p, "length %zu, not 1..%d", *len, MAX_NAME);
+	return cs_diff_obj_err(c, p, "byte 0x%02x at %zu: names are printable ASCII",
 		       (unsigned char)(*out)[i], i);
 }
 
-static int get_str(const struct ctx *c, json_object *o, const char *key,
+static int get_str(const struct cs_diff_ctx *c, json_object *o, const char *key,
 		   bool required, const char **out)
 {
 	char p[32];
@@ -255,271 +232,10 @@ static int get_str(const struct ctx *c, json_object *o, const char *key,
 	*out = NULL;
 	snprintf(p, sizeof(p), "$.%s", key);
 	if (!json_object_object_get_ex(o, key, &v))
-		return required ? obj_err(c, p, "missing") : 0;
+		return required ? cs_diff_obj_err(c, p, "missing") : 0;
 	if (!json_object_is_type(v, json_type_string))
-		return obj_err(c, p, "%s, not a string", type_name(v));
+		return cs_diff_obj_err(c, p, "%s, not a string", cs_diff_type_name(v));
 	*out = json_object_get_string(v);
-	return 0;
-}
-
-/*
- * What tells a row apart: the names (chain, callback, val with latency
- * -a), stable across boots, and the addresses the producer keyed it by
- * (chain_addr, callback_addr, nb_addr), which are not.
- */
-struct row_id {
-	const char *part[6];	/* chain, callback, val, chain_addr, callback_addr, nb_addr */
-	size_t len[6];
-	const char *nb;		/* the block's printed name */
-	char val[24];
-};
-#define ID_NAMES 3		/* the parts that name the row: its group */
-
-/* The row of id, new or not; NULL if out of memory. */
-static struct cs_diff_row *row_get(struct cs_diff_input *in, const struct row_id *id)
-{
-	size_t keylen = 0, at[6], i;
-	struct cs_diff_row *r;
-	char *key;
-
-	for (i = 0; i < 6; i++) {
-		at[i] = keylen;
-		keylen += id->len[i] + (i < 5);
-	}
-	key = malloc(keylen + 1);
-	if (!key)
-		return NULL;
-	for (i = 0; i < 6; i++) {
-		memcpy(key + at[i], id->part[i] ? id->part[i] : "", id->len[i]);
-		key[at[i] + id->len[i]] = '\0';
-	}
-	HASH_FIND(hh, in->rows, key, keylen, r);
-	if (r) {
-		free(key);
-		return r;
-	}
-	r = calloc(1, sizeof(*r));
-	if (!r || (id->nb && !(r->nb = strdup(id->nb)))) {
-		free(r);
-		free(key);
-		return NULL;
-	}
-	r->key = key;
-	r->keylen = keylen;
-	r->grouplen = at[ID_NAMES] - 1;
-	r->chain = key;
-	r->callback = key + at[1];
-	r->val = id->part[2] ? key + at[2] : NULL;
-	r->callback_addr = id->part[4] ? key + at[4] : NULL;
-	r->nb_addr = id->part[5] ? key + at[5] : NULL;
-	r->idx = in->nrows++;
-	HASH_ADD_KEYPTR(hh, in->rows, r->key, r->keylen, r);
-	return r;
-}
-
-/* An optional address field: "0x" and 1-16 lower-case hex digits */
-static int get_addr(const struct ctx *c, json_object *o, const char *path,
-		    const char *key, const char **out, size_t *len)
-{
-	char p[96];
-	size_t i;
-
-	*out = NULL;
-	*len = 0;
-	if (!json_object_object_get_ex(o, key, NULL))
-		return 0;
-	if (get_name(c, o, path, key, out, len))
-		return -1;
-	for (i = 2; i < *len && strchr("0123456789abcdef", (*out)[i]); i++)
-		;
-	if (*len >= 3 && *len <= 18 && !strncmp(*out, "0x", 2) && i == *len)
-		return 0;
-	snprintf(p, sizeof(p), "%s.%s", path, key);
-	return obj_err(c, p, "not an address (0x and 1-16 lower-case hex digits)");
-}
-
-static int get_id(const struct ctx *c, json_object *o, const char *path, struct row_id *id)
-{
-	static const char *const addrs[] = { "chain_addr", "callback_addr", "nb_addr" };
-	bool has_nb = json_object_object_get_ex(o, "nb", NULL);
-	unsigned long long val;
-	size_t len, i;
-	char p[96];
-
-	memset(id, 0, sizeof(*id));
-	if (get_name(c, o, path, "chain", &id->part[0], &id->len[0]) ||
-	    get_name(c, o, path, "callback", &id->part[1], &id->len[1]))
-		return -1;
-	if (json_object_object_get_ex(o, "val", NULL)) {
-		if (get_u63(c, o, path, "val", true, &val))
-			return -1;
-		snprintf(id->val, sizeof(id->val), "%llu", val);
-		id->part[2] = id->val;
-		id->len[2] = strlen(id->val);
-	}
-	for (i = 0; i < 3; i++)
-		if (get_addr(c, o, path, addrs[i], &id->part[3 + i], &id->len[3 + i]))
-			return -1;
-	/* nb and nb_addr name the block together (cs_json_symbol()) */
-	if (has_nb != !!id->part[5]) {
-		snprintf(p, sizeof(p), "%s.%s", path, has_nb ? "nb_addr" : "nb");
-		return obj_err(c, p, "missing (nb and nb_addr name the block together)");
-	}
-	if (has_nb && get_name(c, o, path, "nb", &id->nb, &len))
-		return -1;
-	return 0;
-}
-
-/*
- * The log2 estimate of a percentile (cs_summarize()) lies in the bucket
- * that holds its rank, rounded to at most the bucket's end, and never
- * above the largest sample: [2^b, min(2^(b+1), max)] (b 0: [0, 2]).
- */
-static int check_pct(const struct ctx *c, json_object *o, const char *path,
-		     const char *key, double pct, const unsigned long long *slots,
-		     unsigned long long total, unsigned long long max)
-{
-	unsigned long long v, lo = 0, hi = 0, cum = 0, rank;
-	char p[96];
-	int i;
-
-	if (!json_object_object_get_ex(o, key, NULL))
-		return 0;
-	if (get_u63(c, o, path, key, false, &v))
-		return -1;
-	if (total) {
-		rank = (unsigned long long)(pct / 100.0 * (double)total + 0.999999);
-		rank = rank < 1 ? 1 : rank > total ? total : rank;
-		for (i = 0; i < CS_DIFF_SLOTS; i++) {
-			if (slots[i] && cum + slots[i] >= rank)
-				break;
-			cum += slots[i];
-		}
-		lo = i ? 1ULL << i : 0;
-		hi = i < 63 ? 1ULL << (i + 1) : INT64_MAX;
-		hi = hi < max ? hi : max;
-	}
-	if (v >= lo && v <= hi)
-		return 0;
-	snprintf(p, sizeof(p), "%s.%s", path, key);
-	if (!total)
-		return obj_err(c, p, "%llu with an empty histogram (want 0)", v);
-	return obj_err(c, p, "%llu does not fit the histogram (%llu..%llu: its bucket "
-		       "%d, at most max)", v, lo, hi, i);
-}
-
-static int read_callback(const struct ctx *c, json_object *o, size_t idx)
-{
-	struct cs_diff_input *in = c->in;
-	unsigned long long count, max, max_ns = 0, untimed, v, veto = 0, total = 0;
-	unsigned long long slots[CS_DIFF_SLOTS] = { 0 };
-	static const char *const vetoes[] = { "stop", "bad", "errno" };
-	struct row_id id;
-	size_t j, n;
-	struct cs_diff_row *r;
-	json_object *hist;
-	bool has_max_ns;
-	char path[64], p[96];
-	int top = -1;
-
-	snprintf(path, sizeof(path), "$.callbacks[%zu]", idx);
-	if (!json_object_is_type(o, json_type_object))
-		return obj_err(c, path, "%s, not an object", type_name(o));
-	has_max_ns = json_object_object_get_ex(o, "max_ns", NULL);
-	if (get_id(c, o, path, &id) ||
-	    get_u63(c, o, path, "count", true, &count) ||
-	    get_u63(c, o, path, "max", true, &max) ||
-	    get_u63(c, o, path, "max_ns", false, &max_ns) ||
-	    get_u63(c, o, path, "untimed", false, &untimed))
-		return -1;
-	for (j = 0; j < 3; j++)
-		if (get_u63(c, o, path, vetoes[j], true, &v) ||
-		    add_u64(c, path, vetoes[j], &veto, v))
-			return -1;
-	snprintf(p, sizeof(p), "%s.histogram", path);
-	if (!json_object_object_get_ex(o, "histogram", &hist))
-		return obj_err(c, p, "missing");
-	if (!json_object_is_type(hist, json_type_array))
-		return obj_err(c, p, "%s, not an array", type_name(hist));
-
-	n = json_object_array_length(hist);
-	for (j = 0; j < n; j++) {
-		json_object *b = json_object_array_get_idx(hist, j);
-		unsigned long long lo, hi, want_lo, want_hi, bcount;
-		unsigned int slot;
-
-		snprintf(p, sizeof(p), "%s.histogram[%zu]", path, j);
-		if (!json_object_is_type(b, json_type_object))
-			return obj_err(c, p, "%s, not an object", type_name(b));
-		if (get_u63(c, b, p, "min", true, &lo) ||
-		    get_u63(c, b, p, "max", true, &hi) ||
-		    get_u63(c, b, p, "count", true, &bcount))
-			return -1;
-		/* the live tools' buckets: [0, 1], [2, 3], [4, 7], ... */
-		slot = lo > 1 ? 63 - __builtin_clzll(lo) : 0;
-		want_lo = slot ? 1ULL << slot : 0;
-		want_hi = (1ULL << (slot + 1)) - 1;
-		if (lo != want_lo || hi != want_hi)
-			return obj_err(c, p, "min %llu, max %llu is not a log2 bucket "
-				       "(0-1, 2-3, 4-7, ...)", lo, hi);
-		if (add_u64(c, p, "count", &slots[slot], bcount) ||
-		    add_u64(c, p, "count", &total, bcount))
-			return -1;
-		if (bcount && (int)slot > top)
-			top = slot;
-	}
-
-	/*
-	 * The fields must agree with the histogram (cbrow.c, latency.bpf.c):
-	 * count is the timed calls, one in a bucket each, plus the untimed
-	 * ones, which have no bucket and no duration; max is max_ns in the
-	 * units, rounded down, and falls in the highest bucket or above it
-	 * (the last bucket takes everything longer).
-	 */
-	if (total > ULLONG_MAX - untimed || count != total + untimed) {
-		snprintf(p, sizeof(p), "%s.count", path);
-		if (untimed)
-			return obj_err(c, p, "%llu, but the histogram holds %llu calls and "
-				       "untimed %llu more", count, total, untimed);
-		return obj_err(c, p, "%llu, but the histogram holds %llu calls", count, total);
-	}
-	if (has_max_ns && max != max_ns / in->unit_ns) {
-		snprintf(p, sizeof(p), "%s.max", path);
-		return obj_err(c, p, "%llu, but max_ns %llu is %llu %s", max, max_ns,
-			       max_ns / in->unit_ns, in->units);
-	}
-	snprintf(p, sizeof(p), "%s.%s", path, has_max_ns ? "max_ns" : "max");
-	if (top < 0 && (max || max_ns))
-		return obj_err(c, p, "%llu with an empty histogram (no timed call)",
-			       has_max_ns ? max_ns : max);
-	if (top >= 0 && max < (top ? 1ULL << top : 0))
-		return obj_err(c, p, "%llu, below the histogram's highest non-empty bucket "
-			       "(%llu-%llu %s)", has_max_ns ? max_ns : max, 1ULL << top,
-			       (1ULL << (top + 1)) - 1, in->units);
-	if (check_pct(c, o, path, "p50", 50, slots, total, max) ||
-	    check_pct(c, o, path, "p99", 99, slots, total, max))
-		return -1;
-
-	r = row_get(in, &id);
-	if (!r)
-		return obj_err(c, path, "out of memory");
-	if (r->obj == in->nobjs + 1) {
-		char q1[24], q2[24];
-
-		return obj_err(c, path, "a second row for chain \"%s\", callback \"%s\"%s%s "
-			       "with the same addresses (rows are unique per object)",
-			       quote(r->chain, q1), quote(r->callback, q2),
-			       r->val ? ", val " : "", r->val ? r->val : "");
-	}
-	r->obj = in->nobjs + 1;
-	if (add_u64(c, path, "count", &r->count, count) ||
-	    add_u64(c, path, "stop", &r->veto, veto))
-		return -1;
-	if (max > r->max)
-		r->max = max;
-	for (j = 0; j < CS_DIFF_SLOTS; j++)
-		if (add_u64(c, path, "histogram", &r->slots[j], slots[j]))
-			return -1;
 	return 0;
 }
 
@@ -556,7 +272,7 @@ static const char *missing_loss(json_object *root, const char *const *need)
 	return NULL;
 }
 
-static int read_loss(const struct ctx *c, json_object *root, const char *type)
+static int read_loss(const struct cs_diff_ctx *c, json_object *root, const char *type)
 {
 	struct cs_diff_input *in = c->in;
 	const char *miss;
@@ -565,13 +281,13 @@ static int read_loss(const struct ctx *c, json_object *root, const char *type)
 	if (!type) {
 		/* no type (hand-made): either producer's set will do */
 		if (missing_loss(root, latency_loss) && missing_loss(root, report_loss))
-			return obj_err(c, "$", "no loss counters (want dropped, failed and "
+			return cs_diff_obj_err(c, "$", "no loss counters (want dropped, failed and "
 				       "missed as latency -j writes them, or lost and missed "
 				       "as report -j does)");
 	} else if ((miss = missing_loss(root, strcmp(type, "latency") ? report_loss :
 					latency_loss))) {
 		snprintf(p, sizeof(p), "$.%s", miss);
-		return obj_err(c, p, "missing (%s -j writes %s): without it the file "
+		return cs_diff_obj_err(c, p, "missing (%s -j writes %s): without it the file "
 			       "cannot show it lost nothing", type,
 			       strcmp(type, "latency") ? "lost and missed" :
 			       "dropped, failed and missed");
@@ -587,7 +303,7 @@ static int read_loss(const struct ctx *c, json_object *root, const char *type)
 		    json_object_is_type(val, json_type_boolean))
 			continue;
 		if (strlen(key) >= sizeof(in->loss[0].name))
-			return obj_err(c, "$", "loss counter name '%.40s...' is too long", key);
+			return cs_diff_obj_err(c, "$", "loss counter name '%.40s...' is too long", key);
 		snprintf(p, sizeof(p), "$.%s", key);
 		if (as_u63(c, "$", key, val, &n))
 			return -1;
@@ -596,10 +312,10 @@ static int read_loss(const struct ctx *c, json_object *root, const char *type)
 				break;
 		if (i == in->nloss) {
 			if (in->nloss == CS_DIFF_MAX_LOSS)
-				return obj_err(c, p, "more than %d loss counters", CS_DIFF_MAX_LOSS);
+				return cs_diff_obj_err(c, p, "more than %d loss counters", CS_DIFF_MAX_LOSS);
 			snprintf(in->loss[in->nloss++].name, sizeof(in->loss[0].name), "%s", key);
 		}
-		if (add_u64(c, "$", key, &in->loss[i].n, n))
+		if (cs_diff_add_u64(c, "$", key, &in->loss[i].n, n))
 			return -1;
 	}
 	return 0;
@@ -608,44 +324,44 @@ static int read_loss(const struct ctx *c, json_object *root, const char *type)
 static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 		       size_t errlen)
 {
-	const struct ctx c = { in, err, errlen };
+	const struct cs_diff_ctx c = { in, err, errlen };
 	const char *type, *u;
 	json_object *arr;
 	char q[24];
 	size_t i, n;
 
 	if (!json_object_is_type(root, json_type_object))
-		return obj_err(&c, "$", "%s, not a JSON object (want latency -j or "
-			       "report -j output)", type_name(root));
+		return cs_diff_obj_err(&c, "$", "%s, not a JSON object (want latency -j or "
+			       "report -j output)", cs_diff_type_name(root));
 	if (get_str(&c, root, "type", false, &type) || get_str(&c, root, "units", true, &u))
 		return -1;
 	if (type && strcmp(type, "latency") && strcmp(type, "report"))
-		return obj_err(&c, "$.type", "\"%s\": diff compares latency -j or "
-			       "report -j output", quote(type, q));
+		return cs_diff_obj_err(&c, "$.type", "\"%s\": diff compares latency -j or "
+			       "report -j output", cs_diff_quote(type, q));
 	if (in->nobjs && strcmp(type ? type : "", in->type))
-		return obj_err(&c, "$.type", "\"%s\", the objects before are \"%s\"",
+		return cs_diff_obj_err(&c, "$.type", "\"%s\", the objects before are \"%s\"",
 			       type ? type : "", in->type);
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(u, units[i].name))
 			break;
 	if (i == sizeof(units) / sizeof(units[0]))
-		return obj_err(&c, "$.units", "unknown units \"%s\" (nsecs, usecs, msecs)",
-			       quote(u, q));
+		return cs_diff_obj_err(&c, "$.units", "unknown units \"%s\" (nsecs, usecs, msecs)",
+			       cs_diff_quote(u, q));
 	if (in->nobjs && strcmp(u, in->units))
-		return obj_err(&c, "$.units", "%s, the objects before are in %s", u, in->units);
+		return cs_diff_obj_err(&c, "$.units", "%s, the objects before are in %s", u, in->units);
 	snprintf(in->type, sizeof(in->type), "%s", type ? type : "");
 	snprintf(in->units, sizeof(in->units), "%s", u);
 	in->unit_ns = units[i].ns;
 
 	if (!json_object_object_get_ex(root, "callbacks", &arr))
-		return obj_err(&c, "$.callbacks", "missing");
+		return cs_diff_obj_err(&c, "$.callbacks", "missing");
 	if (!json_object_is_type(arr, json_type_array))
-		return obj_err(&c, "$.callbacks", "%s, not an array", type_name(arr));
+		return cs_diff_obj_err(&c, "$.callbacks", "%s, not an array", cs_diff_type_name(arr));
 	if (read_loss(&c, root, type))
 		return -1;
 	n = json_object_array_length(arr);
 	for (i = 0; i < n; i++)
-		if (read_callback(&c, json_object_array_get_idx(arr, i), i))
+		if (cs_diff_read_callback(&c, json_object_array_get_idx(arr, i), i))
 			return -1;
 	in->nobjs++;
 	return 0;
