@@ -10,6 +10,10 @@
 
 #include "chainscope.h"
 #include "diff.h"
+#include "safestr.h"
+
+/* a path in our messages: escaped, so it cannot forge an output line */
+#define PATH_ESC_LEN CS_SAFE_STR_LEN(4096)
 
 static struct env {
 	const char *cmd;
@@ -27,16 +31,31 @@ static const struct argp_option opts[] = {
 
 static const char doc[] =
 "Compare two JSON results of 'chainscope latency -j' or 'chainscope\n"
-"report -j' per (chain, callback): count, p50, p99, max.\n"
+"report -j' per row: count, p50, p99, max.\n"
+"\n"
+"A row is what latency and report print as one: (chain, callback, val)\n"
+"and, when the file has them, the addresses they key rows by (chain_addr,\n"
+"callback_addr, nb_addr). One callback registered through two blocks is\n"
+"two rows, printed as 'callback [nb=BLOCK]' (BLOCK its symbol or 0x\n"
+"address); two functions of one name print as 'callback [cb=0xADDR]'.\n"
+"Addresses change from boot to boot: rows left without a partner pair by\n"
+"the block's symbol, or when a (chain, callback) has one row left in each\n"
+"file; otherwise they are gone and new.\n"
 "\n"
 "A file is a stream of JSON objects, one per line or pretty-printed (e.g.\n"
 "through python3 -m json.tool). Several objects (latency -j with an\n"
 "interval) are summed: counts and histograms added, max the largest,\n"
 "p50/p99 estimated again from the summed histogram, loss counters added.\n"
 "Every object must have the same type and units, and both files the same\n"
-"units. Bad input (invalid or truncated JSON, trailing garbage, a missing\n"
-"field, a wrong type, a negative or fractional count, unknown units) is an\n"
-"error naming the file, the object and the JSON path.\n"
+"units. Bad input is an error naming the file, the object and the JSON\n"
+"path: invalid or truncated JSON, trailing garbage, a key twice in one\n"
+"object, a row twice in one object, a missing field, a wrong type, a\n"
+"negative or fractional count, unknown units, and numbers that contradict\n"
+"the histogram: count must be the histogram's calls plus untimed, max\n"
+"must be max_ns in the units and at least the highest non-empty bucket's\n"
+"start, and p50/p99, when given, must lie in the bucket of their rank\n"
+"(and not above max). The loss counters the producer writes are required:\n"
+"latency -j dropped, failed, missed; report -j lost, missed.\n"
 "\n"
 "RULES is a comma-separated list, read left to right; a later rule for\n"
 "the same metric replaces an earlier one. A row breaks the budget if any\n"
@@ -93,7 +112,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		else if (!env.new)
 			env.new = arg;
 		else
-			cs_usage_error(state, "unexpected argument '%s'", arg);
+			cs_usage_error(state, "unexpected argument '%s'",
+				       cs_safe_str(arg, (char[256]){ 0 }, 256));
 		return 0;
 	case ARGP_KEY_END:
 		if (!env.new)
@@ -111,18 +131,25 @@ static const struct argp argp = {
 	.doc = doc,
 };
 
+/*
+ * The input is named by its escaped path: every error and verdict line
+ * that names the file prints that name.
+ */
 static struct cs_diff_input *load(const char *path, char *err, size_t errlen)
 {
-	struct cs_diff_input *in = cs_diff_input_new(path);
+	static char name[PATH_ESC_LEN];
+	struct cs_diff_input *in;
 	FILE *f;
 
+	cs_safe_str(path, name, sizeof(name));
+	in = cs_diff_input_new(name);
 	if (!in) {
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "%s: out of memory", name);
 		return NULL;
 	}
 	f = fopen(path, "re");
 	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot open: %s", name, strerror(errno));
 		cs_diff_input_free(in);
 		return NULL;
 	}
@@ -138,7 +165,7 @@ int cmd_diff(int argc, char **argv)
 {
 	struct cs_diff_input *base = NULL, *new = NULL;
 	struct cs_diff_budget bu;
-	char err[1024];
+	char err[1024 + PATH_ESC_LEN];
 	int rc = CS_EXIT_USAGE;
 
 	memset(&env, 0, sizeof(env));

@@ -53,10 +53,25 @@ void cs_diff_budget_str(const struct cs_diff_budget *b, char *buf, size_t len);
 
 /* --- input (diff_input.c) ------------------------------------------------- */
 
+/*
+ * A row is what latency -j and report -j print as one: the names (chain,
+ * callback, val) and, when the input has them, the addresses they key
+ * rows by (chain_addr, callback_addr, nb_addr): one callback registered
+ * through two blocks is two rows, and so are two static functions of one
+ * name. cs_diff_compare() pairs rows across boots (see diff_rules.c).
+ */
 struct cs_diff_row {
-	char *key;			/* chain '\0' callback */
+	char *key;			/* chain, callback, val, chain_addr,
+					 * callback_addr, nb_addr; '\0' between */
 	size_t keylen;
+	size_t grouplen;		/* the names' part: chain, callback, val */
 	const char *chain, *callback;	/* point into key */
+	const char *val;		/* into key; NULL: none (latency -a has it) */
+	const char *callback_addr;	/* into key; NULL: not in the input */
+	const char *nb_addr;		/* into key; NULL: the block is not known */
+	char *nb;			/* the block's name ("0x..." if none) */
+	size_t obj;			/* the last object that had the row, 1-based */
+	size_t idx;			/* 0, 1, ... in file order */
 	unsigned long long count, veto, max;
 	unsigned long long slots[CS_DIFF_SLOTS];
 	unsigned long long p50, p99;	/* set by cs_diff_input_end() */
@@ -97,6 +112,20 @@ int cs_diff_input_loss(const struct cs_diff_input *in,
 		       const struct cs_diff_loss **loss);
 /* Objects read (several: latency -j intervals, summed) */
 size_t cs_diff_input_nobjs(const struct cs_diff_input *in);
+
+/* --- duplicate keys (diff_keys.c) ----------------------------------------- */
+
+/* Watches the bytes of a JSON stream for a key repeated in one object. */
+struct cs_json_keys;
+struct cs_json_keys *cs_json_keys_new(void);
+void cs_json_keys_free(struct cs_json_keys *k);
+/*
+ * Scan the next len bytes; returns how many were scanned. *rc is 0 (all
+ * of them), 1 (buf[return] closes a duplicate key) or -1 (out of memory).
+ */
+size_t cs_json_keys_scan(struct cs_json_keys *k, const char *buf, size_t len, int *rc);
+/* The duplicate key (printable, cut), after *rc 1 */
+const char *cs_json_keys_dup(const struct cs_json_keys *k);
 
 /* --- verdict (diff_rules.c) ----------------------------------------------- */
 

@@ -10,19 +10,23 @@
 #                             guards, benchattach's command line and a
 #                             bounded fuzz run, all on the host
 
-DIFF_OBJS := diff_input.o diff_rules.o
+DIFF_OBJS := diff_input.o diff_row.o diff_keys.o diff_rules.o
 DIFF_FUZZ_RUNS ?= 20000
 
-REC_OBJS += $(DIFF_OBJS)
+# safestr.o (cs_safe_str) may be listed by check.mk too: $^ and $(sort)
+# take it once
+REC_OBJS += $(DIFF_OBJS) safestr.o
 LDLIBS += -lm
-$(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(DIFF_OBJS))
+$(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(DIFF_OBJS) safestr.o)
+$(OUTPUT)/diff.o $(OUTPUT)/safestr.o: safestr.h
+$(OUTPUT)/diff_input.o $(OUTPUT)/diff_row.o: diff_int.h
 
-$(OUTPUT)/fuzz_diff: tests/fuzz_diff.c diff_input.c diff_rules.c diff.h | $(OUTPUT)
+$(OUTPUT)/fuzz_diff: tests/fuzz_diff.c diff_input.c diff_row.c diff_keys.c diff_rules.c diff.h diff_int.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -I. \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(shell $(PKG_CONFIG) --cflags json-c) \
-		tests/fuzz_diff.c diff_input.c diff_rules.c \
+		tests/fuzz_diff.c diff_input.c diff_row.c diff_keys.c diff_rules.c \
 		$(shell $(PKG_CONFIG) --libs json-c) -lm -o $@
 
 .PHONY: test-diff

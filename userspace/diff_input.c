@@ -5,7 +5,7 @@
  * any whitespace around and inside them (one object per line, or
  * pretty-printed by e.g. `python3 -m json.tool`). json-c's json_tokener
  * reads it incrementally, so bytes may arrive in any split. Several
- * objects are summed per (chain, callback): counts and histogram buckets
+ * objects are summed per row (diff.h): counts and histogram buckets
  * added, max the largest; p50/p99 are estimated again from the summed
  * histogram, as the live tools do. Loss counters are summed too.
  *
@@ -24,25 +24,10 @@
 #include <json-c/json.h>
 
 #include "diff.h"
+#include "diff_int.h"
 
 #define MAX_NAME 512	/* longest chain or callback name accepted */
 
-struct cs_diff_input {
-	char *name;
-	json_tokener *tok;
-	struct cs_diff_row *rows;	/* uthash head; iteration is file order */
-	size_t nrows, nobjs;
-	char units[8];
-	unsigned long long unit_ns;
-	char type[16];			/* "" when the objects carry none */
-	struct cs_diff_loss loss[CS_DIFF_MAX_LOSS];
-	int nloss;
-	unsigned long long off, line;	/* bytes consumed, line of off (1-based) */
-	unsigned long long val_off, val_line;	/* where the current value began */
-	bool in_value, failed, ended;
-	char *carry;			/* the held-back end of the last feed */
-	size_t ncarry, carry_cap;
-};
 
 static const struct {
 	const char *name;
@@ -59,7 +44,8 @@ struct cs_diff_input *cs_diff_input_new(const char *name)
 		return NULL;
 	in->name = strdup(name);
 	in->tok = json_tokener_new();
-	if (!in->name || !in->tok) {
+	in->keys = cs_json_keys_new();
+	if (!in->name || !in->tok || !in->keys) {
 		cs_diff_input_free(in);
 		return NULL;
 	}
@@ -84,10 +70,12 @@ void cs_diff_input_free(struct cs_diff_input *in)
 	HASH_ITER(hh, in->rows, r, tmp) {
 		HASH_DEL(in->rows, r);
 		free(r->key);
+		free(r->nb);
 		free(r);
 	}
 	if (in->tok)
 		json_tokener_free(in->tok);
+	cs_json_keys_free(in->keys);
 	free(in->carry);
 	free(in->name);
 	free(in);
@@ -110,14 +98,7 @@ static int stream_err(struct cs_diff_input *in, char *err, size_t errlen,
 }
 
 /* Errors in an object's content: "NAME: object N (line L): PATH: ..." */
-struct ctx {
-	struct cs_diff_input *in;
-	char *err;
-	size_t errlen;
-};
-
-__attribute__((format(printf, 3, 4)))
-static int obj_err(const struct ctx *c, const char *path, const char *fmt, ...)
+int cs_diff_obj_err(const struct cs_diff_ctx *c, const char *path, const char *fmt, ...)
 {
 	int n = snprintf(c->err, c->errlen, "%s: object %zu (line %llu): %s: ",
 			 c->in->name, c->in->nobjs + 1, c->in->val_line, path);
@@ -132,7 +113,7 @@ static int obj_err(const struct ctx *c, const char *path, const char *fmt, ...)
 }
 
 /* s for an error message: at most 20 bytes, printable ASCII ('?' else) */
-static const char *quote(const char *s, char buf[24])
+const char *cs_diff_quote(const char *s, char buf[24])
 {
 	size_t i;
 
@@ -142,7 +123,7 @@ static const char *quote(const char *s, char buf[24])
 	return buf;
 }
 
-static const char *type_name(json_object *v)
+const char *cs_diff_type_name(json_object *v)
 {
 	switch (json_object_get_type(v)) {
 	case json_type_null: return "null";
@@ -161,7 +142,7 @@ static const char *type_name(json_object *v)
  * anything larger to UINT64_MAX, so that is refused as out of range
  * rather than read wrong).
  */
-static int as_u63(const struct ctx *c, const char *path, const char *key,
+static int as_u63(const struct cs_diff_ctx *c, const char *path, const char *key,
 		  json_object *v, unsigned long long *out)
 {
 	const char *why = NULL;
@@ -178,14 +159,14 @@ static int as_u63(const struct ctx *c, const char *path, const char *key,
 	/* the path only now: this runs for every number of the input */
 	snprintf(p, sizeof(p), "%s%s%s", path, key ? "." : "", key ? key : "");
 	if (!json_object_is_type(v, json_type_int))
-		return obj_err(c, p, "%s, not an integer", type_name(v));
+		return cs_diff_obj_err(c, p, "%s, not an integer", cs_diff_type_name(v));
 	if (json_object_get_int64(v) < 0)
-		return obj_err(c, p, "negative (%lld)", (long long)json_object_get_int64(v));
-	return obj_err(c, p, "out of range (above %llu)", (unsigned long long)INT64_MAX);
+		return cs_diff_obj_err(c, p, "negative (%lld)", (long long)json_object_get_int64(v));
+	return cs_diff_obj_err(c, p, "out of range (above %llu)", (unsigned long long)INT64_MAX);
 }
 
 /* A field of object o at path; *out is 0 if optional and absent. */
-static int get_u63(const struct ctx *c, json_object *o, const char *path,
+int cs_diff_get_u63(const struct cs_diff_ctx *c, json_object *o, const char *path,
 		   const char *key, bool required, unsigned long long *out)
 {
 	char p[160];
@@ -197,11 +178,11 @@ static int get_u63(const struct ctx *c, json_object *o, const char *path,
 	if (!required)
 		return 0;
 	snprintf(p, sizeof(p), "%s.%s", path, key);
-	return obj_err(c, p, "missing");
+	return cs_diff_obj_err(c, p, "missing");
 }
 
 /* *sum += v, or an error naming path.key */
-static int add_u64(const struct ctx *c, const char *path, const char *key,
+int cs_diff_add_u64(const struct cs_diff_ctx *c, const char *path, const char *key,
 		   unsigned long long *sum, unsigned long long v)
 {
 	char p[160];
@@ -211,11 +192,11 @@ static int add_u64(const struct ctx *c, const char *path, const char *key,
 		return 0;
 	}
 	snprintf(p, sizeof(p), "%s%s%s", path, key ? "." : "", key ? key : "");
-	return obj_err(c, p, "a sum with it overflows 64 bits");
+	return cs_diff_obj_err(c, p, "a sum with it overflows 64 bits");
 }
 
 /* A chain or callback name: printable ASCII, as kernel symbols are. */
-static int get_name(const struct ctx *c, json_object *o, const char *path,
+int cs_diff_get_name(const struct cs_diff_ctx *c, json_object *o, const char *path,
 		    const char *key, const char **out, size_t *len)
 {
 	json_object *v = NULL;
@@ -233,16 +214,16 @@ static int get_name(const struct ctx *c, json_object *o, const char *path,
 	}
 	snprintf(p, sizeof(p), "%s.%s", path, key);
 	if (!v)
-		return obj_err(c, p, "missing");
+		return cs_diff_obj_err(c, p, "missing");
 	if (!json_object_is_type(v, json_type_string))
-		return obj_err(c, p, "%s, not a string", type_name(v));
+		return cs_diff_obj_err(c, p, "%s, not a string", cs_diff_type_name(v));
 	if (!*len || *len > MAX_NAME)
-		return obj_err(c, p, "length %zu, not 1..%d", *len, MAX_NAME);
-	return obj_err(c, p, "byte 0x%02x at %zu: names are printable ASCII",
+		return cs_diff_obj_err(c, p, "length %zu, not 1..%d", *len, MAX_NAME);
+	return cs_diff_obj_err(c, p, "byte 0x%02x at %zu: names are printable ASCII",
 		       (unsigned char)(*out)[i], i);
 }
 
-static int get_str(const struct ctx *c, json_object *o, const char *key,
+static int get_str(const struct cs_diff_ctx *c, json_object *o, const char *key,
 		   bool required, const char **out)
 {
 	char p[32];
@@ -251,111 +232,10 @@ static int get_str(const struct ctx *c, json_object *o, const char *key,
 	*out = NULL;
 	snprintf(p, sizeof(p), "$.%s", key);
 	if (!json_object_object_get_ex(o, key, &v))
-		return required ? obj_err(c, p, "missing") : 0;
+		return required ? cs_diff_obj_err(c, p, "missing") : 0;
 	if (!json_object_is_type(v, json_type_string))
-		return obj_err(c, p, "%s, not a string", type_name(v));
+		return cs_diff_obj_err(c, p, "%s, not a string", cs_diff_type_name(v));
 	*out = json_object_get_string(v);
-	return 0;
-}
-
-static struct cs_diff_row *row_get(struct cs_diff_input *in, const char *chain,
-				   size_t clen, const char *cb, size_t cblen)
-{
-	size_t keylen = clen + 1 + cblen;
-	struct cs_diff_row *r;
-	char *key = malloc(keylen + 1);
-
-	if (!key)
-		return NULL;
-	memcpy(key, chain, clen);
-	key[clen] = '\0';
-	memcpy(key + clen + 1, cb, cblen);
-	key[keylen] = '\0';
-	HASH_FIND(hh, in->rows, key, keylen, r);
-	if (r) {
-		free(key);
-		return r;
-	}
-	r = calloc(1, sizeof(*r));
-	if (!r) {
-		free(key);
-		return NULL;
-	}
-	r->key = key;
-	r->keylen = keylen;
-	r->chain = key;
-	r->callback = key + clen + 1;
-	HASH_ADD_KEYPTR(hh, in->rows, r->key, r->keylen, r);
-	in->nrows++;
-	return r;
-}
-
-static int read_callback(const struct ctx *c, json_object *o, size_t idx)
-{
-	struct cs_diff_input *in = c->in;
-	unsigned long long count, max, max_ns, v, veto = 0;
-	static const char *const vetoes[] = { "stop", "bad", "errno" };
-	const char *chain, *cb;
-	size_t clen, cblen, j, n;
-	struct cs_diff_row *r;
-	json_object *hist, *max_ns_v;
-	char path[64], p[96];
-
-	snprintf(path, sizeof(path), "$.callbacks[%zu]", idx);
-	if (!json_object_is_type(o, json_type_object))
-		return obj_err(c, path, "%s, not an object", type_name(o));
-	if (get_name(c, o, path, "chain", &chain, &clen) ||
-	    get_name(c, o, path, "callback", &cb, &cblen) ||
-	    get_u63(c, o, path, "count", true, &count) ||
-	    get_u63(c, o, path, "max", true, &max) ||
-	    get_u63(c, o, path, "max_ns", false, &max_ns) ||
-	    get_u63(c, o, path, "untimed", false, &v))
-		return -1;
-	for (j = 0; j < 3; j++)
-		if (get_u63(c, o, path, vetoes[j], true, &v) ||
-		    add_u64(c, path, vetoes[j], &veto, v))
-			return -1;
-	snprintf(p, sizeof(p), "%s.histogram", path);
-	if (!json_object_object_get_ex(o, "histogram", &hist))
-		return obj_err(c, p, "missing");
-	if (!json_object_is_type(hist, json_type_array))
-		return obj_err(c, p, "%s, not an array", type_name(hist));
-
-	r = row_get(in, chain, clen, cb, cblen);
-	if (!r)
-		return obj_err(c, path, "out of memory");
-	if (add_u64(c, path, "count", &r->count, count) ||
-	    add_u64(c, path, "stop", &r->veto, veto))
-		return -1;
-	/* max_ns is exact, max is rounded down to units: prefer max_ns */
-	if (json_object_object_get_ex(o, "max_ns", &max_ns_v))
-		max = max_ns / in->unit_ns;
-	if (max > r->max)
-		r->max = max;
-
-	n = json_object_array_length(hist);
-	for (j = 0; j < n; j++) {
-		json_object *b = json_object_array_get_idx(hist, j);
-		unsigned long long lo, hi, want_lo, want_hi, bcount;
-		unsigned int slot;
-
-		snprintf(p, sizeof(p), "%s.histogram[%zu]", path, j);
-		if (!json_object_is_type(b, json_type_object))
-			return obj_err(c, p, "%s, not an object", type_name(b));
-		if (get_u63(c, b, p, "min", true, &lo) ||
-		    get_u63(c, b, p, "max", true, &hi) ||
-		    get_u63(c, b, p, "count", true, &bcount))
-			return -1;
-		/* the live tools' buckets: [0, 1], [2, 3], [4, 7], ... */
-		slot = lo > 1 ? 63 - __builtin_clzll(lo) : 0;
-		want_lo = slot ? 1ULL << slot : 0;
-		want_hi = (1ULL << (slot + 1)) - 1;
-		if (lo != want_lo || hi != want_hi)
-			return obj_err(c, p, "min %llu, max %llu is not a log2 bucket "
-				       "(0-1, 2-3, 4-7, ...)", lo, hi);
-		if (add_u64(c, p, "count", &r->slots[slot], bcount))
-			return -1;
-	}
 	return 0;
 }
 
@@ -377,19 +257,53 @@ static bool is_loss_key(const char *k)
 	return strspn(k + n, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(k + n);
 }
 
-static int read_loss(const struct ctx *c, json_object *root)
+/*
+ * The counters each producer always writes (maps.c cs_report_health(),
+ * report.c): without them a file cannot say it lost nothing.
+ */
+static const char *const latency_loss[] = { "dropped", "failed", "missed", NULL };
+static const char *const report_loss[] = { "lost", "missed", NULL };
+
+static const char *missing_loss(json_object *root, const char *const *need)
+{
+	for (; *need; need++)
+		if (!json_object_object_get_ex(root, *need, NULL))
+			return *need;
+	return NULL;
+}
+
+static int read_loss(const struct cs_diff_ctx *c, json_object *root, const char *type)
 {
 	struct cs_diff_input *in = c->in;
+	const char *miss;
 	char p[64];
 
+	if (!type) {
+		/* no type (hand-made): either producer's set will do */
+		if (missing_loss(root, latency_loss) && missing_loss(root, report_loss))
+			return cs_diff_obj_err(c, "$", "no loss counters (want dropped, failed and "
+				       "missed as latency -j writes them, or lost and missed "
+				       "as report -j does)");
+	} else if ((miss = missing_loss(root, strcmp(type, "latency") ? report_loss :
+					latency_loss))) {
+		snprintf(p, sizeof(p), "$.%s", miss);
+		return cs_diff_obj_err(c, p, "missing (%s -j writes %s): without it the file "
+			       "cannot show it lost nothing", type,
+			       strcmp(type, "latency") ? "lost and missed" :
+			       "dropped, failed and missed");
+	}
 	json_object_object_foreach(root, key, val) {
 		unsigned long long n;
 		int i;
 
 		if (!is_loss_key(key))
 			continue;
+		/* latency -C: whether the two counters below differ */
+		if (!strcmp(key, "missed_begin_end_differ") &&
+		    json_object_is_type(val, json_type_boolean))
+			continue;
 		if (strlen(key) >= sizeof(in->loss[0].name))
-			return obj_err(c, "$", "loss counter name '%.40s...' is too long", key);
+			return cs_diff_obj_err(c, "$", "loss counter name '%.40s...' is too long", key);
 		snprintf(p, sizeof(p), "$.%s", key);
 		if (as_u63(c, "$", key, val, &n))
 			return -1;
@@ -398,10 +312,10 @@ static int read_loss(const struct ctx *c, json_object *root)
 				break;
 		if (i == in->nloss) {
 			if (in->nloss == CS_DIFF_MAX_LOSS)
-				return obj_err(c, p, "more than %d loss counters", CS_DIFF_MAX_LOSS);
+				return cs_diff_obj_err(c, p, "more than %d loss counters", CS_DIFF_MAX_LOSS);
 			snprintf(in->loss[in->nloss++].name, sizeof(in->loss[0].name), "%s", key);
 		}
-		if (add_u64(c, "$", key, &in->loss[i].n, n))
+		if (cs_diff_add_u64(c, "$", key, &in->loss[i].n, n))
 			return -1;
 	}
 	return 0;
@@ -410,44 +324,44 @@ static int read_loss(const struct ctx *c, json_object *root)
 static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 		       size_t errlen)
 {
-	const struct ctx c = { in, err, errlen };
+	const struct cs_diff_ctx c = { in, err, errlen };
 	const char *type, *u;
 	json_object *arr;
 	char q[24];
 	size_t i, n;
 
 	if (!json_object_is_type(root, json_type_object))
-		return obj_err(&c, "$", "%s, not a JSON object (want latency -j or "
-			       "report -j output)", type_name(root));
+		return cs_diff_obj_err(&c, "$", "%s, not a JSON object (want latency -j or "
+			       "report -j output)", cs_diff_type_name(root));
 	if (get_str(&c, root, "type", false, &type) || get_str(&c, root, "units", true, &u))
 		return -1;
 	if (type && strcmp(type, "latency") && strcmp(type, "report"))
-		return obj_err(&c, "$.type", "\"%s\": diff compares latency -j or "
-			       "report -j output", quote(type, q));
+		return cs_diff_obj_err(&c, "$.type", "\"%s\": diff compares latency -j or "
+			       "report -j output", cs_diff_quote(type, q));
 	if (in->nobjs && strcmp(type ? type : "", in->type))
-		return obj_err(&c, "$.type", "\"%s\", the objects before are \"%s\"",
+		return cs_diff_obj_err(&c, "$.type", "\"%s\", the objects before are \"%s\"",
 			       type ? type : "", in->type);
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(u, units[i].name))
 			break;
 	if (i == sizeof(units) / sizeof(units[0]))
-		return obj_err(&c, "$.units", "unknown units \"%s\" (nsecs, usecs, msecs)",
-			       quote(u, q));
+		return cs_diff_obj_err(&c, "$.units", "unknown units \"%s\" (nsecs, usecs, msecs)",
+			       cs_diff_quote(u, q));
 	if (in->nobjs && strcmp(u, in->units))
-		return obj_err(&c, "$.units", "%s, the objects before are in %s", u, in->units);
+		return cs_diff_obj_err(&c, "$.units", "%s, the objects before are in %s", u, in->units);
 	snprintf(in->type, sizeof(in->type), "%s", type ? type : "");
 	snprintf(in->units, sizeof(in->units), "%s", u);
 	in->unit_ns = units[i].ns;
 
 	if (!json_object_object_get_ex(root, "callbacks", &arr))
-		return obj_err(&c, "$.callbacks", "missing");
+		return cs_diff_obj_err(&c, "$.callbacks", "missing");
 	if (!json_object_is_type(arr, json_type_array))
-		return obj_err(&c, "$.callbacks", "%s, not an array", type_name(arr));
-	if (read_loss(&c, root))
+		return cs_diff_obj_err(&c, "$.callbacks", "%s, not an array", cs_diff_type_name(arr));
+	if (read_loss(&c, root, type))
 		return -1;
 	n = json_object_array_length(arr);
 	for (i = 0; i < n; i++)
-		if (read_callback(&c, json_object_array_get_idx(arr, i), i))
+		if (cs_diff_read_callback(&c, json_object_array_get_idx(arr, i), i))
 			return -1;
 	in->nobjs++;
 	return 0;
@@ -478,7 +392,7 @@ static int feed_tokener(struct cs_diff_input *in, const char *buf, size_t len,
 		enum json_tokener_error jerr;
 		json_object *obj;
 		const char *nul;
-		size_t chunk, used;
+		size_t chunk, used, n;
 		int rc;
 
 		if (!in->in_value) {
@@ -504,6 +418,17 @@ static int feed_tokener(struct cs_diff_input *in, const char *buf, size_t len,
 		used = json_tokener_get_parse_end(in->tok);
 		if (used > chunk)
 			used = chunk;
+		/* the bytes json-c took, in order, once: a key repeated in them? */
+		n = cs_json_keys_scan(in->keys, buf + i, used, &rc);
+		if (rc) {
+			json_object_put(obj);
+			advance(in, buf + i, n);
+			if (rc < 0)
+				return stream_err(in, err, errlen, in->off, "out of memory");
+			return stream_err(in, err, errlen, in->off, "key \"%s\" twice in one "
+					  "object (which one counts is ambiguous)",
+					  cs_json_keys_dup(in->keys));
+		}
 		advance(in, buf + i, used);
 		i += used;
 		if (jerr == json_tokener_continue)

@@ -370,6 +370,193 @@ static int judge(const struct cs_diff_budget *bu, unsigned long long unit_ns,
 #undef ADD
 }
 
+/*
+ * Rows pair by key: names (chain, callback, val) and the addresses the
+ * files have (chain_addr, callback_addr, nb_addr). Addresses change with
+ * the boot (KASLR, the heap), so rows left without a partner pair
+ *   1. by the block's symbol (nb that is a name, not 0x...), within the
+ *      same (chain, callback, val);
+ *   2. when exactly one row of a (chain, callback, val) is left on each
+ *      side: the same callback through its one block.
+ * With more left, which is which cannot be told: they stay gone and new.
+ */
+struct group {
+	UT_hash_handle hh;
+	size_t nbase, nnew;		/* rows in each file */
+	size_t lbase, lnew;		/* of them without a partner yet */
+	const struct cs_diff_row *base, *new;	/* the last of those */
+};
+
+static struct group *group_of(struct group **tab, const struct cs_diff_row *r)
+{
+	struct group *g;
+
+	HASH_FIND(hh, *tab, r->key, r->grouplen, g);
+	if (!g) {
+		g = calloc(1, sizeof(*g));
+		if (!g)
+			return NULL;
+		HASH_ADD_KEYPTR(hh, *tab, r->key, r->grouplen, g);
+	}
+	return g;
+}
+
+/* rows of BASE by (chain, callback, val, nb symbol), for step 1 */
+struct named {
+	UT_hash_handle hh;
+	const struct cs_diff_row *row;	/* NULL: two rows share the name */
+	size_t len;
+	char key[];
+};
+
+static bool nb_is_symbol(const struct cs_diff_row *r)
+{
+	return r->nb && strncmp(r->nb, "0x", 2);
+}
+
+/* group part, '\0', nb into buf; its length */
+static size_t named_key(const struct cs_diff_row *r, char *buf)
+{
+	size_t n = strlen(r->nb);
+
+	memcpy(buf, r->key, r->grouplen);
+	buf[r->grouplen] = '\0';
+	memcpy(buf + r->grouplen + 1, r->nb, n);
+	return r->grouplen + 1 + n;
+}
+
+static int pair_by_symbol(const struct cs_diff_input *base, const struct cs_diff_input *new,
+			  const struct cs_diff_row **bpeer, const struct cs_diff_row **npeer)
+{
+	struct named *tab = NULL, *e, *tmp;
+	const struct cs_diff_row *r;
+	char *key;
+	size_t len;
+	int rc = 0;
+
+	for (r = cs_diff_input_rows(base); r && !rc; r = r->hh.next) {
+		if (bpeer[r->idx] || !nb_is_symbol(r))
+			continue;
+		e = malloc(sizeof(*e) + r->grouplen + 1 + strlen(r->nb));
+		if (!e) {
+			rc = -1;
+			break;
+		}
+		len = named_key(r, e->key);
+		HASH_FIND(hh, tab, e->key, len, tmp);
+		if (tmp) {
+			tmp->row = NULL;
+			free(e);
+			continue;
+		}
+		e->row = r;
+		e->len = len;
+		HASH_ADD_KEYPTR(hh, tab, e->key, e->len, e);
+	}
+	for (r = cs_diff_input_rows(new); r && !rc; r = r->hh.next) {
+		if (npeer[r->idx] || !nb_is_symbol(r))
+			continue;
+		key = malloc(r->grouplen + 1 + strlen(r->nb));
+		if (!key) {
+			rc = -1;
+			break;
+		}
+		len = named_key(r, key);
+		HASH_FIND(hh, tab, key, len, e);
+		free(key);
+		if (e && e->row && !bpeer[e->row->idx]) {
+			npeer[r->idx] = e->row;
+			bpeer[e->row->idx] = r;
+		}
+	}
+	HASH_ITER(hh, tab, e, tmp) {
+		HASH_DEL(tab, e);
+		free(e);
+	}
+	return rc;
+}
+
+static void free_groups(struct group **tab)
+{
+	struct group *g, *tmp;
+
+	HASH_ITER(hh, *tab, g, tmp) {
+		HASH_DEL(*tab, g);
+		free(g);
+	}
+}
+
+/* peer[] per file, by row index; 0 or -1 (out of memory) */
+static int pair_rows(const struct cs_diff_input *base, const struct cs_diff_input *new,
+		     const struct cs_diff_row **bpeer, const struct cs_diff_row **npeer,
+		     struct group **groups)
+{
+	const struct cs_diff_row *r, *b;
+	struct group *g;
+
+	for (r = cs_diff_input_rows(new); r; r = r->hh.next) {
+		b = cs_diff_input_find(base, r);
+		if (b) {
+			npeer[r->idx] = b;
+			bpeer[b->idx] = r;
+		}
+	}
+	if (pair_by_symbol(base, new, bpeer, npeer))
+		return -1;
+	for (r = cs_diff_input_rows(base); r; r = r->hh.next) {
+		if (!(g = group_of(groups, r)))
+			return -1;
+		g->nbase++;
+		if (!bpeer[r->idx]) {
+			g->lbase++;
+			g->base = r;
+		}
+	}
+	for (r = cs_diff_input_rows(new); r; r = r->hh.next) {
+		if (!(g = group_of(groups, r)))
+			return -1;
+		g->nnew++;
+		if (!npeer[r->idx]) {
+			g->lnew++;
+			g->new = r;
+		}
+	}
+	for (g = *groups; g; g = g->hh.next) {
+		if (g->lbase == 1 && g->lnew == 1) {
+			npeer[g->new->idx] = g->base;
+			bpeer[g->base->idx] = g->new;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The callback as the row prints: its name, " val=V" for latency -a, and
+ * when the name repeats on the chain in either file, what tells the rows
+ * apart: "[nb=NAME]" (the block's symbol, or its 0x address), else
+ * "[cb=0xADDR]" (two functions of one name).
+ */
+static const char *row_name(const struct cs_diff_row *r, struct group **groups,
+			    char *buf, size_t len)
+{
+	struct group *g;
+	size_t n;
+
+	HASH_FIND(hh, *groups, r->key, r->grouplen, g);
+	snprintf(buf, len, "%s", r->callback);
+	n = strlen(buf);
+	if (g && (g->nbase > 1 || g->nnew > 1)) {
+		if (r->nb)
+			snprintf(buf + n, len - n, " [nb=%s]", r->nb);
+		else if (r->callback_addr)
+			snprintf(buf + n, len - n, " [cb=%s]", r->callback_addr);
+		n = strlen(buf);
+	}
+	if (r->val)
+		snprintf(buf + n, len - n, " val=%s", r->val);
+	return buf;
+}
+
 static void print_row(FILE *out, const char *verdict, const char *chain, const char *cb,
 		      const struct cs_diff_row *b, const struct cs_diff_row *n)
 {
@@ -414,9 +601,10 @@ int cs_diff_compare(const struct cs_diff_budget *bu, const struct cs_diff_input 
 {
 	const char *units = cs_diff_input_units(new);
 	unsigned long long uns = units_ns(units);
-	const struct cs_diff_row *r;
+	const struct cs_diff_row *r, **bpeer, **npeer;
+	struct group *groups = NULL;
 	struct fired f = { 0 };
-	char why[512], verdict[600], text[512];
+	char why[512], verdict[600], text[512], name[1200];
 	size_t fails = 0, shown = 0, i, used;
 	int m;
 
@@ -426,12 +614,21 @@ int cs_diff_compare(const struct cs_diff_budget *bu, const struct cs_diff_input 
 			 cs_diff_input_name(new), units);
 		return 2;
 	}
+	bpeer = calloc(cs_diff_input_nrows(base) + 1, sizeof(*bpeer));
+	npeer = calloc(cs_diff_input_nrows(new) + 1, sizeof(*npeer));
+	if (!bpeer || !npeer || pair_rows(base, new, bpeer, npeer, &groups)) {
+		free(bpeer);
+		free(npeer);
+		free_groups(&groups);
+		snprintf(err, errlen, "out of memory");
+		return 2;
+	}
 	cs_diff_budget_str(bu, text, sizeof(text));
 	fprintf(out, "units: %s  budget: %s\n", units, text);
 	fprintf(out, "%-24s %-28s %-22s %-22s %-22s %-22s %s\n", "CHAIN", "CALLBACK",
 		"COUNT", "P50", "P99", "MAX", "VERDICT");
 	for (r = cs_diff_input_rows(new); r; r = r->hh.next) {
-		const struct cs_diff_row *b = cs_diff_input_find(base, r);
+		const struct cs_diff_row *b = npeer[r->idx];
 		int broke = judge(bu, uns, b, r, &f, why, sizeof(why));
 		bool changed = !b;
 
@@ -440,21 +637,26 @@ int cs_diff_compare(const struct cs_diff_budget *bu, const struct cs_diff_input 
 		snprintf(verdict, sizeof(verdict), broke ? "FAIL %s" : "ok", why);
 		fails += broke > 0;
 		if (broke || changed || all) {
-			print_row(out, verdict, r->chain, r->callback, b, r);
+			print_row(out, verdict, r->chain,
+				  row_name(r, &groups, name, sizeof(name)), b, r);
 			shown++;
 		}
 	}
 	for (r = cs_diff_input_rows(base); r; r = r->hh.next) {
 		int broke;
 
-		if (cs_diff_input_find(new, r))
+		if (bpeer[r->idx])
 			continue;
 		broke = judge(bu, uns, r, NULL, &f, why, sizeof(why));
 		snprintf(verdict, sizeof(verdict), broke ? "FAIL %s" : "gone", why);
 		fails += broke > 0;
-		print_row(out, verdict, r->chain, r->callback, r, NULL);
+		print_row(out, verdict, r->chain, row_name(r, &groups, name, sizeof(name)),
+			  r, NULL);
 		shown++;
 	}
+	free(bpeer);
+	free(npeer);
+	free_groups(&groups);
 	if (!shown)
 		fprintf(out, "(no differences in %zu rows)\n", cs_diff_input_nrows(new));
 

@@ -53,10 +53,12 @@ expect() {
 }
 
 # --- fixtures: latency -j objects -------------------------------------------
-# cb CHAIN CALLBACK COUNT MAX_US STOP HISTOGRAM-BUCKETS
+# cb CHAIN CALLBACK COUNT MAX_US STOP HISTOGRAM-BUCKETS [P50 P99]
 cb() {
-	printf '{"chain":"%s","kind":"atomic","callback":"%s","callback_addr":"0xffffffff81000000","count":%s,"max":%s,"sum":1,"p50":1,"p99":1,"max_ns":%s000,"sum_ns":1000,"stop":%s,"bad":0,"errno":0,"untimed":0,"histogram":[%s]}' \
-		"$1" "$2" "$3" "$4" "$4" "$5" "$6"
+	local pct=
+	[ $# -gt 6 ] && pct=$(printf '"p50":%s,"p99":%s,' "$7" "$8")
+	printf '{"chain":"%s","kind":"atomic","callback":"%s","callback_addr":"0xffffffff81000000","count":%s,"max":%s,"sum":1,%s"max_ns":%s000,"sum_ns":1000,"stop":%s,"bad":0,"errno":0,"untimed":0,"histogram":[%s]}' \
+		"$1" "$2" "$3" "$4" "$pct" "$4" "$5" "$6"
 }
 # obj [LOSS-FIELDS] CALLBACKS...: one latency -j interval on one line
 obj() {
@@ -68,16 +70,17 @@ obj() {
 H4='{"min":0,"max":1,"count":1},{"min":2,"max":3,"count":3}'	# 4 calls, max 3
 H4SLOW='{"min":0,"max":1,"count":0},{"min":2,"max":3,"count":0},{"min":4,"max":7,"count":0},{"min":8,"max":15,"count":0},{"min":16,"max":31,"count":0},{"min":32,"max":63,"count":0},{"min":64,"max":127,"count":0},{"min":128,"max":255,"count":0},{"min":256,"max":511,"count":0},{"min":512,"max":1023,"count":4}'
 LOSS0='"dropped":0,"failed":0,"missed":0'
-A=$(cb chain_a cb_a 4 3 0 "$H4")
-B=$(cb chain_a cb_b 4 3 0 "$H4")
-BSLOW=$(cb chain_a cb_b 4 900 0 "$H4SLOW")
+# p50/p99 as cs_summarize() estimates them from the histogram
+A=$(cb chain_a cb_a 4 3 0 "$H4" 2 3)
+B=$(cb chain_a cb_b 4 3 0 "$H4" 2 3)
+BSLOW=$(cb chain_a cb_b 4 900 0 "$H4SLOW" 704 900)
 obj "$LOSS0" "$A" "$B" > "$TMP/base.json"
 obj "$LOSS0" "$A" "$BSLOW" > "$TMP/slow.json"
 obj "$LOSS0" "$A" > "$TMP/gone.json"				# cb_b gone
 obj "$LOSS0" > "$TMP/empty.json"				# no callbacks
 obj '"dropped":3,"failed":0,"missed":2' "$A" "$B" > "$TMP/lost.json"
 obj '"lost":5,"missed":0' "$A" "$B" | sed 's/"latency"/"report"/' > "$TMP/lostrep.json"
-obj "$LOSS0" "$A" "$B" | sed 's/"latency"/"report"/' > "$TMP/baserep.json"
+obj '"lost":0,"missed":0' "$A" "$B" | sed 's/"latency"/"report"/' > "$TMP/baserep.json"
 
 # --- budget rules --------------------------------------------------------------
 D=("$CS" diff)
@@ -147,7 +150,7 @@ obj "$LOSS0" "$A" | sed 's/"units":"usecs",//' > "$TMP/bad.json"
 bad missing-units '\$\.units: missing'
 obj "$LOSS0" "$A" | sed 's/"callbacks":\[/"callbacks":{"x":[/; s/\]}$/]}}/' > "$TMP/bad.json"
 bad callbacks-type '\$\.callbacks: an object, not an array'
-obj '"dropped":-2' "$A" > "$TMP/bad.json"
+obj '"dropped":-2,"failed":0,"missed":0' "$A" > "$TMP/bad.json"
 bad negative-loss '\$\.dropped: negative \(-2\)'
 obj "$LOSS0" "$(cb chain_a cb_a 4 3 0 '{"min":5,"max":9,"count":1}')" > "$TMP/bad.json"
 bad bucket-bounds '\$\.callbacks\[0\]\.histogram\[0\]: min 5, max 9 is not a log2 bucket'
@@ -177,7 +180,7 @@ cat > "$TMP/pretty.json" <<'J'
     "type": "latency",
     "time": 1.5,
     "units": "usecs",
-    "dropped": 0,
+    "dropped": 0, "failed": 0, "missed": 0,
     "callbacks": [
         {
             "chain": "chain_a",
@@ -255,7 +258,120 @@ expect diff.lost-events-base 0 '' '^note: .*lost.json \(BASE\) lost events' \
 	"${D[@]}" "$TMP/lost.json" "$TMP/base.json"
 # several rules at once: each row and the summary name them
 expect diff.verdict-all 1 '' '^budget exceeded: 1 row \(gone-callback\), lost-events$' \
-	"${D[@]}" "$TMP/base.json" <(obj '"missed":1' "$A")
+	"${D[@]}" "$TMP/base.json" <(obj '"dropped":0,"failed":0,"missed":1' "$A")
+
+# --- rows are (chain, callback, block): report keeps blocks apart, so does diff --
+# rb CALLBACK CALLBACK_ADDR NB NB_ADDR COUNT: a report -j row, COUNT calls of 2-3 us
+rb() {
+	printf '{"chain":"module_notify_list","chain_addr":"0xffffffff82001000","kind":"blocking","callback":"%s","callback_addr":"%s","count":%s,"max":3,"sum":1,"p50":2,"p99":3,"max_ns":3000,"sum_ns":1000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":0},{"min":2,"max":3,"count":%s}]%s}' \
+		"$1" "$2" "$5" "$5" "${3:+,\"nb\":\"$3\",\"nb_addr\":\"$4\"}"
+}
+rep() {	# rep ROWS...: one report -j object
+	local IFS=,
+	printf '{"type":"report","units":"usecs","lost":0,"missed":0,"callbacks":[%s]}\n' "$*"
+}
+CPU1=$(rb cpu_cb 0xffffffffc0102000 0xffff888000100000 0xffff888000100000 3)
+CPU2=$(rb cpu_cb 0xffffffffc0102000 0xffff888000100040 0xffff888000100040 3)
+TM1=$(rb trace_module_notify 0xffffffffc0100000 trace_module_nb 0xffffffffc0108000 3)
+TM2=$(rb trace_module_notify 0xffffffffc0101000 trace_event_module_nb 0xffffffffc0109000 3)
+rep "$CPU1" "$CPU2" "$TM1" "$TM2" > "$TMP/blocks.json"
+rep "$CPU1" "$TM1" "$TM2" > "$TMP/blocks-gone.json"
+# one of two blocks of cpu_cb is gone: it used to be summed with the other
+expect diff.block-gone 1 '' '^module_notify_list +cpu_cb \[nb=0xffff888000100040\] .*FAIL gone-callback$' \
+	"${D[@]}" "$TMP/blocks.json" "$TMP/blocks-gone.json"
+grep -q '^budget exceeded: 1 row (gone-callback)$' <<<"$out" || fail diff.block-gone-summary "${out:0:600}"
+expect diff.block-same 0 '' '^module_notify_list +trace_module_notify \[nb=trace_event_module_nb\] +3 -> 3' \
+	"${D[@]}" -a "$TMP/blocks.json" "$TMP/blocks.json"
+# the block counts apart: 3 more calls through one block is +100% on that row
+rep "$CPU1" "$(rb cpu_cb 0xffffffffc0102000 0xffff888000100040 0xffff888000100040 6)" "$TM1" "$TM2" \
+	> "$TMP/blocks-more.json"
+expect diff.block-count 1 '' '^module_notify_list +cpu_cb \[nb=0xffff888000100040\] +3 -> 6 \(\+100%\) .*FAIL count:\+50%$' \
+	"${D[@]}" --budget 'count:+50%' "$TMP/blocks.json" "$TMP/blocks-more.json"
+# another boot: every address moved; named blocks pair by name, a callback's
+# only block by being the only one; nothing is gone
+rep "$(rb cpu_cb 0xffffffffc0202000 0xffff888000200000 0xffff888000200000 3)" \
+    "$(rb trace_module_notify 0xffffffffc0200000 trace_module_nb 0xffffffffc0208000 3)" \
+    "$(rb trace_module_notify 0xffffffffc0201000 trace_event_module_nb 0xffffffffc0209000 3)" \
+	> "$TMP/blocks-boot2.json"
+expect diff.block-other-boot 0 '' '^\(no differences in 3 rows\)$' \
+	"${D[@]}" "$TMP/blocks-gone.json" "$TMP/blocks-boot2.json"
+# two anonymous blocks of one callback on another boot: which is which is unknown
+rep "$(rb cpu_cb 0xffffffffc0202000 0xffff888000200000 0xffff888000200000 3)" \
+    "$(rb cpu_cb 0xffffffffc0202000 0xffff888000200040 0xffff888000200040 3)" "$TM1" "$TM2" \
+	> "$TMP/blocks-boot2-two.json"
+expect diff.block-other-boot-ambiguous 1 '' 'cpu_cb \[nb=0xffff888000100000\] .*FAIL gone-callback$' \
+	"${D[@]}" "$TMP/blocks.json" "$TMP/blocks-boot2-two.json"
+# rows without a block keep (chain, callback); two functions of one name stay apart
+rep "$(rb no_block 0xffffffffc0103000 '' '' 3)" "$(rb no_block 0xffffffffc0104000 '' '' 3)" > "$TMP/nb-none.json"
+rep "$(rb no_block 0xffffffffc0103000 '' '' 3)" > "$TMP/nb-none-gone.json"
+expect diff.block-none-same-name 1 '' '^module_notify_list +no_block \[cb=0xffffffffc0104000\] .*FAIL gone-callback$' \
+	"${D[@]}" "$TMP/nb-none.json" "$TMP/nb-none-gone.json"
+rep "$(rb cpu_cb 0xffffffffc0102000 x 0xffff888000100000 3 | sed 's/"nb":"x",//')" > "$TMP/bad.json"
+bad block-half '\$\.callbacks\[0\]\.nb: missing \(nb and nb_addr name the block together\)'
+rep "$(rb cpu_cb 0xffffffffc0102000 cpu_nb 0xZZ 3)" > "$TMP/bad.json"
+bad block-addr '\$\.callbacks\[0\]\.nb_addr: not an address'
+
+# --- the loss counters each producer writes are required ----------------------
+obj '"dropped":0,"missed":0' "$A" "$B" > "$TMP/bad.json"
+bad loss-latency-failed '\$\.failed: missing \(latency -j writes dropped, failed and missed\)'
+obj '"dropped":0,"failed":0' "$A" "$B" > "$TMP/bad.json"
+bad loss-latency-missed '\$\.missed: missing'
+obj '"missed":0' "$A" "$B" | sed 's/"latency"/"report"/' > "$TMP/bad.json"
+bad loss-report-lost '\$\.lost: missing \(report -j writes lost and missed\)'
+obj '' "$A" "$B" | sed 's/"type":"latency",//' > "$TMP/bad.json"
+bad loss-none 'object 1 \(line 1\): \$: no loss counters'
+# what latency -C -j writes on top: read, not refused (a boolean among them)
+obj "$LOSS0"',"unpaired":0,"missed_call_begin":0,"missed_call_end":2,"missed_begin_end_differ":true' \
+	"$A" "$B" > "$TMP/lat-C.json"
+expect diff.loss-latency-C 1 '' '^FAIL lost-events: .*\(missed_call_end 2\)' \
+	"${D[@]}" "$TMP/base.json" "$TMP/lat-C.json"
+
+# --- input that contradicts itself is refused, not read one way or another -----
+obj "$LOSS0" "$A" "$B" | sed 's/"count":4,/"count":4,"count":4000,/' > "$TMP/bad.json"
+bad dup-key 'bad.json: line 1, byte [0-9]+: key "count" twice in one object'
+obj "$LOSS0" "$A" "$B" | sed 's/"count":4,/"count":4,"\\u0063ount":4000,/' > "$TMP/bad.json"
+bad dup-key-escaped 'key "count" twice in one object'
+obj "$LOSS0" "$A" "$B" | sed 's/"units":"usecs",/"units":"usecs","units":"nsecs",/' > "$TMP/bad.json"
+bad dup-key-top 'key "units" twice'
+# the same key in two objects is not a duplicate
+obj "$LOSS0" "$A" "$B" | sed 's/"histogram":\[{"min":0,"max":1,"count":1}/"histogram":[{"min":0,"max":1,"count":1,"x":{"count":1}}/' \
+	> "$TMP/nested.json"
+expect diff.dup-key-nested 0 '' 'no differences' "${D[@]}" "$TMP/base.json" "$TMP/nested.json"
+obj "$LOSS0" "$A" "$B" "$A" > "$TMP/bad.json"
+bad dup-row 'object 1 \(line 1\): \$\.callbacks\[2\]: a second row for chain "chain_a", callback "cb_a"'
+obj "$LOSS0" "$(cb chain_a cb_a 5 3 0 "$H4" 2 3)" "$B" > "$TMP/bad.json"
+bad count-histogram '\$\.callbacks\[0\]\.count: 5, but the histogram holds 4 calls$'
+# untimed calls are counted, but have no bucket
+obj "$LOSS0" "$(cb chain_a cb_a 6 3 0 "$H4" 2 3 | sed 's/"untimed":0/"untimed":2/')" "$B" > "$TMP/untimed.json"
+expect diff.count-untimed 0 '' '^chain_a +cb_a +4 -> 6' "${D[@]}" --budget 'p99:+20%' "$TMP/base.json" "$TMP/untimed.json"
+obj "$LOSS0" "$(cb chain_a cb_a 7 3 0 "$H4" 2 3 | sed 's/"untimed":0/"untimed":2/')" "$B" > "$TMP/bad.json"
+bad count-untimed-wrong '\$\.callbacks\[0\]\.count: 7, but the histogram holds 4 calls and untimed 2 more'
+# a histogram of 1-2 ms with max_ns 100 ns (p99 was clamped to it: within budget)
+obj "$LOSS0" "$A" "$(cb chain_a cb_b 4 0 0 '{"min":1024,"max":2047,"count":4}' 0 0 | sed 's/"max_ns":0000/"max_ns":100/')" \
+	> "$TMP/bad.json"
+bad max-below-histogram '\$\.callbacks\[1\]\.max_ns: 100, below the histogram.s highest non-empty bucket \(1024-2047 usecs\)'
+obj "$LOSS0" "$A" "$(cb chain_a cb_b 4 3 0 "$H4" 2 3 | sed 's/"max":3,/"max":1000000,/')" > "$TMP/bad.json"
+bad max-vs-max-ns '\$\.callbacks\[1\]\.max: 1000000, but max_ns 3000 is 3 usecs'
+obj "$LOSS0" "$A" "$(cb chain_a cb_b 4 3 0 "$H4" 2 1000)" > "$TMP/bad.json"
+bad p99-lie '\$\.callbacks\[1\]\.p99: 1000 does not fit the histogram \(2\.\.3'
+obj "$LOSS0" "$A" "$(cb chain_a cb_b 4 3 0 "$H4" 0 3)" > "$TMP/bad.json"
+bad p50-lie '\$\.callbacks\[1\]\.p50: 0 does not fit the histogram'
+obj "$LOSS0" "$A" "$(cb chain_a cb_b 0 3 0 '')" > "$TMP/bad.json"
+bad max-no-timed-call '\$\.callbacks\[1\]\.max_ns: 3000 with an empty histogram'
+
+# --- paths are printed escaped: a newline in a name cannot forge a line ------
+NL=$'\n'
+FORGED="$TMP/x${NL}within budget${NL}.json"
+cp "$TMP/lost.json" "$FORGED"
+expect diff.path-verdict 1 '' '^FAIL lost-events: .*/x\\x0awithin budget\\x0a\.json lost events' \
+	"${D[@]}" "$TMP/base.json" "$FORGED"
+grep -q '^within budget$' <<<"$out" && fail diff.path-verdict-forged "a forged line: ${out:0:600}"
+echo 'not json' > "$FORGED"
+expect diff.path-error 2 '/x\\x0awithin budget\\x0a\.json: line 1, byte 1: invalid JSON' '' \
+	"${D[@]}" "$TMP/base.json" "$FORGED"
+expect diff.path-missing 2 '/nope\\x0ay\\x1b\[0m: cannot open' '' \
+	"${D[@]}" "$TMP/base.json" "$TMP/nope${NL}y"$'\e'"[0m"
+expect diff.path-argument 2 "unexpected argument 'c\\\\x0ad'" '' "${D[@]}" a b "c${NL}d"
 
 # --- benchattach: argp, one-line errors, never bpf() ---------------------------
 # no capabilities: a benchattach that went on could not load anything

@@ -161,11 +161,11 @@ else
 fi
 # latency -j lines (several intervals) are summed
 cat > "$TMP/lat1.json" <<'J'
-{"type":"latency","time":1.0,"units":"usecs","dropped":0,"callbacks":[{"chain":"c","kind":"atomic","callback":"f","count":2,"max":3,"sum":4,"p50":2,"p99":3,"max_ns":3000,"sum_ns":4000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":1},{"min":2,"max":3,"count":1}]}]}
-{"type":"latency","time":2.0,"units":"usecs","dropped":0,"callbacks":[{"chain":"c","kind":"atomic","callback":"f","count":2,"max":3,"sum":4,"p50":2,"p99":3,"max_ns":3000,"sum_ns":4000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":1},{"min":2,"max":3,"count":1}]}]}
+{"type":"latency","time":1.0,"units":"usecs","dropped":0,"failed":0,"missed":0,"callbacks":[{"chain":"c","kind":"atomic","callback":"f","count":2,"max":3,"sum":4,"p50":2,"p99":3,"max_ns":3000,"sum_ns":4000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":1},{"min":2,"max":3,"count":1}]}]}
+{"type":"latency","time":2.0,"units":"usecs","dropped":0,"failed":0,"missed":0,"callbacks":[{"chain":"c","kind":"atomic","callback":"f","count":2,"max":3,"sum":4,"p50":2,"p99":3,"max_ns":3000,"sum_ns":4000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":1},{"min":2,"max":3,"count":1}]}]}
 J
 cat > "$TMP/lat2.json" <<'J'
-{"type":"latency","time":1.0,"units":"usecs","dropped":0,"callbacks":[{"chain":"c","kind":"atomic","callback":"f","count":4,"max":900,"sum":4,"p50":600,"p99":900,"max_ns":900000,"sum_ns":4000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":0},{"min":2,"max":3,"count":0},{"min":4,"max":7,"count":0},{"min":8,"max":15,"count":0},{"min":16,"max":31,"count":0},{"min":32,"max":63,"count":0},{"min":64,"max":127,"count":0},{"min":128,"max":255,"count":0},{"min":256,"max":511,"count":0},{"min":512,"max":1023,"count":4}]}]}
+{"type":"latency","time":1.0,"units":"usecs","dropped":0,"failed":0,"missed":0,"callbacks":[{"chain":"c","kind":"atomic","callback":"f","count":4,"max":900,"sum":4,"p50":600,"p99":900,"max_ns":900000,"sum_ns":4000,"stop":0,"bad":0,"errno":0,"untimed":0,"histogram":[{"min":0,"max":1,"count":0},{"min":2,"max":3,"count":0},{"min":4,"max":7,"count":0},{"min":8,"max":15,"count":0},{"min":16,"max":31,"count":0},{"min":32,"max":63,"count":0},{"min":64,"max":127,"count":0},{"min":128,"max":255,"count":0},{"min":256,"max":511,"count":0},{"min":512,"max":1023,"count":4}]}]}
 J
 run "$CS" diff -a "$TMP/lat1.json" "$TMP/lat2.json"
 if [ "$rc" = 1 ] && grep -Eq '^c +f +4 -> 4 \(\+0%\) .*FAIL p99:\+20%' <<<"$out"; then
@@ -186,7 +186,7 @@ if [ "$rc" = 2 ] && grep -q "invalid budget rule 'p99:20'" <<<"$err"; then
 else
 	fail diff.bad-budget "exit $rc: ${err:0:300}"
 fi
-sed 's/"units":"usecs"/"units":"nsecs"/' "$TMP/lat2.json" > "$TMP/ns.json"
+sed 's/"units":"usecs"/"units":"nsecs"/; s/"max":900,/"max":900000,/' "$TMP/lat2.json" > "$TMP/ns.json"
 run "$CS" diff "$TMP/lat1.json" "$TMP/ns.json"
 if [ "$rc" = 2 ] && grep -q 'same -n/-u/-m' <<<"$err"; then
 	pass diff.units-mismatch
