@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "chainscope.h"
+#include "safestr.h"
 
 const char *argp_program_version = "chainscope 0.1";
 
@@ -69,6 +70,6 @@ int main(int argc, char **argv)
 		return cmds[i].fn(argc - 1, argv + 1);
 	}
 	warn("chainscope: error: unknown command '%s' (latency, contention, record, report, check, diff; "
-	     "see 'chainscope --help')\n", argv[1]);
+	     "see 'chainscope --help')\n", cs_safe_str(argv[1], (char[256]){ 0 }, 256));
 	return CS_EXIT_USAGE;
 }

@@ -112,8 +112,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		else if (!env.new)
 			env.new = arg;
 		else
-			cs_usage_error(state, "unexpected argument '%s'",
-				       cs_safe_str(arg, (char[256]){ 0 }, 256));
+			cs_usage_error(state, "unexpected argument '%s'", arg);
 		return 0;
 	case ARGP_KEY_END:
 		if (!env.new)

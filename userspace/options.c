@@ -8,6 +8,7 @@
 
 #include "chainscope.h"
 #include "common.h"
+#include "safestr.h"
 #include "tracefile.h"
 
 enum {
@@ -32,13 +33,15 @@ void cs_common_init(struct cs_common *c, const char *cmd)
 
 void cs_usage_error(const struct argp_state *state, const char *fmt, ...)
 {
+	char msg[512], safe[CS_SAFE_STR_LEN(sizeof(msg))];
 	va_list ap;
 
-	fprintf(stderr, "%s: error: ", state->name);
+	/* the arguments come from the command line: keep it one line */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see '%s --help')\n", state->name);
+	fprintf(stderr, "%s: error: %s (see '%s --help')\n", state->name,
+		cs_safe_str(msg, safe, sizeof(safe)), state->name);
 	exit(CS_EXIT_USAGE);
 }
 

@@ -134,6 +134,9 @@ for sub in latency contention; do
 	expect "$sub-missing-chain-arg" 2 "requires an argument -- 'c'" "$CS" $sub -c
 done
 expect latency-unknown-kind 2 "unknown chain kind 'bogus'" "$CS" latency -k bogus
+# a newline in an argument must not make a second line of the error
+expect usage-error-one-line 2 "unknown chain kind 'a\\\\x0ab'" "$CS" latency -k "$(printf 'a\nb')"
+expect unknown-command-one-line 2 "unknown command 'a\\\\x0ab'" "$CS" "$(printf 'a\nb')"
 expect latency-missing-kind-arg 2 "requires an argument -- 'k'" "$CS" latency -k
 expect contention-has-no-kind 2 "invalid option -- 'k'" "$CS" contention -k blocking
 expect no-subcommand 2 "no command given" "$CS"
