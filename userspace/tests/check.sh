@@ -16,20 +16,9 @@ GEN=$(readlink -f "${2:?}")
 GENTRACE=$(readlink -f "${3:?}")
 FUZZ=${4:?}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-failed=0
-
-pass() { echo "PASS: host.check.$1"; }
-fail() { echo "FAIL: host.check.$1: $2"; failed=1; }
-skip() { echo "SKIP: host.check.$1: $2"; }
-
-# run CMD...: rc, out, err
-run() {
-	out=$("$@" 2>"$TMP/stderr")
-	rc=$?
-	err=$(cat "$TMP/stderr")
-}
+PREFIX=host.check
+# shellcheck source=userspace/tests/lib.sh
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 # expect SCENARIO RC "RULE..." [ERE...]: check's exit code, exactly these
 # rules among the violation lines (sorted, one each unless repeated), and

@@ -17,20 +17,9 @@ CS=$(readlink -f "${1:?usage: diff.sh CHAINSCOPE BENCHATTACH FUZZ SEEDS}")
 BA=$(readlink -f "${2:?}")
 FUZZ=${3:?}
 SEEDS=$(readlink -f "${4:?}")
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-failed=0
-
-pass() { echo "PASS: host.$1"; }
-fail() { echo "FAIL: host.$1: ${2//$'\n'/ | }"; failed=1; }
-skip() { echo "SKIP: host.$1: $2"; }
-
-# run CMD...: rc, out, err
-run() {
-	out=$("$@" 2>"$TMP/stderr")
-	rc=$?
-	err=$(cat "$TMP/stderr")
-}
+PREFIX=host
+# shellcheck source=userspace/tests/lib.sh
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 # expect NAME RC ERR-REGEX OUT-REGEX CMD...: exit RC, stderr one line
 # matching ERR-REGEX (or empty if ''), stdout matching OUT-REGEX (if not '')

@@ -14,21 +14,10 @@ set -uo pipefail
 CS=$(readlink -f "${1:?usage: record.sh CHAINSCOPE CS-GENTRACE FUZZ}")
 GEN=$(readlink -f "${2:?}")
 FUZZ=${3:?}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+PREFIX=host
+# shellcheck source=userspace/tests/lib.sh
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
 export CHAINSCOPE_PROBE_ONLY=1
-failed=0
-
-pass() { echo "PASS: host.$1"; }
-fail() { echo "FAIL: host.$1: $2"; failed=1; }
-skip() { echo "SKIP: host.$1: $2"; }
-
-# run CMD...: rc, out, err
-run() {
-	out=$("$@" 2>"$TMP/stderr")
-	rc=$?
-	err=$(cat "$TMP/stderr")
-}
 
 # --- check: a clean trace and one per injected violation ---------------------
 "$GEN" clean "$TMP/clean.cstrace" || fail check.generate "cs-gentrace clean failed"

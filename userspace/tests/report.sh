@@ -14,20 +14,9 @@ set -uo pipefail
 CS=$(readlink -f "${1:?usage: report.sh CHAINSCOPE CS-MKREPORT FUZZ}")
 MK=$(readlink -f "${2:?}")
 FUZZ=${3:?}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-failed=0
-
-pass() { echo "PASS: host.report.$1"; }
-fail() { echo "FAIL: host.report.$1: $2"; failed=1; }
-skip() { echo "SKIP: host.report.$1: $2"; }
-
-# run CMD...: rc, out, err
-run() {
-	out=$("$@" 2>"$TMP/stderr")
-	rc=$?
-	err=$(cat "$TMP/stderr")
-}
+PREFIX=host.report
+# shellcheck source=userspace/tests/lib.sh
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 # one line, no control bytes: what a message must be
 one_line() {
