@@ -25,6 +25,7 @@
 #include <bpf/libbpf.h>
 
 #include "benchattach.h"
+#include "safestr.h"
 #include "benchattach.skel.h"
 
 static volatile sig_atomic_t exiting;
@@ -68,20 +69,6 @@ static const char doc[] =
 "  CHAINSCOPE_PROBE_ONLY=1   stop after parsing the command line (exit 0),\n"
 "                            before any bpf() system call\n";
 
-/* One line on stderr, as chainscope's cs_usage_error(), then exit 2. */
-__attribute__((noreturn, format(printf, 2, 3)))
-static void usage_error(const struct argp_state *state, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: error: ", state->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see '%s --help')\n", state->name);
-	exit(2);
-}
-
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
@@ -91,12 +78,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'f':
 		if (!*arg)
-			usage_error(state, "empty function name");
+			cs_usage_error(state, "empty function name");
 		env.func = arg;
 		return 0;
 	case 'm':
 		if (strcmp(arg, "fentry") && strcmp(arg, "kprobe"))
-			usage_error(state, "invalid mode '%s' (fentry, kprobe)", arg);
+			cs_usage_error(state, "invalid mode '%s' (fentry, kprobe)", arg);
 		env.mode = arg;
 		env.fentry = !strcmp(arg, "fentry");
 		return 0;
@@ -107,10 +94,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
 		return 0;	/* not reached: ARGP_HELP_STD_HELP exits 0 */
 	case ARGP_KEY_ARG:
-		usage_error(state, "unexpected argument '%s'", arg);
+		cs_usage_error(state, "unexpected argument '%s'", arg);
 	case ARGP_KEY_END:
 		if (!env.func)
-			usage_error(state, "no function given (-f FUNCTION)");
+			cs_usage_error(state, "no function given (-f FUNCTION)");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -13,6 +13,6 @@ all guest-bins: $(BENCHATTACH)
 
 $(OUTPUT)/benchattach.o: $(OUTPUT)/benchattach.skel.h $(BPF_DIR)/benchattach.h
 
-$(BENCHATTACH): $(OUTPUT)/benchattach.o
+$(BENCHATTACH): $(OUTPUT)/benchattach.o $(OUTPUT)/safestr.o
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@

@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include <json-c/json.h>
 
+#include "safestr.h"
 #include "trace_helpers.h"
 
 /* Exit codes; the start-up probes run in this order, before any bpf(). */
@@ -63,9 +64,7 @@ extern const struct argp cs_common_argp;
 extern volatile sig_atomic_t cs_exiting;
 
 void cs_common_init(struct cs_common *c, const char *cmd);
-/* One line on stderr, then exit(CS_EXIT_USAGE). */
-void cs_usage_error(const struct argp_state *state, const char *fmt, ...)
-	__attribute__((noreturn, format(printf, 2, 3)));
+/* cs_usage_error(): one line on stderr, then exit(CS_EXIT_USAGE) (safestr.h) */
 /* argp_parse with one-line errors: returns 0 or exits CS_EXIT_USAGE. */
 int cs_parse_args(const struct argp *argp, int argc, char **argv, void *input);
 

@@ -2,7 +2,6 @@
 /* chainscope CLI: common options, argument parsing, units and chain kinds. */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,20 +28,6 @@ void cs_common_init(struct cs_common *c, const char *cmd)
 	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
 	c->units = CS_UNITS_US;
-}
-
-void cs_usage_error(const struct argp_state *state, const char *fmt, ...)
-{
-	char msg[512], safe[CS_SAFE_STR_LEN(sizeof(msg))];
-	va_list ap;
-
-	/* the arguments come from the command line: keep it one line */
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s: error: %s (see '%s --help')\n", state->name,
-		cs_safe_str(msg, safe, sizeof(safe)), state->name);
-	exit(CS_EXIT_USAGE);
 }
 
 int cs_parse_units(const struct argp_state *state, int key, char *units_flag)

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Untrusted strings in messages, escaped (safestr.h).
+ * Untrusted strings in messages, escaped (safestr.h), and the one-line
+ * usage error every command line parser shares (chainscope and
+ * benchattach).
  */
+#include <argp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "safestr.h"
@@ -41,4 +47,18 @@ const char *cs_safe_str(const char *s, char *buf, size_t len)
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+void cs_usage_error(const struct argp_state *state, const char *fmt, ...)
+{
+	char msg[512], safe[CS_SAFE_STR_LEN(sizeof(msg))];
+	va_list ap;
+
+	/* the arguments come from the command line: keep it one line */
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: error: %s (see '%s --help')\n", state->name,
+		cs_safe_str(msg, safe, sizeof(safe)), state->name);
+	exit(2);	/* CS_EXIT_USAGE */
 }

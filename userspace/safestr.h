@@ -20,4 +20,12 @@
  */
 const char *cs_safe_str(const char *s, char *buf, size_t len);
 
+struct argp_state;
+/*
+ * "NAME: error: MESSAGE (see 'NAME --help')" on stderr, one line whatever
+ * the arguments hold (escaped as above), then exit 2 (CS_EXIT_USAGE).
+ */
+void cs_usage_error(const struct argp_state *state, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+
 #endif /* CHAINSCOPE_SAFESTR_H */
