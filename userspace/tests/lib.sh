@@ -2,7 +2,7 @@
 # What the host test scripts share; sourced after setting PREFIX (e.g.
 # PREFIX=host.check). Gives TMP (removed at exit), `failed`, the result
 # lines pass/fail/skip NAME [WHY] (a WHY stays on one line), and
-# run CMD... setting rc, out and err.
+# run CMD... setting rc, out, err and nerr (lines on stderr).
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 failed=0
@@ -15,4 +15,5 @@ run() {
 	out=$("$@" 2>"$TMP/stderr")
 	rc=$?
 	err=$(cat "$TMP/stderr")
+	nerr=$(grep -c '' "$TMP/stderr")
 }

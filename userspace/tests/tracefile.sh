@@ -15,22 +15,10 @@ CS=$(readlink -f "${1:?usage: tracefile.sh CHAINSCOPE CS-GENTRACE MKBTF}")
 GEN=$(readlink -f "${2:?}")
 MKBTF=$(readlink -f "${3:?}")
 DATA=$(dirname "$(readlink -f "$0")")/data
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+PREFIX=host.tracefile
+# shellcheck source=userspace/tests/lib.sh
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
 export CHAINSCOPE_PROBE_ONLY=1
-failed=0
-
-pass() { echo "PASS: host.tracefile.$1"; }
-fail() { echo "FAIL: host.tracefile.$1: $2"; failed=1; }
-skip() { echo "SKIP: host.tracefile.$1: $2"; }
-
-# run CMD...: rc, out, err, nerr (stderr lines)
-run() {
-	out=$("$@" 2>"$TMP/stderr")
-	rc=$?
-	err=$(cat "$TMP/stderr")
-	nerr=$(grep -c '' "$TMP/stderr")
-}
 
 # poke FILE OFFSET BYTE-ESCAPES: overwrite bytes in place
 poke() {
