@@ -23,7 +23,23 @@ enum cs_exit {
 	CS_EXIT_NO_TP = 5,	/* the kernel lacks the chainscope tracepoints */
 	CS_EXIT_OUTPUT = 6,	/* record: cannot create the output file (before all) */
 	CS_EXIT_NO_CTX = 7,	/* latency -C: no per-CPU preempt count in BTF */
+	CS_EXIT_OOM = 8,	/* check: out of memory */
+	CS_EXIT_NO_MODE = 9,	/* no event source works on this kernel */
 };
+
+/*
+ * Where the events come from (--mode). tracepoints: our core's notifier
+ * tracepoints. probes: fentry/fexit on the exported notifier API and
+ * kprobe.multi on the callbacks of the watched chains, on any kernel
+ * with BTF and BPF trampolines or kprobe.multi.
+ */
+enum cs_mode {
+	CS_MODE_AUTO,		/* tracepoints if present, else probes */
+	CS_MODE_TRACEPOINTS,
+	CS_MODE_PROBES,
+};
+const char *cs_mode_name(int mode);	/* "probes" */
+int cs_mode_parse(const char *s);	/* -1 if unknown */
 
 #define CS_EXIT_DOC							\
 	"Exit status:\n"						\
@@ -37,6 +53,8 @@ enum cs_exit {
 	"  6  record: the output file cannot be created (checked first)\n" \
 	"  7  latency -C, record: the kernel BTF has no per-CPU __preempt_count,\n" \
 	"     so interrupt context cannot be told from task context\n" \
+	"  9  no event source works here: --mode probes on a kernel without\n" \
+	"     BPF trampolines and kprobe.multi (the message says which)\n" \
 	"\n"								\
 	"Environment:\n"						\
 	"  CHAINSCOPE_BTF=PATH        kernel BTF for the start-up probes\n" \
@@ -53,6 +71,7 @@ struct cs_common {
 	bool verbose;
 	bool json;
 	bool raw_tp;		/* --raw-tp: skip tp_btf */
+	int mode;		/* enum cs_mode: --mode, then what start-up chose */
 	int units;		/* enum cs_units */
 	char units_flag;	/* the flag that set units, 0 if none */
 	long interval;		/* seconds, 0: until Ctrl-C */

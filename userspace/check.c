@@ -13,7 +13,7 @@
 #include "tracefile.h"
 
 /* out of memory: the check is incomplete (not 1: that says violations) */
-#define CHECK_EXIT_NOMEM 8
+#define CHECK_EXIT_NOMEM CS_EXIT_OOM
 
 static struct env {
 	const char *cmd;

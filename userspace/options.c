@@ -12,6 +12,7 @@
 
 enum {
 	OPT_RAW_TP = 0x100,
+	OPT_MODE,
 };
 
 static const struct argp_option common_opts[] = {
@@ -20,6 +21,9 @@ static const struct argp_option common_opts[] = {
 	{ "verbose", 'v', NULL, 0, "Show libbpf debug output", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0,
 	  "Attach raw_tp programs even where tp_btf works", 0 },
+	{ "mode", OPT_MODE, "MODE", 0,
+	  "Event source: auto (default: tracepoints if the kernel has ours, "
+	  "else probes), tracepoints, probes", 0 },
 	{},
 };
 
@@ -28,6 +32,29 @@ void cs_common_init(struct cs_common *c, const char *cmd)
 	memset(c, 0, sizeof(*c));
 	c->cmd = cmd;
 	c->units = CS_UNITS_US;
+}
+
+static const char *const mode_names[] = {
+	[CS_MODE_AUTO] = "auto",
+	[CS_MODE_TRACEPOINTS] = "tracepoints",
+	[CS_MODE_PROBES] = "probes",
+};
+
+const char *cs_mode_name(int mode)
+{
+	if (mode < 0 || mode >= (int)(sizeof(mode_names) / sizeof(mode_names[0])))
+		return "?";
+	return mode_names[mode];
+}
+
+int cs_mode_parse(const char *s)
+{
+	int i;
+
+	for (i = 0; i < (int)(sizeof(mode_names) / sizeof(mode_names[0])); i++)
+		if (!strcmp(s, mode_names[i]))
+			return i;
+	return -1;
 }
 
 int cs_parse_units(const struct argp_state *state, int key, char *units_flag)
@@ -101,6 +128,12 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_RAW_TP:
 		c->raw_tp = true;
+		return 0;
+	case OPT_MODE:
+		c->mode = cs_mode_parse(arg);
+		if (c->mode < 0)
+			cs_usage_error(state, "unknown --mode '%s' (auto, tracepoints, probes)",
+				       arg);
 		return 0;
 	case 'n':
 	case 'u':

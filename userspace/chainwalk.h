@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * chainscope: read what is on a notifier chain, in call order, from kernel
+ * memory (bpf/chains.bpf.c, run through BPF_PROG_TEST_RUN). Used by the
+ * `chains` command, by `record` (the snapshot at start) and by the
+ * `probes` mode (which callbacks to attach to).
+ *
+ * The walk is not atomic with respect to writers: see cs_chain.stable.
+ */
+#ifndef CHAINSCOPE_CHAINWALK_H
+#define CHAINSCOPE_CHAINWALK_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include "trace_helpers.h"
+
+/* At most this many blocks are read from one chain (the BPF loop bound). */
+#define CS_CHAIN_MAX_BLOCKS 256
+
+/* enum notifier_chain_kind values (include-trace/trace/events/notifier.h) */
+#define CS_CHAIN_RAW		0
+#define CS_CHAIN_ATOMIC		1
+#define CS_CHAIN_BLOCKING	2
+#define CS_CHAIN_SRCU		3
+#define CS_CHAIN_KIND_UNKNOWN	(-1)
+
+struct cs_chain_block {
+	__u64 nb;		/* struct notifier_block address */
+	__u64 cb;		/* nb->notifier_call */
+	int priority;		/* nb->priority */
+};
+
+/* Why a head was rejected (cs_chain.status) */
+enum cs_chain_status {
+	CS_CHAIN_OK,
+	CS_CHAIN_BAD_POINTER,	/* a next pointer outside the kernel's range */
+	CS_CHAIN_FAULT,		/* bpf_probe_read_kernel() failed */
+	CS_CHAIN_TOO_LONG,	/* more than CS_CHAIN_MAX_BLOCKS (or a cycle) */
+	CS_CHAIN_BAD_CALLBACK,	/* a notifier_call not in kernel text */
+	CS_CHAIN_BAD_ORDER,	/* priorities not in non-increasing order */
+	CS_CHAIN_BAD_LOCK,	/* the head's lock does not look like one */
+};
+
+struct cs_chain {
+	__u64 head;		/* address of the *_notifier_head */
+	int kind;		/* CS_CHAIN_*, never UNKNOWN once walked */
+	bool kind_guessed;	/* inferred, not from the table or -k */
+	char name[128];		/* "sym" or "sym [module]" or "0x..." */
+	int status;		/* enum cs_chain_status */
+	bool stable;		/* two walks in a row gave the same list */
+	__u64 walked_ns;	/* CLOCK_MONOTONIC when the walk ended */
+	int nr;			/* blocks, in call order */
+	struct cs_chain_block blocks[CS_CHAIN_MAX_BLOCKS];
+};
+
+struct cs_chainwalk;	/* the loaded BPF walker */
+
+/*
+ * Load the walker (needs the start-up probes to have passed); NULL and
+ * errno set on failure, with a one-line message on stderr naming cmd.
+ */
+struct cs_chainwalk *cs_chainwalk_open(const char *cmd, bool verbose);
+void cs_chainwalk_close(struct cs_chainwalk *w);
+
+/*
+ * Walk one head of a known kind into *out (out->head/kind/name set by the
+ * caller or by this function). Returns 0 with out->status CS_CHAIN_OK,
+ * or 0 with another status when the head does not validate as a chain of
+ * that kind, or -errno when bpf() failed.
+ */
+int cs_chain_walk(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
+		  int kind, struct cs_chain *out);
+
+/*
+ * The curated table of well-known static heads. Returns how many of them
+ * this kernel has (resolved through ks) in *out (malloc'ed, not walked:
+ * head, kind and name set).
+ */
+int cs_chain_known_heads(const struct ksyms *ks, struct cs_chain **out);
+
+#endif /* CHAINSCOPE_CHAINWALK_H */
