@@ -40,7 +40,15 @@ enum cs_chain_status {
 	CS_CHAIN_BAD_CALLBACK,	/* a notifier_call not in kernel text */
 	CS_CHAIN_BAD_ORDER,	/* priorities not in non-increasing order */
 	CS_CHAIN_BAD_LOCK,	/* the head's lock does not look like one */
+	CS_CHAIN_NO_ROOM,	/* a head of this kind would overlap the next
+				 * kernel symbol */
+	CS_CHAIN_AMBIGUOUS,	/* cs_chain_infer(): several kinds fit equally */
+	CS_CHAIN_NOT_A_HEAD,	/* cs_chain_infer(): no kind fits */
 };
+
+/* One word for a status ("bad-lock"), and what it means (a phrase). */
+const char *cs_chain_status_name(int status);
+const char *cs_chain_status_doc(int status);
 
 struct cs_chain {
 	__u64 head;		/* address of the *_notifier_head */
@@ -71,6 +79,20 @@ void cs_chainwalk_close(struct cs_chainwalk *w);
  */
 int cs_chain_walk(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
 		  int kind, struct cs_chain *out);
+
+/*
+ * Which kind a head is, when nobody said: walk it as each of the four
+ * kinds (cs_chain_walk(), plus: a head of that kind must fit before the
+ * next kernel symbol). Of the kinds that validate, the one with the most
+ * evidence wins: a conclusive lock check (an rwsem's or mutex's wait list
+ * pointing back to itself, a spinlock magic) counts 2, a non-empty list 1.
+ * Returns 0 with *out walked and out->kind_guessed set; when no kind or
+ * more than one (a tie) fits, out->status is CS_CHAIN_NOT_A_HEAD or
+ * CS_CHAIN_AMBIGUOUS and per_kind[] (if not NULL, indexed by kind) holds
+ * each kind's own status. -errno when bpf() failed.
+ */
+int cs_chain_infer(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
+		   struct cs_chain *out, int per_kind[4]);
 
 /*
  * The curated table of well-known static heads. Returns how many of them
