@@ -16,6 +16,7 @@
 
 enum {
 	OPT_ALL = 0x100,
+	OPT_BPF_OBJECT,
 };
 
 static struct env {
@@ -26,6 +27,7 @@ static struct env {
 	bool json;
 	bool verbose;
 	bool all;
+	const char *bpf_object;	/* --bpf-object FILE */
 } env = {
 	.kind = CS_CHAIN_KIND_UNKNOWN,
 };
@@ -39,6 +41,8 @@ static const struct argp_option opts[] = {
 	  "Also every kallsyms data symbol named like a head that validates as "
 	  "exactly one kind", 0 },
 	{ "json", 'j', NULL, 0, "One JSON object", 0 },
+	{ "bpf-object", OPT_BPF_OBJECT, "FILE", 0,
+	  "Write the walker's BPF object to FILE (for bpftool prog loadall) and exit", 0 },
 	{ "verbose", 'v', NULL, 0,
 	  "libbpf debug output; with --all, the candidates rejected and why", 0 },
 	{},
@@ -57,9 +61,9 @@ static const char doc[] =
 "Heads: without -c, the built-in table of well-known heads this kernel\n"
 "has (reboot_notifier_list, netdev_chain, ...). -c SYMBOL takes its kind\n"
 "from that table, else from -k, else infers it (the head must validate as\n"
-"exactly one kind). A head that is not a chain prints why (bad-pointer,\n"
-"fault, too-long, bad-callback, bad-order, bad-lock, no-room, ambiguous,\n"
-"not-a-head).\n"
+"exactly one kind, with evidence). A head that is not a chain prints why\n"
+"(bad-pointer, fault, too-long, bad-callback, bad-order, bad-lock,\n"
+"no-room, ambiguous, not-a-head, other-kind, no-evidence).\n"
 "\v"
 "Examples:\n"
 "  chainscope chains                         # the well-known heads\n"
@@ -94,6 +98,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_ALL:
 		env.all = true;
+		return 0;
+	case OPT_BPF_OBJECT:
+		env.bpf_object = arg;
 		return 0;
 	case 'j':
 		env.json = true;
@@ -218,32 +225,46 @@ static void print_sym(const struct ksyms *ks, __u64 addr)
 		printf("%s", buf);
 }
 
+static void print_blocks(const struct ksyms *ks, const struct cs_chain *c,
+			 const char *indent)
+{
+	int i;
+
+	for (i = 0; i < c->nr; i++) {
+		printf("%s%3d prio=%-11d cb=", indent, i, c->blocks[i].priority);
+		print_sym(ks, c->blocks[i].cb);
+		printf(" nb=0x%llx\n", (unsigned long long)c->blocks[i].nb);
+	}
+}
+
 static void print_text(const struct ksyms *ks, const struct cs_chain *c,
 		       const int *per_kind)
 {
-	int i, k;
+	int k;
 
 	printf("chain: %s (%s%s) addr=0x%llx", c->name, cs_kind_name(c->kind),
 	       c->kind_guessed ? ", inferred" : "", (unsigned long long)c->head);
 	if (c->status != CS_CHAIN_OK) {
 		printf(" not a chain: %s (%s)", cs_chain_status_name(c->status),
 		       cs_chain_status_doc(c->status));
-		if (per_kind) {
+		if (c->status == CS_CHAIN_OTHER_KIND)
+			printf(": %s", cs_kind_name(per_kind[0]));
+		else if (per_kind) {
 			for (k = CS_CHAIN_RAW; k <= CS_CHAIN_SRCU; k++)
 				printf("%s%s: %s", k ? ", " : "; as ", cs_kind_name(k),
 				       cs_chain_status_name(per_kind[k]));
-			if (c->status == CS_CHAIN_AMBIGUOUS)
+			if (c->status == CS_CHAIN_AMBIGUOUS ||
+			    c->status == CS_CHAIN_NO_EVIDENCE)
 				printf("; give -k KIND");
 		}
 		printf("\n");
+		/* what was read, so that the offending block can be seen */
+		if (c->status == CS_CHAIN_BAD_CALLBACK || c->status == CS_CHAIN_BAD_ORDER)
+			print_blocks(ks, c, "  ?");
 		return;
 	}
 	printf(" %s blocks=%d\n", c->stable ? "stable" : "unstable", c->nr);
-	for (i = 0; i < c->nr; i++) {
-		printf("  %3d prio=%-11d cb=", i, c->blocks[i].priority);
-		print_sym(ks, c->blocks[i].cb);
-		printf(" nb=0x%llx\n", (unsigned long long)c->blocks[i].nb);
-	}
+	print_blocks(ks, c, "  ");
 }
 
 static json_object *chain_json(const struct ksyms *ks, const struct cs_chain *c,
@@ -260,14 +281,19 @@ static json_object *chain_json(const struct ksyms *ks, const struct cs_chain *c,
 	if (c->status != CS_CHAIN_OK) {
 		json_object_object_add(o, "reason",
 				       json_object_new_string(cs_chain_status_doc(c->status)));
-		if (per_kind) {
+		if (c->status == CS_CHAIN_OTHER_KIND)
+			json_object_object_add(o, "other_kind",
+				json_object_new_string(cs_kind_name(per_kind[0])));
+		else if (per_kind) {
 			kinds = json_object_new_object();
 			for (k = CS_CHAIN_RAW; k <= CS_CHAIN_SRCU; k++)
 				json_object_object_add(kinds, cs_kind_name(k),
 					json_object_new_string(cs_chain_status_name(per_kind[k])));
 			json_object_object_add(o, "as_kind", kinds);
 		}
-		return o;
+		/* the blocks read stay, so the offending one can be seen */
+		if (c->status != CS_CHAIN_BAD_CALLBACK && c->status != CS_CHAIN_BAD_ORDER)
+			return o;
 	}
 	json_object_object_add(o, "stable", json_object_new_boolean(c->stable));
 	blocks = json_object_new_array();
@@ -286,11 +312,33 @@ static json_object *chain_json(const struct ksyms *ks, const struct cs_chain *c,
 static int walk(struct cs_chainwalk *w, const struct ksyms *ks, const struct head *h,
 		struct cs_chain *c, int *per_kind, bool *inferred)
 {
+	struct cs_chain *other;
+	int err;
+
 	memset(c, 0, offsetof(struct cs_chain, blocks));
 	*inferred = h->kind == CS_CHAIN_KIND_UNKNOWN;
 	if (*inferred)
 		return cs_chain_infer(w, ks, h->addr, c, per_kind);
-	return cs_chain_walk(w, ks, h->addr, h->kind, c);
+	err = cs_chain_walk(w, ks, h->addr, h->kind, c);
+	if (err || c->status != CS_CHAIN_OK || env.kind < 0 || !h->from_c)
+		return err;
+	/*
+	 * -k is a guess: an empty list behind a lock word of 0 reads as a
+	 * valid atomic or raw chain. Reject it when another kind fits the
+	 * same bytes with more evidence (its lock checks out conclusively).
+	 */
+	other = malloc(sizeof(*other));
+	if (!other)
+		return -ENOMEM;
+	memset(other, 0, offsetof(struct cs_chain, blocks));
+	err = cs_chain_infer(w, ks, h->addr, other, NULL);
+	if (!err && other->status == CS_CHAIN_OK && other->kind != h->kind) {
+		c->status = CS_CHAIN_OTHER_KIND;
+		c->nr = 0;
+		*per_kind = other->kind;	/* print_text() names it */
+	}
+	free(other);
+	return err;
 }
 
 /* The heads to walk, from -c, the table and --all; count or -errno. */
@@ -345,6 +393,24 @@ static int collect(const struct ksyms *ks, const __u64 *c_addrs, struct head **o
 	return n;
 }
 
+/* --bpf-object FILE: no privileges needed, no bpf() call */
+static int write_object(void)
+{
+	char safe[CS_SAFE_STR_LEN(256)];
+	const void *obj;
+	size_t size;
+	FILE *f;
+
+	obj = cs_chainwalk_object(&size);
+	f = fopen(env.bpf_object, "wb");
+	if (!f || fwrite(obj, 1, size, f) != size || fclose(f)) {
+		warn("%s: error: cannot write %s: %s\n", env.cmd,
+		     cs_safe_str(env.bpf_object, safe, sizeof(safe)), strerror(errno));
+		return CS_EXIT_OUTPUT;
+	}
+	return CS_EXIT_OK;
+}
+
 int cmd_chains(int argc, char **argv)
 {
 	__u64 c_addrs[MAX_HEADS];
@@ -359,6 +425,8 @@ int cmd_chains(int argc, char **argv)
 
 	env.cmd = argv[0];
 	cs_parse_args(&argp, argc, argv, &env);
+	if (env.bpf_object)
+		return write_object();
 
 	/* capabilities (3) and BTF (4) first; no tracepoint needed */
 	err = cs_startup_probes(env.cmd, NULL, 0);
@@ -434,9 +502,11 @@ int cmd_chains(int argc, char **argv)
 		}
 		shown++;
 		if (env.json)
-			json_object_array_add(arr, chain_json(ks, c, inferred ? per_kind : NULL));
+			json_object_array_add(arr, chain_json(ks, c, inferred ||
+					      c->status == CS_CHAIN_OTHER_KIND ? per_kind : NULL));
 		else
-			print_text(ks, c, inferred ? per_kind : NULL);
+			print_text(ks, c, inferred || c->status == CS_CHAIN_OTHER_KIND ?
+				   per_kind : NULL);
 	}
 	if (env.json) {
 		cs_json_print(root);

@@ -3,7 +3,7 @@
  * chainscope: the chain walker (userspace/chainwalk.h). Runs
  * bpf/chains.bpf.c with BPF_PROG_TEST_RUN, twice per head, and checks
  * what it read against kallsyms: every notifier_call must be the start of
- * a text symbol, and priorities must not increase along the list (the
+ * a text symbol (or a weak one), and priorities must not increase along the list (the
  * core inserts a block before the first one of lower priority).
  *
  * Consistency: the walk is not atomic with respect to writers. Blocks
@@ -64,6 +64,11 @@ static const struct {
 		"it validates as more than one kind" },
 	[CS_CHAIN_NOT_A_HEAD] = { "not-a-head",
 		"it validates as no kind of notifier head" },
+	[CS_CHAIN_OTHER_KIND] = { "other-kind",
+		"another kind fits it with more evidence" },
+	[CS_CHAIN_NO_EVIDENCE] = { "no-evidence",
+		"it reads as an empty list with no lock that proves a kind, as any "
+		"zeroed memory does" },
 };
 
 const char *cs_chain_status_name(int status)
@@ -123,6 +128,11 @@ void cs_chainwalk_close(struct cs_chainwalk *w)
 	free(w);
 }
 
+const void *cs_chainwalk_object(size_t *size)
+{
+	return chains_bpf__elf_bytes(size);
+}
+
 /* One BPF walk into *o; 0 or -errno. */
 static int walk_once(struct cs_chainwalk *w, __u64 head, int kind,
 		     struct cs_walk_out *o)
@@ -166,7 +176,8 @@ static int validate(const struct ksyms *ks, const struct cs_walk_out *o)
 		if (!ksyms__count(ks))
 			continue;
 		s = ksyms__map_addr(ks, o->blocks[i].cb, &off);
-		if (!s || off || (s->type != 't' && s->type != 'T'))
+		/* t/T text, w/W a weak function (kprobe_exceptions_notify) */
+		if (!s || off || !strchr("tTwW", s->type))
 			return CS_CHAIN_BAD_CALLBACK;
 	}
 	return CS_CHAIN_OK;
@@ -305,13 +316,14 @@ int cs_chain_infer(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
 			tie++;
 		}
 	}
-	if (best < 0 || tie) {
+	if (best < 0 || tie || !best_score) {
 		/* nothing walked worth showing: just the verdict */
 		out->head = head;
 		out->kind = CS_CHAIN_KIND_UNKNOWN;
 		out->nr = 0;
 		out->stable = false;
-		out->status = best < 0 ? CS_CHAIN_NOT_A_HEAD : CS_CHAIN_AMBIGUOUS;
+		out->status = best < 0 ? CS_CHAIN_NOT_A_HEAD :
+			      !best_score ? CS_CHAIN_NO_EVIDENCE : CS_CHAIN_AMBIGUOUS;
 		if (!out->name[0])
 			chain_name(ks, head, out->name, sizeof(out->name));
 	}
