@@ -26,8 +26,6 @@ WANT_blocking="cs_loadgen_cb_veto:10 cs_loadgen_cb_fast:5 cs_loadgen_cb_fast2:5 
 WANT_atomic="cs_loadgen_cb_veto:7 cs_loadgen_cb_fast2:0 cs_loadgen_cb_fast:0"
 WANT_raw="cs_loadgen_cb_fast2:100 cs_loadgen_cb_fast:-1"
 WANT_srcu="cs_loadgen_cb_veto:2 cs_loadgen_cb_sleep:1 cs_loadgen_cb_fast:1"
-# a deliberately wrong expectation, to show the test can fail
-[ -n "$CS_CHAINS_BREAK" ] && WANT_blocking="cs_loadgen_cb_fast:5 cs_loadgen_cb_veto:10 cs_loadgen_cb_fast2:5 cs_loadgen_cb_busy:-3"
 
 # run NAME ARGS...: chainscope ARGS, rc in $rc, output in $W/NAME.{out,err}
 run() {
