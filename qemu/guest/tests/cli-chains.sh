@@ -207,6 +207,15 @@ grep -q "^chain: cs_loadgen_blocking \[cs_loadgen\] (blocking, inferred) .* bloc
 	fail "--all: empty blocking head missing"
 grep -Eq "\((raw|atomic), inferred\) .* blocks=0\$" "$W/all-empty.out" &&
 	fail "--all: shows an empty raw/atomic guess"
+# -v lists every rejected candidate with its status
+run all-v chains --all -v
+expect_eq "--all -v: exit" "$rc" 0
+n=$(sed -n 's/.*--all: [0-9]* heads shown, \([0-9]*\) candidate symbols rejected$/\1/p' "$W/all-v.err")
+expect_ge "--all -v: candidates rejected" "$n" 1
+expect_eq "--all -v: rejected ones listed" \
+	"$(grep -c '^chainscope chains: --all: .*: [a-z-]*$' "$W/all-v.err")" "$n"
+grep -q '^chainscope chains: --all: cs_loadgen_raw \[cs_loadgen\]: no-evidence$' "$W/all-v.err" ||
+	fail "--all -v: the empty raw head is not listed as no-evidence"
 
 cs_cleanup
 echo "chains: order, priorities and callbacks as registered on all four kinds; wrong kinds and non-heads rejected"
