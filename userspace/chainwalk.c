@@ -280,6 +280,7 @@ int cs_chain_walk(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
 
 	if (!o)
 		return -ENOMEM;
+	out->kind_guessed = false;
 	err = walk_head(w, ks, head, kind, out, o);
 	free(o);
 	return err;

@@ -79,9 +79,11 @@ const void *cs_chainwalk_object(size_t *size);
 
 /*
  * Walk one head of a known kind into *out (out->head/kind/name set by the
- * caller or by this function). Returns 0 with out->status CS_CHAIN_OK,
- * or 0 with another status when the head does not validate as a chain of
- * that kind, or -errno when bpf() failed.
+ * caller or by this function: a name left empty, out->name[0] == 0, is
+ * filled in from kallsyms, so zero *out first). Walks until two walks in
+ * a row agree (out->stable), at most 4 times. Returns 0 with out->status
+ * CS_CHAIN_OK, or 0 with another status when the head does not validate
+ * as a chain of that kind, or -errno when bpf() failed.
  */
 int cs_chain_walk(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
 		  int kind, struct cs_chain *out);
