@@ -15,12 +15,13 @@
 TRACEFILE_OBJS := tracefile.o tracefile_write.o tracefile_snap.o
 TRACEFILE_SRCS := $(TRACEFILE_OBJS:.o=.c)
 TRACEFILE_LINK := $(addprefix $(OUTPUT)/,$(TRACEFILE_OBJS))
-REC_OBJS := record.o report.o check.o diff.o $(TRACEFILE_OBJS)
+REC_OBJS := record.o record_snap.o report.o check.o diff.o $(TRACEFILE_OBJS)
 FUZZ_CC ?= clang-14
 FUZZ_RUNS ?= 20000
 
 $(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(REC_OBJS))
 $(OUTPUT)/record.o: $(OUTPUT)/record.skel.h $(BPF_DIR)/record.h
+$(OUTPUT)/record_snap.o: $(BPF_DIR)/record.h
 $(TRACEFILE_LINK) $(OUTPUT)/report.o $(OUTPUT)/check.o: $(BPF_DIR)/record.h
 
 $(OUTPUT)/cs-gentrace: tests/gentrace.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
