@@ -569,7 +569,7 @@ int cmd_record(int argc, char **argv)
 	 * What is on the chains now, before the first event is written:
 	 * check knows their membership from here on.
 	 */
-	err = rec_snap_start(rc.snap, rc.w);
+	err = rec_snap_start(rc.snap, rc.w, NULL, 0);	/* the curated heads */
 	if (err) {
 		warn("%s: error: writing %s: %s\n", env.cmd, out_name, strerror(-err));
 		err = CS_EXIT_ERROR;

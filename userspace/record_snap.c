@@ -92,7 +92,11 @@ static int snap_one(struct rec_snap *s, struct cs_trace_writer *out, __u64 head,
 	memset(c, 0, offsetof(struct cs_chain, blocks));
 	if (name)
 		snprintf(c->name, sizeof(c->name), "%s", name);
-	err = cs_chain_walk(s->w, s->ks, head, kind, c);
+	if (kind == CS_CHAIN_KIND_UNKNOWN)	/* a head named without -k */
+		err = cs_chain_infer(s->w, s->ks, head, c, NULL);
+	else
+		err = cs_chain_walk(s->w, s->ks, head, kind, c);
+	kind = c->kind;
 	if (err || c->status != CS_CHAIN_OK) {
 		if (!s->st.failed++)
 			snprintf(s->failed_name, sizeof(s->failed_name), "%s: %s",
@@ -128,17 +132,22 @@ static int snap_one(struct rec_snap *s, struct cs_trace_writer *out, __u64 head,
 	return 0;
 }
 
-int rec_snap_start(struct rec_snap *s, struct cs_trace_writer *out)
+int rec_snap_start(struct rec_snap *s, struct cs_trace_writer *out,
+		   const struct cs_chain *heads, int nr)
 {
 	struct cs_chain *known = NULL;
-	int i, n, err = 0;
+	int i, err = 0;
 
 	if (!s)
 		return 0;
-	n = cs_chain_known_heads(s->ks, &known);
-	for (i = 0; i < n && !err; i++)
-		if (first_sight(s, known[i].head))
-			err = snap_one(s, out, known[i].head, known[i].kind, known[i].name);
+	if (!heads || nr <= 0) {
+		nr = cs_chain_known_heads(s->ks, &known);
+		heads = known;
+	}
+	for (i = 0; i < nr && !err; i++)
+		if (first_sight(s, heads[i].head))
+			err = snap_one(s, out, heads[i].head, heads[i].kind,
+				       heads[i].name[0] ? heads[i].name : NULL);
 	free(known);
 	return err;
 }

@@ -27,8 +27,15 @@ struct rec_snap_stats {
  */
 struct rec_snap *rec_snap_open(const char *cmd, const struct ksyms *ks, bool verbose,
 			       void (*seen)(__u64 addr));
-/* Walk the curated heads and write their snapshots; 0 or -errno (writing). */
-int rec_snap_start(struct rec_snap *s, struct cs_trace_writer *out);
+/*
+ * Walk the heads of the recording and write their snapshots: heads[0..nr)
+ * (head, kind or CS_CHAIN_KIND_UNKNOWN to infer it, name or ""), or the
+ * curated table (cs_chain_known_heads()) when nr is 0. 0 or -errno
+ * (writing).
+ */
+struct cs_chain;
+int rec_snap_start(struct rec_snap *s, struct cs_trace_writer *out,
+		   const struct cs_chain *heads, int nr);
 /* e was just written: snapshot its head if it is the first time; 0 or -errno. */
 int rec_snap_event(struct rec_snap *s, struct cs_trace_writer *out,
 		   const struct cs_rec_event *e);
