@@ -60,11 +60,11 @@ echo "ok: $B's membership at start is in the trace and judged from the first pas
 if ! grep -q 'forget' /chainscope/modules/cs_loadgen.ko 2>/dev/null; then
 	skip "this cs_loadgen has no 'forget' command (the provocation)"
 fi
-# fast3's register event makes record walk the chain (not a curated head);
-# 2 s for record to read it before fast2 goes
+# a register event (fast again, prio -5) makes record walk the chain (not
+# a curated head); 2 s for record to read it before fast2 goes
 cat > "$W/forget.sh" <<LOAD
 C=$CTL
-echo "add blocking fast3" > \$C || exit 1
+echo "add blocking fast prio=-5" > \$C || exit 1
 sleep 2
 echo "forget $id2" > \$C || exit 1
 echo "del $id2" > \$C 2>/dev/null && exit 1

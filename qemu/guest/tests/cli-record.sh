@@ -122,9 +122,11 @@ cat "$W/rep.err"
 expect_eq "report -j exit" "$rc" 0
 "$CS" report "$REC" > /out/cli-record.report.txt || fail "report (text) failed"
 
-# obj CHAIN CALLBACK: the callbacks[] element for that pair
+# obj CHAIN CALLBACK: the callbacks[] element for that pair (not the
+# chain snapshots after it, which name callbacks too)
 obj() {
 	awk -v ch="\"$1\"" -v cb="\"callback\":\"$2\"" '{
+		sub(/,"snapshots":\[.*/, "")
 		n = split($0, parts, /\{"chain":/)
 		for (i = 2; i <= n; i++)
 			if (index(parts[i], ch) == 1 && index(parts[i], cb)) { print parts[i]; exit }
