@@ -7,7 +7,7 @@
  * trace file version and grow the header's record_size (readers ignore a
  * record's tail); any other change means a new version (CS_TRACE_VERSION).
  * Version 2 added CS_REC_LOSS and the `reason` byte (a pad byte in
- * version 1, whose files stay readable).
+ * version 1, whose files stay readable); version 3 added CS_REC_SNAPSHOT.
  */
 #ifndef CHAINSCOPE_RECORD_H
 #define CHAINSCOPE_RECORD_H
@@ -27,6 +27,7 @@ enum cs_rec_type {
 	CS_REC_CALL_END,		/* notifier_call_end */
 	CS_REC_LOCK_WAIT,		/* notifier_lock_wait */
 	CS_REC_LOSS,			/* in-stream loss marker (version 2) */
+	CS_REC_SNAPSHOT,		/* a chain's membership, walked (version 3) */
 	CS_REC_MAX,
 };
 
@@ -45,6 +46,22 @@ enum cs_rec_loss_reason {
 	CS_REC_LOSS_MAX,
 };
 #define CS_REC_CPU_ANY 0xffffffffu
+
+/*
+ * CS_REC_SNAPSHOT: what was on chain `head` (of `kind`) when user space
+ * walked it (userspace/chainwalk.h), written by the recorder itself, never
+ * by BPF. One record per block in call order: `cb`, `nb`, `priority`,
+ * `nr_calls` = its position (0-based), `nr_to_call` = the chain's length;
+ * an empty chain is one record with position 0, length 0 and cb = nb = 0.
+ * `ts` is when the walk ended, `ret` says whether it was stable (two walks
+ * in a row agreed). All other fields are 0. A snapshot's records are
+ * consecutive in the file and a head has at most one snapshot.
+ */
+enum cs_rec_snap_state {
+	CS_REC_SNAP_STABLE,		/* two walks in a row gave the same list */
+	CS_REC_SNAP_UNSTABLE,		/* writers changed it while it was walked */
+	CS_REC_SNAP_MAX,
+};
 
 /*
  * Fields a tracepoint does not have are 0. Little-endian, 96 bytes, no

@@ -12,23 +12,28 @@
 #                           report on generated 10^5 and 10^6-event traces
 
 # safestr.o: cs_safe_str(), shared by every command that prints a path
-REC_OBJS += checker.o check_pass.o safestr.o
-$(OUTPUT)/chainscope: $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/safestr.o
+REC_OBJS += checker.o check_pass.o check_snap.o safestr.o
+$(OUTPUT)/chainscope: $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/check_snap.o \
+	$(OUTPUT)/safestr.o
 $(OUTPUT)/safestr.o: safestr.h
-$(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/check.o: $(BPF_DIR)/record.h
+$(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/check_snap.o $(OUTPUT)/check.o: \
+	$(BPF_DIR)/record.h
 
-$(OUTPUT)/cs-gencheck: tests/gencheck.c $(OUTPUT)/tracefile.o $(OUTPUT)/safestr.o tracefile.h \
-		$(BPF_DIR)/record.h | $(OUTPUT)
+GENCHECK_SRCS := tests/gencheck.c tests/gencheck_bench.c tests/gencheck_snap.c
+$(OUTPUT)/cs-gencheck: $(GENCHECK_SRCS) tests/gencheck.h $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
+		tracefile.h $(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(CFLAGS) -I. tests/gencheck.c $(OUTPUT)/tracefile.o $(OUTPUT)/safestr.o -o $@
+	$(Q)$(CC) $(CFLAGS) -I. $(GENCHECK_SRCS) $(TRACEFILE_LINK) $(OUTPUT)/safestr.o -o $@
 
 # Built on demand by the test (which skips it without clang's libFuzzer).
 $(OUTPUT)/fuzz_check: tests/fuzz_check.c checker.c check_pass.c checker.h \
-		checker_int.h safestr.c safestr.h tracefile.c tracefile.h $(BPF_DIR)/record.h | $(OUTPUT)
+		checker_int.h check_snap.c safestr.c safestr.h $(TRACEFILE_SRCS) tracefile.h \
+		$(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -I. -I$(BPF_DIR) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		tests/fuzz_check.c checker.c check_pass.c safestr.c tracefile.c -o $@
+		tests/fuzz_check.c checker.c check_pass.c check_snap.c safestr.c \
+		$(TRACEFILE_SRCS) -o $@
 
 .PHONY: test-check bench-offline
 test: test-check

@@ -26,6 +26,7 @@
  * down to the gap until its next call_begin.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,6 +315,7 @@ static struct group *group_of(struct checker *ck, struct frame *f, int prio)
 	g->prio = prio;
 	g->max_seq = -1;
 	g->max_idx = 0;
+	g->max_snap = false;
 	if (f->disordered && !group_index_add(ck, f, f->nr_groups - 1))
 		return NULL;
 	return g;
@@ -370,12 +372,21 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 		chk_violation(ck, idx, e->head, e->cb, "run-after-stop",
 			      "ran after the pass stopped at event %lld", f->stop_idx);
 	f->stop_due = false;	/* run-after-stop says it */
-	/* gone before the pass began: a stale run, or published again */
+	/*
+	 * gone before the pass began: a stale run, or published again. Not
+	 * listed by the chain's snapshot: the pass must have begun after the
+	 * walk ended (a recorded call_begin), else it may have read the list
+	 * before the block left.
+	 */
 	republished = m->state == M_GONE && m->gone_idx < f->begin_idx;
+	if (republished && m->snap_state)
+		republished = !f->phantom && ck->t->events[f->begin_idx].ts >
+			      ck->t->events[m->gone_idx].ts;
 	if (republished && !chk_gap_between(ck, m->gone_idx, idx)) {
 		if (!chk_grow((void **)&m->sus, &m->cap_sus, m->nr_sus, sizeof(*m->sus)))
 			return -ENOMEM;
-		m->sus[m->nr_sus++] = (struct suspect){ idx, f->begin_idx, e->cb };
+		m->sus[m->nr_sus++] = (struct suspect){ idx, f->begin_idx, e->cb,
+							m->snap_state };
 	}
 	if (m->state == M_UNKNOWN) {
 		m->state = M_MEMBER;	/* on the chain, order unknown */
@@ -400,14 +411,19 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	 * event of its new registration.
 	 */
 	if (m->state == M_MEMBER && m->seq >= 0 && !chk_gap_between(ck, m->seq, idx)) {
-		if (g->max_seq > m->seq)
-			chk_violation(ck, idx, e->head, e->cb, "registration-order",
-				      "priority %d: block registered at event %lld ran after "
-				      "the one registered at event %lld (event %zu)",
-				      e->priority, m->seq, g->max_seq, g->max_idx);
-		else {
+		if (g->max_seq <= m->seq) {
 			g->max_seq = m->seq;
 			g->max_idx = idx;
+			g->max_snap = m->snap_seq;
+		} else if (chk_snap_judge(ck, m, m->snap_seq || g->max_snap, UINT64_MAX)) {
+			/* (a snapshot record's index is the block's place) */
+			chk_violation(ck, idx, e->head, e->cb, "registration-order",
+				      "priority %d: block %s at event %lld ran after "
+				      "the one %s at event %lld (event %zu)",
+				      e->priority, m->snap_seq ? "listed by the snapshot" :
+				      "registered", m->seq, g->max_snap ?
+				      "listed by the snapshot" : "registered", g->max_seq,
+				      g->max_idx);
 		}
 	}
 

@@ -95,75 +95,106 @@ struct member *chk_member_get(struct checker *ck, __u64 head, __u64 nb)
 		free(m);
 		return NULL;
 	}
+	chk_member_init(ck, m);
 	return m;
 }
 
 /*
- * Runs of m after its unregister, in passes that began after it: a
- * violation unless the block was published again, which its
- * notifier_register event (the next membership event) then tells.
+ * Runs of m after its unregister (or, snap, while its chain's snapshot
+ * did not list it), in passes that began after it: a violation unless the
+ * block was published again, which its notifier_register event (the next
+ * membership event) then tells.
  */
-static void judge_suspects(struct checker *ck, struct member *m, bool registered,
-			   size_t idx)
+void chk_judge_suspects(struct checker *ck, struct member *m, bool registered,
+			size_t idx)
 {
+	const struct snaphead *sh;
 	size_t i;
 
 	/* a lost notifier_register may have published it again */
 	if (!registered && !chk_gap_between(ck, m->gone_idx, idx))
-		for (i = 0; i < m->nr_sus; i++)
+		for (i = 0; i < m->nr_sus; i++) {
+			if (!m->sus[i].snap) {
+				chk_violation(ck, m->sus[i].run_idx, m->key.head,
+					      m->sus[i].cb, "run-after-unregister",
+					      "ran in the pass of event %zu, after its "
+					      "unregister at event %zu, and was not registered "
+					      "again", m->sus[i].begin_idx, m->gone_idx);
+				continue;
+			}
+			sh = chk_snap_of(ck, m->key.head);
+			if (sh && sh->unstable) {
+				ck->s->snap_unknown++;
+				continue;
+			}
 			chk_violation(ck, m->sus[i].run_idx, m->key.head, m->sus[i].cb,
-				      "run-after-unregister", "ran in the pass of event %zu, "
-				      "after its unregister at event %zu, and was not "
-				      "registered again", m->sus[i].begin_idx, m->gone_idx);
+				      "run-not-member", "ran in the pass of event %zu, but "
+				      "the chain's snapshot (event %zu) does not list it and "
+				      "no notifier_register added it", m->sus[i].begin_idx,
+				      m->gone_idx);
+		}
 	m->nr_sus = 0;
 }
 
 static int on_membership(struct checker *ck, const struct cs_rec_event *e, size_t idx)
 {
 	struct member *m = chk_member_get(ck, e->head, e->nb);
-	bool known;
+	bool known, snap;
 
 	if (!m)
 		return -ENOMEM;
 	if (m->nr_sus)
-		judge_suspects(ck, m, e->type == CS_REC_REGISTER, idx);
+		chk_judge_suspects(ck, m, e->type == CS_REC_REGISTER, idx);
 	/* a membership event lost since its state was learned may change it */
 	known = !chk_gap_between(ck, m->at, idx);
+	/* (the snapshot's word: judged unless the walk may postdate e) */
+	snap = m->snap_state;
 	switch (e->type) {
 	case CS_REC_REGISTER:
 		/*
 		 * A block seen running but not registered in the trace may
 		 * have run in the window between its publication and this
-		 * event: only a registration in the trace makes it a repeat.
+		 * event: only a registration in the trace (or a snapshot
+		 * listing it) makes it a repeat.
 		 */
-		if (known && m->state == M_MEMBER && m->seq >= 0)
+		if (known && m->state == M_MEMBER && m->seq >= 0 &&
+		    chk_snap_judge(ck, m, snap, e->ts))
 			chk_violation(ck, idx, e->head, e->cb, "membership-register",
-				      "registered, but it is on the chain since event %lld",
-				      m->seq);
+				      "registered, but it is on the chain since event %lld%s",
+				      m->seq, snap ? " (the chain's snapshot lists it)" : "");
 		m->state = M_MEMBER;
 		m->seq = idx;
 		m->at = idx;
+		m->snap_state = m->snap_seq = false;
 		break;
 	case CS_REC_UNREGISTER:
-		if (known && m->state == M_GONE)
+		if (known && m->state == M_GONE && chk_snap_judge(ck, m, snap, e->ts))
 			chk_violation(ck, idx, e->head, e->cb, "membership-unregister",
+				      snap ? "unregistered, but the chain's snapshot (event %zu) "
+				      "does not list it and nothing registered it since" :
 				      "unregistered, but it left the chain at event %zu",
 				      m->gone_idx);
 		m->state = M_GONE;
 		m->gone_idx = idx;
 		m->at = idx;
+		m->snap_state = false;
 		break;
 	case CS_REC_REGISTER_ERROR:
-		if (known && e->ret == -CS_EEXIST && m->state == M_GONE)
+		if (known && e->ret == -CS_EEXIST && m->state == M_GONE &&
+		    chk_snap_judge(ck, m, snap, e->ts))
 			chk_violation(ck, idx, e->head, e->cb, "membership-eexist",
+				      snap ? "register failed with -EEXIST, but the chain's "
+				      "snapshot (event %zu) does not list the block" :
 				      "register failed with -EEXIST, but the block left the "
 				      "chain at event %zu", m->gone_idx);
 		break;
 	case CS_REC_UNREGISTER_ERROR:
-		if (known && e->ret == -CS_ENOENT && m->state == M_MEMBER)
+		if (known && e->ret == -CS_ENOENT && m->state == M_MEMBER &&
+		    chk_snap_judge(ck, m, snap, e->ts))
 			chk_violation(ck, idx, e->head, e->cb, "membership-enoent",
 				      "unregister failed with -ENOENT, but the block is on the "
-				      "chain (%s)", m->seq >= 0 ? "registered in the trace" :
+				      "chain (%s)", snap ? "the chain's snapshot lists it" :
+				      m->seq >= 0 ? "registered in the trace" :
 				      "it ran in a pass");
 		break;
 	}
@@ -239,10 +270,17 @@ static int locate_losses(struct checker *ck)
 			__u64 t = ev[i].ts, from = t > CHK_MISSED_WINDOW_NS ?
 				t - CHK_MISSED_WINDOW_NS : 0;
 
-			/* back to the last older record (or the previous stretch) */
-			for (lo = (long long)i - 1; lo > any_lo && ev[lo].ts >= from; lo--)
+			/*
+			 * back to the last older record (or the previous
+			 * stretch); a snapshot's time is its walk's, not the
+			 * stream's
+			 */
+			for (lo = (long long)i - 1; lo > any_lo &&
+			     (ev[lo].ts >= from || ev[lo].type == CS_REC_SNAPSHOT); lo--)
 				;
 			any_lo = lo;
+		} else if (ev[i].type == CS_REC_SNAPSHOT) {
+			continue;	/* written by user space, on no CPU's stream */
 		} else {
 			last = cpu_last(ck, &tab, small, ev[i].cpu);
 			if (!last)
@@ -314,6 +352,8 @@ static int on_event(struct checker *ck, const struct cs_rec_event *e, size_t idx
 	case CS_REC_LOSS:
 		on_loss(ck, e);
 		return 0;
+	case CS_REC_SNAPSHOT:
+		return chk_on_snapshot(ck, e, idx);
 	default:		/* lock_wait */
 		return 0;
 	}
@@ -326,7 +366,7 @@ static void finish_trace(struct checker *ck)
 
 	for (m = ck->members; m; m = m->hh.next)
 		if (m->nr_sus)
-			judge_suspects(ck, m, false, ck->t->nr_events);
+			chk_judge_suspects(ck, m, false, ck->t->nr_events);
 	chk_passes_finish(ck);
 }
 
@@ -340,6 +380,7 @@ static void free_all(struct checker *ck)
 		free(m);
 	}
 	free(ck->gap_last);
+	chk_snaps_free(ck);
 	chk_passes_free(ck);
 }
 
@@ -365,11 +406,12 @@ int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 	free_all(&ck);
 	if (err)
 		return err;
-	if (s->events == s->loss_markers) {
+	if (s->events == s->loss_markers + s->snapshot_records) {
 		/* a gate must not pass a recording of nothing */
 		s->violations++;
 		fprintf(out, "event -: chain -: callback -: rule no-events: the trace has "
-			"no notifier event (%llu loss markers)\n", s->events);
+			"no notifier event (%llu loss markers, %llu snapshot records)\n",
+			s->loss_markers, s->snapshot_records);
 	}
 	if (quiet)
 		return 0;
@@ -389,5 +431,10 @@ int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 			"passes excused from the pairing rules, %llu orphan events "
 			"put down to gaps\n", name, s->loss_markers, s->lost_events,
 			s->gap_passes, s->gap_orphans);
+	if (s->snapshots)
+		fprintf(out, "%s: snapshots: %llu chains (%llu unstable, %llu blocks) "
+			"give membership and order from their walk; %llu judgements "
+			"unknown (unstable snapshot)\n", name, s->snapshots,
+			s->snapshots_unstable, s->snapshot_blocks, s->snap_unknown);
 	return 0;
 }

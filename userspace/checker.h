@@ -26,6 +26,11 @@ struct cs_check_stats {
 	unsigned long long lost_events;		/* the sum of their counts */
 	unsigned long long gap_passes;	/* passes whose pairing rules a gap suspended */
 	unsigned long long gap_orphans;	/* orphan events put down to a gap */
+	/* chains whose membership at start a snapshot gave (CS_REC_SNAPSHOT) */
+	unsigned long long snapshots, snapshots_unstable;
+	unsigned long long snapshot_records, snapshot_blocks;
+	/* rules not judged: the chain's snapshot was unstable */
+	unsigned long long snap_unknown;
 };
 
 /*

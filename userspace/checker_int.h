@@ -33,10 +33,15 @@ struct mkey {
 	__u64 head, nb;
 };
 
-/* a run after the block's unregister, in a pass that began after it */
+/*
+ * a run after the block's unregister, in a pass that began after it; or
+ * (snap) of a block its chain's snapshot does not list, in a pass that
+ * began after the walk
+ */
 struct suspect {
 	size_t run_idx, begin_idx;
 	__u64 cb;
+	bool snap;
 };
 
 struct member {
@@ -45,6 +50,12 @@ struct member {
 	size_t at;		/* the event that told its state */
 	long long seq;		/* event index of its notifier_register, -1 */
 	size_t gone_idx;	/* event index of its notifier_unregister */
+	/*
+	 * snap_state: state, at and gone_idx were told by the snapshot record
+	 * at `at` (no membership event since); snap_seq: seq is the index of
+	 * its snapshot record, its place in the chain's order
+	 */
+	bool snap_state, snap_seq;
 	/* judged at its next membership event: legal if that registers it */
 	struct suspect *sus;
 	size_t nr_sus, cap_sus;
@@ -65,6 +76,7 @@ struct group {
 	int prio;
 	long long max_seq;	/* latest registration that ran, -1 */
 	size_t max_idx;		/* its run */
+	bool max_snap;		/* max_seq is a snapshot record */
 };
 
 /* frame->group_index: priority -> group, once priorities went up */
@@ -147,6 +159,24 @@ struct cpu_last {
  */
 #define CHK_STOP_RACE_NS 1000000ULL
 
+/* a chain's snapshot (CS_REC_SNAPSHOT records, check_snap.c) */
+struct snaphead {
+	__u64 head;
+	size_t idx;		/* its first record */
+	__u64 ts;		/* when the walk ended */
+	bool unstable;		/* writers changed the chain during the walk */
+	UT_hash_handle hh;
+};
+
+/*
+ * A notifier_register/unregister event fires after the list changed,
+ * under the chain's writer lock, which a preempted writer may hold: a
+ * membership event up to this long after a walk ended may describe a
+ * change the walk already saw (or did not): it is not judged against the
+ * snapshot.
+ */
+#define CHK_SNAP_SLACK_NS 50000000ULL
+
 /* CPUs whose last stack is remembered (by cpu % CHK_CPU_CACHE) */
 #define CHK_CPU_CACHE 64
 
@@ -161,6 +191,7 @@ struct checker {
 	FILE *out;
 	struct cs_check_stats *s;
 	struct member *members;
+	struct snaphead *snaps;
 	struct stack *stacks;
 	struct stack *cpu_stack[CHK_CPU_CACHE];	/* the last stack seen on a CPU */
 	struct fpool *pool;
@@ -197,6 +228,24 @@ static inline bool chk_gap_between(const struct checker *ck, long long after, si
  * begin unrecorded? (No non-rollback call_begin follows it, but racers.)
  */
 bool chk_stopping_phase(const struct checker *ck, size_t idx);
+
+/* Judge m's runs after its unregister (or absence from the snapshot). */
+void chk_judge_suspects(struct checker *ck, struct member *m, bool registered,
+			size_t idx);
+
+/* check_snap.c */
+int chk_on_snapshot(struct checker *ck, const struct cs_rec_event *e, size_t idx);
+const struct snaphead *chk_snap_of(const struct checker *ck, __u64 head);
+/* A new membership entry: what its chain's snapshot says (not listed: gone). */
+void chk_member_init(struct checker *ck, struct member *m);
+/*
+ * A rule is about to fire on m, whose state (or order, snap_seq) a
+ * snapshot told: true to report it; false when the event at ts may
+ * predate the walk (CHK_SNAP_SLACK_NS), or when the snapshot was unstable
+ * (then counted as unknown). True for m not told by a snapshot.
+ */
+bool chk_snap_judge(struct checker *ck, const struct member *m, bool by_snap, __u64 ts);
+void chk_snaps_free(struct checker *ck);
 
 /* check_pass.c */
 int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx);

@@ -23,6 +23,7 @@
 #include "chainscope.h"
 #include "record.h"
 #include "record.skel.h"
+#include "record_snap.h"
 #include "safestr.h"
 #include "symname.h"
 #include "tracefile.h"
@@ -51,7 +52,10 @@ static const char doc[] =
 "a header (kernel release, boot id, CLOCK_MONOTONIC), fixed-size\n"
 "records, and a trailer with the events lost in the ring buffer and the\n"
 "symbols of the chains and callbacks seen. Where events were lost, a\n"
-"loss record in the stream says how many, on which CPU and why. FILE is\n"
+"loss record in the stream says how many, on which CPU and why. What is\n"
+"on each well-known chain is walked at start (and a chain first seen in an\n"
+"event, when it is seen) and stored as snapshot records, so that 'check'\n"
+"knows the chains' membership and order from then on. FILE is\n"
 "opened first: if it cannot be created, nothing else happens (exit 6).\n"
 "Recording ends on Ctrl-C, when -d expires, or when COMMAND exits; the\n"
 "file is complete then (one cut short reads with --salvage). Read it\n"
@@ -161,6 +165,7 @@ static void seen_free(void)
 
 struct rec_ctx {
 	struct cs_trace_writer *w;
+	struct rec_snap *snap;	/* chain snapshots (NULL: none) */
 	int err;
 	__u64 loss_records;	/* CS_REC_LOSS written, from BPF or from us */
 	__u64 missed;		/* recursion misses already written as loss */
@@ -254,6 +259,9 @@ static int handle_event(void *ctx, void *data, size_t size)
 	    !track_pass(e))
 		return 0;
 	rc->err = cs_trace_write(rc->w, e, 1);
+	/* a head seen for the first time: its snapshot follows the event */
+	if (!rc->err)
+		rc->err = rec_snap_event(rc->snap, rc->w, e);
 	if (e->type == CS_REC_LOSS) {
 		rc->loss_records++;
 		if (e->reason < CS_REC_LOSS_MAX)
@@ -433,6 +441,7 @@ int cmd_record(int argc, char **argv)
 	struct ksyms *ks_start = NULL, *ks_end = NULL;
 	struct cs_trace_sym *syms = NULL;
 	struct rec_ctx rc = {};
+	struct rec_snap_stats snap_st;
 	char boot_id[48], why[128] = "Ctrl-C", bad_name[CS_SYMSTR_LEN + 100];
 	char out_name[CS_SAFE_STR_LEN(1024)];
 	struct utsname uts;
@@ -507,6 +516,8 @@ int cmd_record(int argc, char **argv)
 		err = CS_EXIT_ERROR;
 		goto discard;
 	}
+	/* the chain walker, for the snapshots (without it: none, and a warning) */
+	rc.snap = rec_snap_open(env.cmd, ks_start, env.verbose, seen_add);
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &rc, NULL);
 	if (!rb) {
 		warn("%s: error: failed to create ring buffer: %s\n", env.cmd, strerror(errno));
@@ -553,6 +564,16 @@ int cmd_record(int argc, char **argv)
 		warn("%s: error: failed to attach BPF programs: %s\n", env.cmd, strerror(-err));
 		err = CS_EXIT_ERROR;
 		goto discard;
+	}
+	/*
+	 * What is on the chains now, before the first event is written:
+	 * check knows their membership from here on.
+	 */
+	err = rec_snap_start(rc.snap, rc.w, NULL, 0);	/* the curated heads */
+	if (err) {
+		warn("%s: error: writing %s: %s\n", env.cmd, out_name, strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cut_short;
 	}
 	cs_setup_signals();
 	warn("Tracing notifier events into %s (tp_btf programs)... %s\n", out_name,
@@ -662,6 +683,8 @@ int cmd_record(int argc, char **argv)
 	nr = cs_trace_written(rc.w);
 	err = cs_trace_finish(rc.w, lost + lost_nmi, missed, mono_ns(), syms, nsyms);
 	rc.w = NULL;
+	rec_snap_close(rc.snap, &snap_st);
+	rc.snap = NULL;
 	if (err) {
 		warn("%s: error: writing %s: %s (the file is cut short: read it "
 		     "with --salvage)\n", env.cmd, out_name, strerror(-err));
@@ -671,10 +694,13 @@ int cmd_record(int argc, char **argv)
 	/* (qemu/bench_report.py parses up to "missed N") */
 	printf("recorded %llu events into %s (%s); lost %llu (ring buffer full), "
 	       "missed %llu (BPF recursion protection), %llu lost in NMI; "
-	       "%llu loss records; %zu symbols\n",
-	       (unsigned long long)(nr - rc.loss_records), out_name, why,
+	       "%llu loss records; %zu symbols; %llu chains walked (%llu unstable), "
+	       "%llu snapshot records\n",
+	       (unsigned long long)(nr - rc.loss_records - snap_st.records), out_name, why,
 	       (unsigned long long)lost, (unsigned long long)missed,
-	       (unsigned long long)lost_nmi, (unsigned long long)rc.loss_records, nsyms);
+	       (unsigned long long)lost_nmi, (unsigned long long)rc.loss_records, nsyms,
+	       (unsigned long long)snap_st.chains, (unsigned long long)snap_st.unstable,
+	       (unsigned long long)snap_st.records);
 	/* only a full ring is helped by a bigger one */
 	if (lost)
 		printf("WARNING: %llu events lost: the ring buffer was full (try -b)\n",
@@ -705,6 +731,7 @@ cleanup:
 		waitpid(child, &status, 0);
 	}
 	ring_buffer__free(rb);
+	rec_snap_close(rc.snap, &snap_st);
 	record_bpf__destroy(skel);
 	for (i = 0; i < nsyms; i++) {
 		free((char *)syms[i].name);

@@ -272,6 +272,7 @@ static void print_json(const struct report *r)
 	const struct cs_trace *t = r->t;
 	const struct cs_report_opts *o = r->o;
 	json_object *root = json_object_new_object(), *obj;
+	size_t nsnap = cs_report_snapshot_records(t);
 	const char *s, *sep;
 	struct cs_summary sum;
 	size_t i;
@@ -283,7 +284,10 @@ static void print_json(const struct report *r)
 	json_object_object_add(root, "duration_ns",
 			       json_object_new_uint64(t->end_ns - t->hdr.start_ns));
 	json_object_object_add(root, "units", json_object_new_string(cs_units_name(o->units)));
-	json_object_object_add(root, "events", json_object_new_uint64(t->nr_events));
+	/* notifier events: snapshot records are the chains' state, not events */
+	json_object_object_add(root, "events", json_object_new_uint64(t->nr_events - nsnap));
+	if (nsnap)
+		json_object_object_add(root, "snapshot_records", json_object_new_uint64(nsnap));
 	json_object_object_add(root, "lost", json_object_new_uint64(t->lost));
 	json_object_object_add(root, "missed", json_object_new_uint64(t->missed));
 	/* the header's members without the closing brace */
@@ -307,7 +311,10 @@ static void print_json(const struct report *r)
 		json_object_object_add(obj, "histogram", cs_json_hist(l->slots, CS_MAX_SLOTS));
 		sep = put_json(r->out, sep, obj);
 	}
-	fputs("]}\n", r->out);
+	fputc(']', r->out);
+	if (nsnap)
+		cs_report_snap_json(r->out, t);
+	fputs("}\n", r->out);
 }
 
 static void print_text(const struct report *r)
@@ -323,10 +330,12 @@ static void print_text(const struct report *r)
 	put_path(r->out, o->file);
 	fprintf(r->out, ": kernel %s, boot %s, %.3f s, %zu events, lost %llu, missed %llu\n",
 		t->hdr.release, t->hdr.boot_id, (t->end_ns - t->hdr.start_ns) / 1e9,
-		t->nr_events, (unsigned long long)t->lost, (unsigned long long)t->missed);
+		t->nr_events - cs_report_snapshot_records(t), (unsigned long long)t->lost,
+		(unsigned long long)t->missed);
 	if (t->lost)
 		fprintf(r->out, "WARNING: %llu events were lost while recording\n",
 			(unsigned long long)t->lost);
+	cs_report_snap_text(r->out, t);
 	if (!r->nr_rows && !r->nr_lrows)
 		fprintf(r->out, "no notifier callbacks ran\n");
 	for (i = 0; i < r->nr_rows; i++)

@@ -32,6 +32,14 @@ struct cs_report_opts {
 int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 		  FILE *out, FILE *err);
 
+/* --- report_snap.c: the chains record walked (CS_REC_SNAPSHOT) --- */
+
+size_t cs_report_snapshot_records(const struct cs_trace *t);
+/* "chains walked by record ..." and each chain's blocks; nothing if none */
+void cs_report_snap_text(FILE *out, const struct cs_trace *t);
+/* ,"snapshots":[{chain, kind, ts_ns, stable, length, blocks[]}...] */
+void cs_report_snap_json(FILE *out, const struct cs_trace *t);
+
 /* --- report_svg.c --- */
 
 #define CS_SVG_MAX_SERIES 12	/* bars per bucket; the rest are left out */

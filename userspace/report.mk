@@ -11,16 +11,16 @@
 
 FUZZ_REPORT_RUNS ?= 5000
 
-$(OUTPUT)/chainscope: $(OUTPUT)/report_svg.o
+$(OUTPUT)/chainscope: $(OUTPUT)/report_svg.o $(OUTPUT)/report_snap.o
 
-$(OUTPUT)/cs-mkreport: tests/mkreport.c $(OUTPUT)/tracefile.o $(OUTPUT)/safestr.o \
+$(OUTPUT)/cs-mkreport: tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
 		tracefile.h symname.h $(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(CFLAGS) -I. tests/mkreport.c $(OUTPUT)/tracefile.o $(OUTPUT)/safestr.o -o $@
+	$(Q)$(CC) $(CFLAGS) -I. tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o -o $@
 
 # The chainscope binary's own sources, instrumented, with its main()
 # renamed so that libFuzzer's runs; the skeletons come from the CLI build.
-FUZZ_REPORT_SRCS = $(patsubst %.o,%.c,$(sort $(CLI_OBJS) $(REC_OBJS) report_svg.o))
+FUZZ_REPORT_SRCS = $(patsubst %.o,%.c,$(sort $(CLI_OBJS) $(REC_OBJS) report_svg.o report_snap.o))
 
 $(OUTPUT)/fuzz_report: tests/fuzz_report.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
 		$(OUTPUT)/chainscope

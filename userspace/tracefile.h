@@ -4,7 +4,7 @@
  * `check` read. Plain C, no libbpf: the host tests, the test generator
  * and the fuzz target link only this.
  *
- * Layout, version 2 (all integers little-endian):
+ * Layout, version 3 (all integers little-endian):
  *
  *   header   CS_TRACE_HEADER_SIZE bytes (struct cs_trace_header)
  *   records  nr_records * header.record_size bytes; each starts with a
@@ -15,7 +15,8 @@
  *
  * Compatibility. `version` changes when a reader of the previous one
  * would misread a file: version 2 added the CS_REC_LOSS record and its
- * `reason` byte (a zero pad byte in version 1). Readers take every
+ * `reason` byte (a zero pad byte in version 1), version 3 the
+ * CS_REC_SNAPSHOT record (bpf/record.h). Readers take every
  * version from CS_TRACE_VERSION_MIN to CS_TRACE_VERSION. A writer that
  * only appends fields to the record keeps the version and raises
  * `record_size`: readers accept any record_size >= sizeof(struct
@@ -32,6 +33,12 @@
  * pending, so in version 2 the ring-full and NMI records add up to the
  * trailer's `lost` and the recursion-miss records to its `missed`,
  * exactly (without wrapping); anything else is corrupted.
+ *
+ * Snapshots (version 3). A chain's CS_REC_SNAPSHOT records are
+ * consecutive, positions 0 .. length-1 in order, with the same head,
+ * kind, length, time and stability, no block twice, priorities not
+ * rising; a head has one snapshot at most. Anything else is corrupted.
+ * A salvaged file whose last snapshot is cut short loses that snapshot.
  *
  * The trailer is written when recording ends, so a file without a valid
  * footer is truncated (or the recorder died). The strict reader checks
@@ -53,7 +60,7 @@
 #define CS_TRACE_MAGIC		"CSTRACE"	/* 8 bytes with the NUL */
 #define CS_TRACE_TRAILER_MAGIC	"CSTRAIL"
 #define CS_TRACE_END_MAGIC	"CSTREND"
-#define CS_TRACE_VERSION	2	/* written; read: MIN .. this */
+#define CS_TRACE_VERSION	3	/* written; read: MIN .. this */
 #define CS_TRACE_VERSION_MIN	1
 #define CS_TRACE_HEADER_SIZE	256
 #define CS_TRACE_CLOCK_MONOTONIC 1	/* bpf_ktime_get_ns() */
@@ -174,6 +181,22 @@ char *cs_trace_sym_format(const struct cs_trace *t, __u64 addr, char *buf,
 const char *cs_rec_type_name(unsigned int type);	/* "notifier_run" */
 const char *cs_rec_loss_reason_name(unsigned int reason);	/* "ring-full" */
 
+/* tracefile_snap.c (the reader's, exposed for the tests) */
+/*
+ * One CS_REC_SNAPSHOT record's own fields (e at byte offset off); 0, or -1
+ * with err set as cs_trace_parse() does.
+ */
+int cs_trace_check_snap_record(const struct cs_rec_event *e, __u64 off,
+			       char *err, size_t errlen);
+/*
+ * The snapshots of t->events[0 .. *nr) as a whole: consecutive positions,
+ * one length, no block twice, one snapshot per head. With salvage, a
+ * snapshot cut short by the end of the records is dropped: *nr becomes
+ * its first record. 0, or -1 with err set.
+ */
+int cs_trace_check_snapshots(const struct cs_trace *t, size_t *nr, bool salvage,
+			     char *err, size_t errlen);
+
 /* --- writer --------------------------------------------------------------- */
 
 struct cs_trace_writer;
@@ -205,7 +228,10 @@ int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 /* cs_trace_open() + cs_trace_begin(); NULL and errno on error. */
 struct cs_trace_writer *cs_trace_create(const char *path, const char *release,
 					const char *boot_id, __u64 start_ns);
-/* Append records (CS_REC_LOSS needs version 2); 0 or -errno. */
+/*
+ * Append records (CS_REC_LOSS needs version 2, CS_REC_SNAPSHOT version 3);
+ * 0 or -errno.
+ */
 int cs_trace_write(struct cs_trace_writer *w, const struct cs_rec_event *e,
 		   size_t n);
 __u64 cs_trace_written(const struct cs_trace_writer *w);

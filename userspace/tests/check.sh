@@ -127,6 +127,30 @@ expect publish-window 0 "" ', 3 passes checked, 0 violations'
 expect republished 0 "" ', 1 passes checked, 0 violations'
 expect republished-midpass 0 "" ', 1 passes checked, 0 violations'
 
+# --- snapshots (version 3): membership and order from the first event --------
+# each +nosnap twin holds the same events without the snapshot records:
+# what check judged before snapshots existed
+snapline='snapshots: [0-9]+ chains \(0 unstable, [0-9]+ blocks\)'
+expect snap-clean 0 "" ', 4 passes checked, 0 violations' "$snapline"
+expect snap-order 1 "registration-order" \
+	'^event 8: chain test_chain: callback cb_c: rule registration-order: priority 0: block listed by the snapshot at event 1 ran after the one listed by the snapshot at event 2 \(event 6\)$'
+expect snap-order+nosnap 0 "" ', 1 passes checked, 0 violations'
+expect snap-unlisted-first 1 "run-not-member" \
+	"^event 7: chain test_chain: callback cb_e: rule run-not-member: ran in the pass of event 4, but the chain's snapshot \(event 0\) does not list it"
+expect snap-unlisted-first+nosnap 0 "" ', 1 passes checked, 0 violations'
+expect snap-unlisted-registered 0 "" ', 2 passes checked, 0 violations'
+expect snap-register-listed 1 "membership-register registration-order" \
+	'rule membership-register: registered, but it is on the chain since event 1 \(the chain.s snapshot lists it\)'
+expect snap-register-slack 0 "" ', 2 passes checked, 0 violations'
+expect snap-unregister-unlisted 1 "membership-unregister" "snapshot \(event 0\) does not list it"
+expect snap-enoent 1 "membership-enoent" 'the chain.s snapshot lists it'
+expect snap-eexist 1 "membership-eexist" 'snapshot \(event 0\) does not list the block'
+# an unstable walk: C before B and no E, but said as unknown, not violations
+expect snap-unstable 0 "" 'snapshots: 1 chains \(1 unstable, 3 blocks\) .*; 2 judgements unknown'
+expect snap-before-walk 0 "" ', 1 passes checked, 0 violations'
+expect snap-midtrace 1 "run-not-member" '^event 16: .*callback cb_b: rule run-not-member: .*snapshot \(event 11\)'
+expect snap-only 1 "" 'rule no-events: the trace has no notifier event \(0 loss markers, 5 snapshot records\)'
+
 # --- nothing recorded is not a pass --------------------------------------------
 for name in no-events only-loss; do
 	"$GEN" "$name" "$TMP/$name.cstrace"
@@ -218,7 +242,7 @@ fi
 # --- every rule is documented -------------------------------------------------
 rules="priority-order registration-order run-after-stop stop-event nr-calls
 nr-to-call end-ret begin-without-end missing-rollback rollback
-run-after-unregister membership-register membership-unregister
+run-after-unregister run-not-member membership-register membership-unregister
 membership-eexist membership-enoent stray-event no-events"
 help=$("$CS" check --help 2>&1)
 missing=''
@@ -227,7 +251,7 @@ for r in $rules; do
 	grep -q -- "$r" "$HERE/../record.md" || missing+=" record.md:$r"
 done
 for w in 'notifier_register fires after the block is published' Orphans Gaps \
-	'within 500 ms before its marker' '8 out of memory'; do
+	'within 500 ms before its marker' '8 out of memory' 'Snapshots: record walks'; do
 	grep -q "$w" <<<"$help" || missing+=" help:'$w'"
 done
 if [ -z "$missing" ]; then

@@ -33,6 +33,16 @@ static void touch(const struct cs_trace *t, size_t size)
 		if (e->type == CS_REC_LOSS &&
 		    (t->hdr.version < 2 || e->reason >= CS_REC_LOSS_MAX))
 			abort();
+		/* a snapshot's records: version 3, in order, complete */
+		if (e->type == CS_REC_SNAPSHOT &&
+		    (t->hdr.version < 3 || e->nr_calls < 0 ||
+		     (e->nr_to_call && e->nr_calls >= e->nr_to_call) ||
+		     (e->nr_calls && (!i || e[-1].type != CS_REC_SNAPSHOT ||
+				      e[-1].head != e->head ||
+				      e[-1].nr_calls + 1 != e->nr_calls)) ||
+		     (e->nr_calls + 1 < e->nr_to_call &&
+		      (i + 1 == t->nr_events || e[1].type != CS_REC_SNAPSHOT))))
+			abort();
 	}
 	if (t->hdr.record_size < sizeof(struct cs_rec_event) ||
 	    t->hdr.header_size + (__u64)t->nr_events * t->hdr.record_size > size)

@@ -18,47 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracefile.h"
+#include "gencheck.h"
 
-#define H1 0xffffffffc0001000ULL	/* test_chain */
-#define H2 0xffffffffc0002000ULL	/* nest_chain */
-#define CB_A 0xffffffffc0003000ULL
-#define CB_B 0xffffffffc0003100ULL
-#define CB_C 0xffffffffc0003200ULL
-#define CB_D 0xffffffffc0003300ULL
-#define CB_E 0xffffffffc0003400ULL
-#define TASK1 0xffff888000100000ULL
-#define TASK2 0xffff888000200000ULL
+const struct blk A = { CB_A, 0xffff888000001000ULL, 10 };
+const struct blk B = { CB_B, 0xffff888000002000ULL, 0 };
+const struct blk C = { CB_C, 0xffff888000003000ULL, 0 };
+const struct blk D = { CB_D, 0xffff888000004000ULL, 5 };
+const struct blk E = { CB_E, 0xffff888000005000ULL, 0 };
 
-#define NOTIFY_DONE 0
-#define NOTIFY_OK 1
-#define NOTIFY_STOP 0x8001
-#define NOTIFY_BAD 0x8002
-#define BLOCKING 2
-#define PLAIN 0
-#define ROBUST 1
-#define ROLLBACK 2
-#define VAL 3		/* val of plain and robust (val_up) passes */
-#define VAL_DOWN 4	/* val of rollback passes */
-
-struct blk {
-	__u64 cb, nb;
-	int prio;
-};
-
-/* A (10) on test_chain, B C E (0) on test_chain, D (5) on nest_chain */
-static const struct blk A = { CB_A, 0xffff888000001000ULL, 10 };
-static const struct blk B = { CB_B, 0xffff888000002000ULL, 0 };
-static const struct blk C = { CB_C, 0xffff888000003000ULL, 0 };
-static const struct blk D = { CB_D, 0xffff888000004000ULL, 5 };
-static const struct blk E = { CB_E, 0xffff888000005000ULL, 0 };
-
-static struct cs_trace_writer *w;
-static __u64 now;
+struct cs_trace_writer *w;
+__u64 now;
 static __u64 cur_task;
 static __u32 cur_cpu;
 
-static void emit(struct cs_rec_event *e)
+void emit(struct cs_rec_event *e)
 {
 	int err = cs_trace_write(w, e, 1);
 
@@ -68,7 +41,7 @@ static void emit(struct cs_rec_event *e)
 	}
 }
 
-static void put(struct cs_rec_event *e, int type, __u64 head)
+void put(struct cs_rec_event *e, int type, __u64 head)
 {
 	e->type = type;
 	e->head = head;
@@ -82,14 +55,14 @@ static void put(struct cs_rec_event *e, int type, __u64 head)
 	emit(e);
 }
 
-static void member(int type, __u64 head, const struct blk *b)
+void member(int type, __u64 head, const struct blk *b)
 {
 	struct cs_rec_event e = { .cb = b->cb, .nb = b->nb, .priority = b->prio };
 
 	put(&e, type, head);
 }
 
-static void begin(__u64 head, int type, __u64 val, int nr_to_call)
+void begin(__u64 head, int type, __u64 val, int nr_to_call)
 {
 	struct cs_rec_event e = { .call_type = type, .nr_to_call = nr_to_call,
 				  .val = val };
@@ -97,7 +70,7 @@ static void begin(__u64 head, int type, __u64 val, int nr_to_call)
 	put(&e, CS_REC_CALL_BEGIN, head);
 }
 
-static void end(__u64 head, int type, __u64 val, int nr_to_call, int ret, int nr_calls)
+void end(__u64 head, int type, __u64 val, int nr_to_call, int ret, int nr_calls)
 {
 	struct cs_rec_event e = { .call_type = type, .nr_to_call = nr_to_call,
 				  .val = val, .ret = ret, .nr_calls = nr_calls };
@@ -105,7 +78,7 @@ static void end(__u64 head, int type, __u64 val, int nr_to_call, int ret, int nr
 	put(&e, CS_REC_CALL_END, head);
 }
 
-static void run(__u64 head, __u64 val, const struct blk *b)
+void run(__u64 head, __u64 val, const struct blk *b)
 {
 	struct cs_rec_event e = { .cb = b->cb, .nb = b->nb, .priority = b->prio,
 				  .val = val };
@@ -113,7 +86,7 @@ static void run(__u64 head, __u64 val, const struct blk *b)
 	put(&e, CS_REC_RUN, head);
 }
 
-static void ret(__u64 head, __u64 val, const struct blk *b, int r)
+void ret(__u64 head, __u64 val, const struct blk *b, int r)
 {
 	struct cs_rec_event e = { .cb = b->cb, .nb = b->nb, .priority = b->prio,
 				  .val = val, .ret = r, .duration_ns = 1000 };
@@ -129,7 +102,7 @@ static void stop(__u64 head, __u64 val, const struct blk *b, int r, int nr_calls
 	put(&e, CS_REC_STOP, head);
 }
 
-static void cb(__u64 head, __u64 val, const struct blk *b, int r)
+void cb(__u64 head, __u64 val, const struct blk *b, int r)
 {
 	run(head, val, b);
 	ret(head, val, b, r);
@@ -186,6 +159,8 @@ static int scenario(const char *name)
 		loss(0, CS_REC_LOSS_RING_FULL, 5);
 		return 0;
 	}
+	if (!strncmp(name, "snap-", 5))
+		return snap_scenario(name + 5);
 	registrations();
 	if (!strcmp(name, "nest-rollback")) {
 		/* clean: a robust pass nested in a callback of another chain's rollback */
@@ -613,6 +588,7 @@ static const char *const scenarios[] = {
 	"gap-missed-old", "gap-migrate", "gap-reregister", "gap-register",
 	"republished-midpass", "long-name", "no-events", "only-loss", "gap-zero",
 	"rollback-begin-dropped", "rollback-begin-dropped-plain",
+	SNAP_SCENARIOS
 };
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
@@ -675,204 +651,6 @@ static int write_one(const char *name, const char *path)
 	else
 		err = cs_trace_finish(w, total_lost, total_missed, now, syms,
 				      sizeof(syms) / sizeof(syms[0]));
-	if (err) {
-		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(-err));
-		return 1;
-	}
-	return 0;
-}
-
-/* --- bench ------------------------------------------------------------------ */
-
-#define BENCH_CPUS 8
-#define BENCH_BLOCKS 6		/* per chain */
-#define BENCH_HEAD(c) (0xffffffffc1000000ULL + (__u64)(c) * 0x40)
-#define BENCH_CB(c, i) (0xffffffffc8000000ULL + ((__u64)(c) * BENCH_BLOCKS + (i)) * 0x20)
-#define BENCH_NB(c, i) (0xffff888100000000ULL + ((__u64)(c) * BENCH_BLOCKS + (i)) * 0x40)
-#define BENCH_TASK(t) (0xffff888200000000ULL + (__u64)(t) * 0x2000)
-
-static const int bench_prio[BENCH_BLOCKS] = { 10, 5, 0, 0, 0, -5 };
-static __u64 rng = 0x9e3779b97f4a7c15ULL;
-
-static __u32 rnd(__u32 n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (__u32)((rng >> 11) % n);
-}
-
-/* events of one CPU, written round-robin with the other CPUs' */
-struct queue {
-	struct cs_rec_event *e;
-	size_t n, pos, cap;
-};
-
-static struct queue queues[BENCH_CPUS];
-static __u32 nr_chains, nr_tasks;
-
-static void q_put(struct queue *q, const struct cs_rec_event *e)
-{
-	if (q->n == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 256;
-		q->e = realloc(q->e, q->cap * sizeof(*q->e));
-		if (!q->e) {
-			perror("cs-gencheck");
-			exit(1);
-		}
-	}
-	q->e[q->n++] = *e;
-}
-
-static void q_ev(struct queue *q, const struct cs_rec_event *tmpl, int type,
-		 __u32 c, int i, int r, int nr)
-{
-	struct cs_rec_event e = *tmpl;
-
-	e.type = type;
-	e.head = BENCH_HEAD(c);
-	if (i >= 0) {
-		e.cb = BENCH_CB(c, i);
-		e.nb = BENCH_NB(c, i);
-		e.priority = bench_prio[i];
-	}
-	if (type == CS_REC_RETURN) {
-		e.ret = r;
-		e.duration_ns = 200 + rnd(100000);
-	} else if (type == CS_REC_STOP || type == CS_REC_CALL_END) {
-		e.ret = r;
-		e.nr_calls = nr;
-	}
-	q_put(q, &e);
-}
-
-/* One pass over chain c (maybe with a pass nested in its first callback). */
-static void q_pass(struct queue *q, const struct cs_rec_event *tmpl0, __u32 c,
-		   int type, int nr_to_call, int stop_at, int depth)
-{
-	struct cs_rec_event t = *tmpl0;
-	int i, ran = 0, last = NOTIFY_DONE;
-
-	t.val = type == ROLLBACK ? VAL_DOWN : VAL;
-	t.call_type = type;
-	t.nr_to_call = nr_to_call;
-	q_ev(q, &t, CS_REC_CALL_BEGIN, c, -1, 0, 0);
-	for (i = 0; i < BENCH_BLOCKS; i++) {
-		if (nr_to_call >= 0 && ran == nr_to_call)
-			break;
-		ran++;
-		last = i == stop_at ? NOTIFY_BAD : NOTIFY_OK;
-		q_ev(q, &t, CS_REC_RUN, c, i, 0, 0);
-		if (i == 0 && depth == 0 && rnd(20) == 0)
-			q_pass(q, tmpl0, rnd(nr_chains), PLAIN, -1, -1, 1);
-		q_ev(q, &t, CS_REC_RETURN, c, i, last, 0);
-		if (last & 0x8000) {
-			q_ev(q, &t, CS_REC_STOP, c, i, last, ran);
-			break;
-		}
-	}
-	q_ev(q, &t, CS_REC_CALL_END, c, -1, last, ran);
-	if (type == ROBUST && (last & 0x8000))
-		q_pass(q, tmpl0, c, ROLLBACK, ran - 1, -1, depth);
-}
-
-static int bench(unsigned long long n, const char *path)
-{
-	unsigned long long written = 0;
-	struct cs_trace_sym *bsyms;
-	char (*names)[32];
-	size_t nsyms, k;
-	__u32 c, i, cpu;
-	int err;
-
-	nr_chains = n / 100 > 4 ? n / 100 : 4;
-	nr_tasks = n / 10 > 8 ? n / 10 : 8;
-	now = 1000000;
-	w = cs_trace_create(path, "6.1.0-bench", "00000000-1111-2222-3333-444444444444",
-			    now);
-	if (!w) {
-		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	for (c = 0; c < nr_chains; c++) {
-		for (i = 0; i < BENCH_BLOCKS; i++) {
-			struct cs_rec_event e = {
-				.type = CS_REC_REGISTER, .ts = now++, .task = BENCH_TASK(0),
-				.pid = 1, .head = BENCH_HEAD(c), .cb = BENCH_CB(c, i),
-				.nb = BENCH_NB(c, i), .priority = bench_prio[i],
-				.kind = BLOCKING,
-			};
-
-			emit(&e);
-			written++;
-		}
-	}
-	while (written < n) {
-		/* one pass per CPU, then their events interleaved */
-		for (cpu = 0; cpu < BENCH_CPUS; cpu++) {
-			/* a task runs on one CPU at a time */
-			__u32 task = rnd(nr_tasks / BENCH_CPUS) * BENCH_CPUS + cpu;
-			struct cs_rec_event tmpl = {
-				.task = BENCH_TASK(task), .pid = 1000 + task, .cpu = cpu,
-				.kind = BLOCKING,
-			};
-			struct queue *q = &queues[cpu];
-
-			q->n = q->pos = 0;
-			if (rnd(4) == 0) {
-				struct cs_rec_event lw = tmpl;
-
-				lw.type = CS_REC_LOCK_WAIT;
-				lw.head = BENCH_HEAD(rnd(nr_chains));
-				lw.lock = lw.head + 8;
-				lw.duration_ns = rnd(3000);
-				q_put(q, &lw);
-			}
-			if (rnd(10) == 0)
-				q_pass(q, &tmpl, rnd(nr_chains), ROBUST, -1,
-				       rnd(3) ? -1 : (int)rnd(BENCH_BLOCKS), 0);
-			else
-				q_pass(q, &tmpl, rnd(nr_chains), PLAIN, -1, -1, 0);
-		}
-		for (k = 0; ; k++) {
-			bool any = false;
-
-			for (cpu = 0; cpu < BENCH_CPUS; cpu++) {
-				struct queue *q = &queues[cpu];
-
-				if (q->pos == q->n)
-					continue;
-				any = true;
-				q->e[q->pos].ts = now++;
-				emit(&q->e[q->pos++]);
-				written++;
-			}
-			if (!any)
-				break;
-		}
-	}
-	for (cpu = 0; cpu < BENCH_CPUS; cpu++)
-		free(queues[cpu].e);
-
-	nsyms = (size_t)nr_chains * (BENCH_BLOCKS + 1);
-	bsyms = calloc(nsyms, sizeof(*bsyms));
-	names = calloc(nsyms, sizeof(*names));
-	if (!bsyms || !names) {
-		perror("cs-gencheck");
-		return 1;
-	}
-	for (c = 0, k = 0; c < nr_chains; c++) {
-		snprintf(names[k], sizeof(names[k]), "bench_chain_%u", c);
-		bsyms[k] = (struct cs_trace_sym){ BENCH_HEAD(c), names[k], "benchmod" };
-		k++;
-		for (i = 0; i < BENCH_BLOCKS; i++, k++) {
-			snprintf(names[k], sizeof(names[k]), "bench_cb_%u_%u", c, i);
-			bsyms[k] = (struct cs_trace_sym){ BENCH_CB(c, i), names[k], "benchmod" };
-		}
-	}
-	err = cs_trace_finish(w, 0, 0, now, bsyms, nsyms);
-	free(bsyms);
-	free(names);
 	if (err) {
 		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(-err));
 		return 1;

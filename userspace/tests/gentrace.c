@@ -4,7 +4,10 @@
  * through tracefile.c. One scenario is clean; each other one injects one
  * violation of a `chainscope check` rule, named like the rule; `slower`
  * is clean but slower (for diff); `loss` is clean with in-stream loss
- * records of every reason.
+ * records of every reason; `clean-snapshot` is `clean` with the chains'
+ * membership in snapshot records (version 3) instead of register events.
+ * The bad-snap-* scenarios (not listed, in --seeds) write snapshots the
+ * reader must refuse.
  *
  *   cs-gentrace [OPTIONS] SCENARIO FILE   write one trace
  *   cs-gentrace --list                    clean, slower and the rule scenarios
@@ -12,7 +15,8 @@
  *                                         into DIR (fuzz seed corpus)
  *
  * Options, for the reader's tests:
- *   --version N       write file version N (1: no loss records)
+ *   --version N       write file version N (1: no loss records, 2: no
+ *                     snapshot records)
  *   --record-size N   records of N bytes (a newer writer's; tail zeroed)
  *   --unfinished      no trailer and footer (the recorder was killed)
  *   --partial N       then the first N bytes of one more record (disk full)
@@ -141,6 +145,50 @@ static void lock_wait(__u64 head, int op, __u64 ns)
 	put(&e, CS_REC_LOCK_WAIT, head);
 }
 
+/*
+ * One snapshot record, as record writes them (bpf/record.h): position pos
+ * of a chain of length len, b NULL for an empty chain.
+ */
+static void snap_rec(__u64 head, int pos, int len, const struct blk *b, int state)
+{
+	struct cs_rec_event e = { .type = CS_REC_SNAPSHOT, .head = head, .ts = now,
+				  .kind = BLOCKING, .nr_calls = pos, .nr_to_call = len,
+				  .ret = state };
+
+	if (b) {
+		e.cb = b->cb;
+		e.nb = b->nb;
+		e.priority = b->prio;
+	}
+	if (cs_trace_write(w, &e, 1)) {
+		perror("cs-gentrace: write");
+		exit(1);
+	}
+}
+
+/* a chain's snapshot: its n blocks in call order, all stamped now */
+static void snapshot(__u64 head, const struct blk *const *b, int n)
+{
+	int i;
+
+	if (!n)
+		snap_rec(head, 0, 0, NULL, CS_REC_SNAP_STABLE);
+	for (i = 0; i < n; i++)
+		snap_rec(head, i, n, b[i], CS_REC_SNAP_STABLE);
+	now += 1000;
+}
+
+/* what registrations() registers, as snapshots, and the empty chain */
+static void snapshots(void)
+{
+	static const struct blk *const h1[] = { &A, &B, &C }, *const h2[] = { &D };
+
+	snapshot(H1, h1, 3);
+	snapshot(H2, h2, 1);
+	snapshot(H2 + 0x100, NULL, 0);
+	now += 100000000;	/* past the walk's slack (checker_int.h) */
+}
+
 /* events were lost on cpu (CS_REC_CPU_ANY: recursion misses) */
 static void loss(__u32 cpu, int reason, __u64 n)
 {
@@ -177,11 +225,14 @@ static void registrations(void)
 	member(CS_REC_REGISTER, H2, &D, 0);
 }
 
-static void clean_body(void)
+static void clean_body(bool snap)
 {
 	int i;
 
-	registrations();
+	if (snap)
+		snapshots();
+	else
+		registrations();
 	for (i = 0; i < 5; i++) {
 		lock_wait(H1, 0, i * 700);
 		pass_abc(3);
@@ -248,7 +299,45 @@ static void clean_body(void)
 static void scenario(const char *name)
 {
 	if (!strcmp(name, "clean")) {
-		clean_body();
+		clean_body(false);
+	} else if (!strcmp(name, "clean-snapshot")) {
+		clean_body(true);
+	} else if (!strcmp(name, "run-not-member")) {
+		/* D is on nest_chain only: the snapshot of test_chain says so */
+		snapshots();
+		begin(H1, 0, -1);
+		cb(H1, &A, NOTIFY_OK, 100);
+		cb(H1, &D, NOTIFY_OK, 100);
+		end(H1, 0, -1, NOTIFY_OK, 2);
+	} else if (!strcmp(name, "bad-snap-order")) {
+		snap_rec(H1, 0, 3, &A, 0);
+		snap_rec(H1, 2, 3, &C, 0);
+		snap_rec(H1, 1, 3, &B, 0);
+	} else if (!strcmp(name, "bad-snap-length")) {
+		snap_rec(H1, 0, 3, &A, 0);
+		snap_rec(H1, 1, 2, &B, 0);
+	} else if (!strcmp(name, "bad-snap-dup")) {
+		snap_rec(H1, 0, 3, &A, 0);
+		snap_rec(H1, 1, 3, &B, 0);
+		snap_rec(H1, 2, 3, &B, 0);
+	} else if (!strcmp(name, "bad-snap-head")) {
+		snapshots();
+		snap_rec(H2, 0, 0, NULL, 0);
+	} else if (!strcmp(name, "bad-snap-cut")) {
+		/* an event inside a snapshot, then one cut by the file's end */
+		snap_rec(H1, 0, 3, &A, 0);
+		snap_rec(H1, 1, 3, &B, 0);
+		registrations();
+	} else if (!strcmp(name, "bad-snap-end")) {
+		registrations();
+		pass_abc(3);
+		snap_rec(H2, 0, 2, &D, 0);
+	} else if (!strcmp(name, "bad-snap-prio")) {
+		snap_rec(H1, 0, 3, &B, 0);
+		snap_rec(H1, 1, 3, &A, 0);
+		snap_rec(H1, 2, 3, &C, 0);
+	} else if (!strcmp(name, "bad-snap-state")) {
+		snap_rec(H1, 0, 1, &A, 2);
 	} else if (!strcmp(name, "priority-order")) {
 		registrations();
 		begin(H1, 0, -1);
@@ -341,6 +430,13 @@ static const char *const scenarios[] = {
 	"clean", "priority-order", "registration-order", "run-after-stop", "nr-calls",
 	"begin-without-end", "rollback", "run-after-unregister", "membership-register",
 	"membership-unregister", "membership-eexist", "membership-enoent", "slower",
+	"clean-snapshot", "run-not-member",
+};
+
+/* the reader refuses these (tests/tracefile.sh); fuzz seeds */
+static const char *const bad_scenarios[] = {
+	"bad-snap-order", "bad-snap-length", "bad-snap-dup", "bad-snap-head",
+	"bad-snap-cut", "bad-snap-end", "bad-snap-prio", "bad-snap-state",
 };
 
 static const struct cs_trace_sym syms[] = {
@@ -356,6 +452,7 @@ static const struct cs_trace_sym syms[] = {
 static int write_one(const char *name, const char *path)
 {
 	bool has_loss = !strcmp(name, "loss");
+	bool has_snap = strstr(name, "snap") || !strcmp(name, "run-not-member");
 	int err;
 
 	now = 1000000;
@@ -368,6 +465,10 @@ static int write_one(const char *name, const char *path)
 	}
 	if (has_loss && version < 2) {
 		fprintf(stderr, "cs-gentrace: version %u has no loss records\n", version);
+		return 2;
+	}
+	if (has_snap && version < 3) {
+		fprintf(stderr, "cs-gentrace: version %u has no snapshot records\n", version);
 		return 2;
 	}
 	w = cs_trace_open(path);
@@ -441,6 +542,18 @@ static int seeds(const char *dir)
 		snprintf(path, sizeof(path), "%s/%s.cstrace", dir, scenarios[i]);
 		rc |= write_one(scenarios[i], path);
 	}
+	for (i = 0; i < sizeof(bad_scenarios) / sizeof(bad_scenarios[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s.cstrace", dir, bad_scenarios[i]);
+		rc |= write_one(bad_scenarios[i], path);
+	}
+	version = 2;
+	snprintf(path, sizeof(path), "%s/v2-loss.cstrace", dir);
+	rc |= write_one("loss", path);
+	version = CS_TRACE_VERSION;
+	unfinished = 1;
+	snprintf(path, sizeof(path), "%s/unfinished-bad-snap-end.cstrace", dir);
+	rc |= write_one("bad-snap-end", path);
+	unfinished = 0;
 	snprintf(path, sizeof(path), "%s/loss.cstrace", dir);
 	rc |= write_one("loss", path);
 	version = 1;

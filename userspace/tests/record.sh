@@ -29,7 +29,7 @@ else
 fi
 
 for rule in $("$GEN" --list); do
-	case $rule in clean|slower) continue ;; esac
+	case $rule in clean|slower|clean-snapshot) continue ;; esac
 	"$GEN" "$rule" "$TMP/$rule.cstrace" || { fail "check.$rule" "generator failed"; continue; }
 	run "$CS" check "$TMP/$rule.cstrace"
 	n=$(grep -c "^event [0-9]*: chain .*: rule " <<<"$out")
@@ -72,8 +72,8 @@ expect2 truncated-header "truncated at byte offset 100: " "$TMP/short.cstrace"
 : > "$TMP/empty.cstrace"
 expect2 empty "truncated at byte offset 0: " "$TMP/empty.cstrace"
 cp "$f" "$TMP/ver.cstrace"
-printf '\x03' | dd of="$TMP/ver.cstrace" bs=1 seek=8 conv=notrunc status=none
-expect2 wrong-version "wrong version at byte offset 8: version 3, this chainscope reads versions 1..2" "$TMP/ver.cstrace"
+printf '\x04' | dd of="$TMP/ver.cstrace" bs=1 seek=8 conv=notrunc status=none
+expect2 wrong-version "wrong version at byte offset 8: version 4, this chainscope reads versions 1..3" "$TMP/ver.cstrace"
 cp "$f" "$TMP/magic.cstrace"
 printf 'XX' | dd of="$TMP/magic.cstrace" bs=1 seek=0 conv=notrunc status=none
 expect2 wrong-magic "wrong magic at byte offset 0: " "$TMP/magic.cstrace"
@@ -117,6 +117,39 @@ if [ "$rc" = 0 ] && grep -q '<svg' "$TMP/svg/test_chain.svg" 2>/dev/null &&
 	pass report.svg
 else
 	fail report.svg "exit $rc: ${err:0:300}; $(ls "$TMP/svg" 2>&1)"
+fi
+
+# --- report: the chains' membership at start (snapshot records) --------------
+"$GEN" clean-snapshot "$TMP/snap.cstrace"
+run "$CS" report "$TMP/snap.cstrace"
+if [ "$rc" = 0 ] && grep -q ', 103 events, lost 0, missed 0$' <<<"$out" &&
+   grep -qx 'chains walked by record (membership from then on): 3' <<<"$out" &&
+   grep -qx 'chain: test_chain (blocking) walked at +0.000000 s: 3 blocks' <<<"$out" &&
+   [ "$(grep -A3 '^chain: test_chain (blocking) walked' <<<"$out" | tail -n 3 | tr -s ' ')" = \
+     "$(printf ' 1. cb_a [nb=0xffff888000001000] priority 10\n 2. cb_b [nb=0xffff888000002000] priority 0\n 3. cb_c [nb=0xffff888000003000] priority 0')" ] &&
+   grep -qx 'chain: 0xffffffffc0002100 (blocking) walked at +0.000003 s: 0 blocks' <<<"$out" &&
+   grep -q '^chain: test_chain (blocking) callback: cb_b  count=9 ' <<<"$out"; then
+	pass report.snapshot-text
+else
+	fail report.snapshot-text "exit $rc: ${out:0:700} ${err:0:200}"
+fi
+run "$CS" report -j "$TMP/snap.cstrace"
+echo "$out" > "$TMP/snap.json"
+if [ "$rc" = 0 ] && [ "$(grep -c '' <<<"$out")" = 1 ] &&
+   grep -q '"events":103,"snapshot_records":5,' <<<"$out" &&
+   grep -q '"snapshots":\[{"chain":"test_chain","chain_addr":"0xffffffffc0001000","chain_module":"testmod","kind":"blocking","ts_ns":1000000,"stable":true,"length":3,"blocks":\[{"position":0,"callback":"cb_a",' <<<"$out" &&
+   grep -q '{"chain":"0xffffffffc0002100","chain_addr":"0xffffffffc0002100","kind":"blocking","ts_ns":1002000,"stable":true,"length":0,"blocks":\[\]}\]}$' <<<"$out" &&
+   ! grep -q '"snapshots"' "$TMP/base.json"; then
+	pass report.snapshot-json
+else
+	fail report.snapshot-json "exit $rc: ${out:0:300} ... ${out: -300} ${err:0:200}"
+fi
+# diff compares the callbacks and ignores the snapshots
+run "$CS" diff "$TMP/base.json" "$TMP/snap.json"
+if [ "$rc" = 0 ] && grep -q '^within budget' <<<"$out"; then
+	pass diff.snapshots-ignored
+else
+	fail diff.snapshots-ignored "exit $rc: ${out:0:400} ${err:0:200}"
 fi
 
 # --- diff ------------------------------------------------------------------------

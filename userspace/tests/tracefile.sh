@@ -64,10 +64,10 @@ else
 	fail reference "exit $rc, counts '$ref' (want '110 12 9 7 2 0 0'): ${err:0:200}"
 fi
 hdr=$(head -c 20 "$TMP/clean.cstrace" | od -A n -t u4 -j 8 | tr -s ' ')
-if [ "$hdr" = " 2 256 96" ]; then
-	pass writes-version-2
+if [ "$hdr" = " 3 256 96" ]; then
+	pass writes-version-3
 else
-	fail writes-version-2 "version, header size, record size are '$hdr'"
+	fail writes-version-3 "version, header size, record size are '$hdr'"
 fi
 
 # --- version 1 stays readable ---------------------------------------------------
@@ -114,10 +114,81 @@ cp "$TMP/clean.cstrace" "$TMP/reason.cstrace"
 poke "$TMP/reason.cstrace" $((256 + 94)) '\x01'
 expect2 v2-reason-outside-loss "corrupted at byte offset $((256 + 94)): loss reason 1" \
 	"$CS" check "$TMP/reason.cstrace"
-cp "$TMP/clean.cstrace" "$TMP/v3.cstrace"
-poke "$TMP/v3.cstrace" 8 '\x03'
-expect2 future-version "wrong version at byte offset 8: version 3, this chainscope reads versions 1..2" \
-	"$CS" report "$TMP/v3.cstrace"
+cp "$TMP/clean.cstrace" "$TMP/v4.cstrace"
+poke "$TMP/v4.cstrace" 8 '\x04'
+expect2 future-version "wrong version at byte offset 8: version 4, this chainscope reads versions 1..3" \
+	"$CS" report "$TMP/v4.cstrace"
+
+# --- version 2 stays readable ---------------------------------------------------
+# tests/data/v2-loss.cstrace was written by the version-2 writer (cs-gentrace
+# loss at commit 94a091c); today's writer must still produce it byte for byte.
+V2=$DATA/v2-loss.cstrace
+run "$CS" report -j "$V2"
+if [ "$rc" = 0 ] && [ "$(counts "$out")" = "34 3 3 3  9 3" ]; then
+	pass v2-fixture-report
+else
+	fail v2-fixture-report "exit $rc, counts '$(counts "$out")': ${err:0:300}"
+fi
+run "$CS" check "$V2"
+if [ "$rc" = 0 ] && grep -q ': 34 events, 3 passes checked, 0 violations' <<<"$out" &&
+   grep -q 'gaps: 3 loss markers (12 events lost)' <<<"$out"; then
+	pass v2-fixture-check
+else
+	fail v2-fixture-check "exit $rc: ${out:0:300} ${err:0:200}"
+fi
+if "$GEN" --version 2 loss "$TMP/v2.cstrace" && cmp -s "$TMP/v2.cstrace" "$V2"; then
+	pass v2-writer-unchanged
+else
+	fail v2-writer-unchanged "cs-gentrace --version 2 loss differs from $V2"
+fi
+# ... but version 2 has no snapshot record (type 11, at offset 88 of a record)
+cp "$V2" "$TMP/v2snap.cstrace"
+poke "$TMP/v2snap.cstrace" $((256 + 2 * 96 + 88)) '\x0b'
+expect2 v2-no-snapshot-record \
+	"corrupted at byte offset $((256 + 2 * 96 + 88)): record type 11 .*version 2" \
+	"$CS" check "$TMP/v2snap.cstrace"
+if ! "$GEN" --version 2 clean-snapshot "$TMP/v2s.cstrace" 2>/dev/null; then
+	pass v2-writer-refuses-snapshot
+else
+	fail v2-writer-refuses-snapshot "cs-gentrace wrote snapshot records into a version-2 file"
+fi
+
+# --- snapshot records (version 3): each refused with its byte offset ---------
+# bad-snap-*: tests/gentrace.c; record i starts at 256 + 96 * i
+snapbad() {
+	"$GEN" "$1" "$TMP/$1.cstrace" || { fail "$1" "generator failed"; return; }
+	expect2 "$1" "$2" "$CS" check "$TMP/$1.cstrace"
+}
+snapbad bad-snap-order "corrupted at byte offset $((256 + 96 + 80)): snapshot of head 0xffffffffc0001000: position 2 where position 1 is due \(out of order\)$"
+snapbad bad-snap-length "corrupted at byte offset $((256 + 96 + 84)): snapshot of head 0xffffffffc0001000, position 1: its length disagrees with position 0's$"
+snapbad bad-snap-dup "corrupted at byte offset $((256 + 2 * 96 + 32)): snapshot of head 0xffffffffc0001000 lists block 0xffff888000002000 twice \(positions 1 and 2\)$"
+snapbad bad-snap-head "corrupted at byte offset $((256 + 5 * 96 + 16)): head 0xffffffffc0002000 has a snapshot already \(byte offset $((256 + 3 * 96))\)$"
+snapbad bad-snap-cut "corrupted at byte offset $((256 + 2 * 96 + 88)): snapshot of head 0xffffffffc0001000 \(from byte offset 256\) cut short: position 2 of 3 is due, this is notifier_lock_wait$"
+snapbad bad-snap-prio "corrupted at byte offset $((256 + 96 + 72)): snapshot of head 0xffffffffc0001000, position 1: priority 10 after priority 0"
+snapbad bad-snap-state "corrupted at byte offset $((256 + 76)): snapshot state 2 \(0 stable, 1 unstable\)$"
+snapbad bad-snap-end "corrupted at byte offset $((256 + 16 * 96)): snapshot of head 0xffffffffc0002000 \(from byte offset $((256 + 15 * 96))\) cut short: the records end at position 1 of 2$"
+# a field only events have, in a snapshot record (pid, at 64)
+"$GEN" clean-snapshot "$TMP/snapfield.cstrace"
+poke "$TMP/snapfield.cstrace" $((256 + 64)) '\x01'
+expect2 snap-event-field "corrupted at byte offset $((256 + 64)): snapshot record with a field set that only events have" \
+	"$CS" report "$TMP/snapfield.cstrace"
+# salvage: a snapshot cut short by the recorder's death is dropped whole
+"$GEN" --unfinished bad-snap-end "$TMP/snapcut.cstrace"
+run "$CS" check --salvage "$TMP/snapcut.cstrace"
+if [ "$rc" = 0 ] && grep -q 'salvaged 15 whole records; dropped 96 bytes from byte offset 1696;' <<<"$err" &&
+   grep -q ': 15 events, 1 passes checked, 0 violations' <<<"$out"; then
+	pass salvage-drops-cut-snapshot
+else
+	fail salvage-drops-cut-snapshot "exit $rc: ${out:0:300} ${err:0:300}"
+fi
+# the clean trace with snapshots: same callbacks as with register events
+"$GEN" clean-snapshot "$TMP/cs.cstrace"
+run "$CS" report -j "$TMP/cs.cstrace"
+if [ "$rc" = 0 ] && [ "$(count "$out" cb_a) $(count "$out" cb_b) $(count "$out" cb_c) $(count "$out" cb_d)" = "12 9 7 2" ]; then
+	pass snapshot-report-counts
+else
+	fail snapshot-report-counts "exit $rc: ${out:0:300} ${err:0:200}"
+fi
 
 # --- a newer writer's larger records: read at their stride, tail ignored ----------
 "$GEN" --record-size 136 clean "$TMP/wide.cstrace"

@@ -44,10 +44,12 @@ loss_matches() {
 	l_nmi=$(summary_num "$2" "lost in NMI")
 	l_miss=$(sed -n 's/.*missed \([0-9]*\) (BPF recursion.*/\1/p' "$2")
 	l_recs=$(summary_num "$2" "loss records")
+	l_snap=$(summary_num "$2" "snapshot records")
 	[ -n "$nev" ] && [ -n "$l_ring" ] && [ -n "$l_nmi" ] && [ -n "$l_miss" ] &&
-	[ -n "$l_recs" ] || fail "$3: no event/lost/NMI/missed/loss-record numbers in: $(cat "$2")"
-	# the file holds the events and the loss records
-	losses "$1" $((nev + l_recs)) > "$1.losses" || fail "$3: od/awk on the trace failed"
+	[ -n "$l_recs" ] && [ -n "$l_snap" ] ||
+		fail "$3: no event/lost/NMI/missed/loss-record/snapshot numbers in: $(cat "$2")"
+	# the file holds the events, the loss records and the chain snapshots
+	losses "$1" $((nev + l_recs + l_snap)) > "$1.losses" || fail "$3: od/awk on the trace failed"
 	expect_eq "$3: loss records in the file" "$(grep -c '^loss ' "$1.losses")" "$l_recs"
 	expect_eq "$3: loss records add up to lost, NMI, missed" \
 		"$(grep '^sum ' "$1.losses")" "sum $l_ring $l_nmi $l_miss"
@@ -120,9 +122,11 @@ cat "$W/rep.err"
 expect_eq "report -j exit" "$rc" 0
 "$CS" report "$REC" > /out/cli-record.report.txt || fail "report (text) failed"
 
-# obj CHAIN CALLBACK: the callbacks[] element for that pair
+# obj CHAIN CALLBACK: the callbacks[] element for that pair (not the
+# chain snapshots after it, which name callbacks too)
 obj() {
 	awk -v ch="\"$1\"" -v cb="\"callback\":\"$2\"" '{
+		sub(/,"snapshots":\[.*/, "")
 		n = split($0, parts, /\{"chain":/)
 		for (i = 2; i <= n; i++)
 			if (index(parts[i], ch) == 1 && index(parts[i], cb)) { print parts[i]; exit }
