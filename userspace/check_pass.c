@@ -400,13 +400,15 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	 * event of its new registration.
 	 */
 	if (m->state == M_MEMBER && m->seq >= 0 && !chk_gap_between(ck, m->seq, idx)) {
-		if (g->max_seq > m->seq)
+		/* probes: only one task's registrations are recorded in link order */
+		if (g->max_seq > m->seq && (!ck->probes || g->max_task == m->seq_task))
 			chk_violation(ck, idx, e->head, e->cb, "registration-order",
 				      "priority %d: block registered at event %lld ran after "
 				      "the one registered at event %lld (event %zu)",
 				      e->priority, m->seq, g->max_seq, g->max_idx);
-		else {
+		else if (g->max_seq <= m->seq) {
 			g->max_seq = m->seq;
+			g->max_task = m->seq_task;
 			g->max_idx = idx;
 		}
 	}
@@ -536,8 +538,9 @@ static int on_begin(struct checker *ck, struct stack *st, const struct cs_rec_ev
 			f->undo.nr_calls = p->nr_calls;
 			f->undo.nr_runs = p->nr_runs;
 			p->valid = false;
-			if (!f->undo.gapped && (long long)f->nr_to_call !=
-			    (long long)f->undo.nr_calls - 1)
+			/* (probes: -1, unknown; the runs are judged at its end) */
+			if (!f->undo.gapped && !(ck->probes && f->nr_to_call < 0) &&
+			    (long long)f->nr_to_call != (long long)f->undo.nr_calls - 1)
 				chk_violation(ck, idx, e->head, 0, "rollback",
 					      "rollback pass has nr_to_call=%d, the robust pass "
 					      "(ended at event %zu) stopped at callback %d",

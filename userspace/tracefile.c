@@ -200,6 +200,10 @@ static int parse_header(const unsigned char *p, size_t len, struct cs_trace *t,
 	if (!nul_terminated(h->boot_id, sizeof(h->boot_id)))
 		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, boot_id),
 			   "boot id is not NUL-terminated");
+	if (h->source >= CS_TRACE_SOURCE_MAX || (h->version < 2 && h->source))
+		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, source),
+			   "event source %u, want 0 (tracepoints)%s", h->source,
+			   h->version < 2 ? " in version 1" : " or 1 (probes)");
 	for (i = 0; i < sizeof(h->reserved); i++)
 		if (h->reserved[i])
 			return bad(err, errlen, "corrupted",
@@ -640,7 +644,7 @@ struct cs_trace_writer {
 	FILE *f;
 	char *path;
 	__u64 nr;
-	__u32 version, record_size;
+	__u32 version, record_size, source;
 	bool created;		/* cs_trace_open() made the file */
 	bool begun;		/* cs_trace_begin() truncated it */
 	int err;		/* first write error, -errno */
@@ -731,6 +735,21 @@ int cs_trace_set_layout(struct cs_trace_writer *w, __u32 version, __u32 record_s
 	return 0;
 }
 
+int cs_trace_set_source(struct cs_trace_writer *w, __u32 source)
+{
+	if (w->begun || source >= CS_TRACE_SOURCE_MAX ||
+	    (source && w->version < 2))
+		return -EINVAL;
+	w->source = source;
+	return 0;
+}
+
+const char *cs_trace_source_name(__u32 source)
+{
+	return source == CS_TRACE_SOURCE_TRACEPOINTS ? "tracepoints" :
+	       source == CS_TRACE_SOURCE_PROBES ? "probes" : "?";
+}
+
 int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 		   const char *boot_id, __u64 start_ns)
 {
@@ -757,6 +776,7 @@ int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 	h.record_size = w->record_size;
 	h.clock = CS_TRACE_CLOCK_MONOTONIC;
 	h.start_ns = start_ns;
+	h.source = w->source;
 	snprintf(h.release, sizeof(h.release), "%s", release ? release : "");
 	snprintf(h.boot_id, sizeof(h.boot_id), "%s", boot_id ? boot_id : "");
 	w_put(w, &h, sizeof(h));

@@ -98,6 +98,19 @@ expect rollback-order 1 "priority-order rollback" \
 expect stop-event 1 "stop-event"
 expect nr-to-call 1 "nr-to-call"
 
+# --- probes recordings (header source 1): what they cannot know -------------
+# a rollback's nr_to_call of -1 is unknown there, a violation in a
+# tracepoint recording; the runs of the rollback are judged all the same
+expect probes-rollback-unknown 0 "" ', 2 passes checked, 0 violations' \
+	'probes recording: nr_to_call unknown'
+expect rollback-unknown 1 "rollback" 'rollback pass has nr_to_call=-1'
+expect probes-rollback-unknown-long 1 "rollback" 'ran 2 callbacks, .* so want 1'
+expect probes-nr-to-call 1 "nr-to-call"
+# registrations recorded at the fexit: two tasks' may come out of link order
+expect probes-reg-two-tasks 0 "" ', 1 passes checked, 0 violations'
+expect reg-two-tasks 1 "registration-order" 'callback cb_c: rule registration-order'
+expect probes-reg-one-task 1 "registration-order" 'callback cb_c: rule registration-order'
+
 # --- loss gaps: pairing rules suspended where events were lost ---------------
 expect gap-excused 0 "" \
 	'gaps: 3 loss markers \(4 events lost\): 3 passes excused from the pairing rules'
