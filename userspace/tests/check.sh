@@ -111,6 +111,38 @@ expect probes-reg-two-tasks 0 "" ', 1 passes checked, 0 violations'
 expect reg-two-tasks 1 "registration-order" 'callback cb_c: rule registration-order'
 expect probes-reg-one-task 1 "registration-order" 'callback cb_c: rule registration-order'
 
+# report says the mode and counts each chain's passes; a source that no
+# writer uses is refused like any corruption (the field is at byte 176)
+run "$CS" report -j "$TMP/probes-rollback-unknown.cstrace"
+if [ "$rc" = 0 ] && grep -q '"mode":"probes"' <<<"$out" &&
+   grep -Eq '"chains":\[\{"chain":"test_chain",[^}]*"kind":"blocking","passes":1,"robust":1,"stopped":1,"rollbacks":1,"callbacks":3\}\]' <<<"$out"; then
+	pass probes-report-json
+else
+	fail probes-report-json "exit $rc: ${out:0:600} ${err:0:200}"
+fi
+run "$CS" report "$TMP/probes-rollback-unknown.cstrace"
+if [ "$rc" = 0 ] && grep -q ', mode probes$' <<<"$out" &&
+   grep -q '^NOTE: a probes recording: no lock waits' <<<"$out" &&
+   grep -q '^passes: chain test_chain (blocking) passes=1 robust=1 stopped=1 rollbacks=1 callbacks=3$' <<<"$out"; then
+	pass probes-report-text
+else
+	fail probes-report-text "exit $rc: ${out:0:600} ${err:0:200}"
+fi
+run "$CS" report -j "$TMP/rollback-unknown.cstrace"
+if [ "$rc" = 0 ] && grep -q '"mode":"tracepoints"' <<<"$out"; then
+	pass tracepoints-report-mode
+else
+	fail tracepoints-report-mode "exit $rc: ${out:0:300}"
+fi
+cp "$TMP/probes-rollback-unknown.cstrace" "$TMP/source2.cstrace"
+printf '\002' | dd of="$TMP/source2.cstrace" bs=1 seek=176 conv=notrunc status=none
+run "$CS" check "$TMP/source2.cstrace"
+if [ "$rc" = 2 ] && grep -q 'corrupted at byte offset 176: event source 2' <<<"$err"; then
+	pass source-unknown
+else
+	fail source-unknown "exit $rc: ${err:0:300}"
+fi
+
 # --- loss gaps: pairing rules suspended where events were lost ---------------
 expect gap-excused 0 "" \
 	'gaps: 3 loss markers \(4 events lost\): 3 passes excused from the pairing rules'
