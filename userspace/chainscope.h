@@ -25,6 +25,7 @@ enum cs_exit {
 	CS_EXIT_NO_CTX = 7,	/* latency -C: no per-CPU preempt count in BTF */
 	CS_EXIT_OOM = 8,	/* check: out of memory */
 	CS_EXIT_NO_MODE = 9,	/* no event source works on this kernel */
+	CS_EXIT_NOT_A_CHAIN = 10, /* chains -c: the head does not validate */
 };
 
 /*
@@ -249,5 +250,6 @@ int cmd_record(int argc, char **argv);	/* record.c */
 int cmd_report(int argc, char **argv);	/* report.c */
 int cmd_check(int argc, char **argv);	/* check.c */
 int cmd_diff(int argc, char **argv);	/* diff.c */
+int cmd_chains(int argc, char **argv);	/* chains.c */
 
 #endif /* CHAINSCOPE_H */
