@@ -100,6 +100,14 @@ struct {
 	__type(value, struct cs_pm_head);
 } cs_pm_heads SEC(".maps");
 
+/* head -> passes before its callbacks were attached */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CS_PM_MAX_HEADS);
+	__type(key, __u64);
+	__type(value, __u64);
+} cs_pm_early SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 64 * 1024);
@@ -128,7 +136,7 @@ struct cs_pm_pass {
 	__s32 nr_to_call;
 	__s32 nr_calls;		/* callbacks of this pass seen returning */
 	__s32 ret;		/* the last one's return */
-	__u32 __pad;
+	__u32 skip;		/* early (callbacks not attached): no events */
 };
 
 struct cs_pm_passes {
@@ -157,14 +165,14 @@ struct cs_pm_cbs {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CS_MAP_ENTRIES);
+	__uint(max_entries, CS_PM_MAX_TASKS);
 	__type(key, struct cs_pm_key);
 	__type(value, struct cs_pm_passes);
 } cs_pm_pass_stacks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CS_MAP_ENTRIES);
+	__uint(max_entries, CS_PM_MAX_TASKS);
 	__type(key, struct cs_pm_key);
 	__type(value, struct cs_pm_cbs);
 } cs_pm_cb_stacks SEC(".maps");
@@ -226,20 +234,31 @@ static __always_inline struct cs_pm_head *cs_pm_head_note(void *head, int kind)
 	return bpf_map_lookup_elem(&cs_pm_heads, &key);
 }
 
+/*
+ * A pass of a chain whose callbacks are not attached yet (just
+ * discovered, or a callback registered and not attached yet) would have
+ * callbacks missing from it: it is not an event at all, only counted
+ * (cs_pm_early, per head). Its frame is still pushed, marked skip, so
+ * that its exit and its callbacks are recognised.
+ */
 static __always_inline void cs_pm_pass_enter(void *head, int kind, unsigned long val,
 					     unsigned long val_down, int type)
 {
 	struct cs_pm_head *h = cs_pm_head_note(head, kind);
 	struct cs_pm_passes *st;
 	struct cs_pm_key key;
-	__u32 d;
+	__u32 d, skip = 0;
 
 	if (h && h->state == CS_PM_HEAD_IGNORED)
 		return;
 	if (!h || h->state != CS_PM_HEAD_ATTACHED) {
-		if (h)
-			__sync_fetch_and_add(&h->early, 1);
+		__u64 hkey = (__u64)head, zero = 0, *n;
+
+		n = cs_lookup_or_init(&cs_pm_early, &hkey, &zero);
+		if (n)
+			__sync_fetch_and_add(n, 1);
 		cs_pm_stat_inc(CS_PM_STAT_EARLY);
+		skip = 1;
 	}
 	cs_pm_key_init(&key);
 	st = cs_lookup_or_init(&cs_pm_pass_stacks, &key, &cs_pm_zero_passes);
@@ -257,11 +276,13 @@ static __always_inline void cs_pm_pass_enter(void *head, int kind, unsigned long
 		f->nr_to_call = -1;
 		f->nr_calls = 0;
 		f->ret = CS_NOTIFY_DONE;
+		f->skip = skip;
 	} else {
 		cs_pm_stat_inc(CS_PM_STAT_PASS_DEEP);
 	}
 	st->depth = d + 1;
-	cs_pm_call_begin(head, kind, val, -1, type);
+	if (!skip)
+		cs_pm_call_begin(head, kind, val, -1, type);
 }
 
 static __always_inline void cs_pm_pass_exit(void *head, int kind, int ret)
@@ -303,7 +324,9 @@ static __always_inline void cs_pm_pass_exit(void *head, int kind, int ret)
 	st->depth = d;
 	if (f->type == CS_CALL_ROLLBACK)
 		ret = f->ret;
-	cs_pm_call_end(head, kind, f->val, f->nr_to_call, f->type, ret, f->nr_calls);
+	if (!f->skip)
+		cs_pm_call_end(head, kind, f->val, f->nr_to_call, f->type, ret,
+			       f->nr_calls);
 	if (!d)
 		bpf_map_delete_elem(&cs_pm_pass_stacks, &key);
 }
@@ -487,9 +510,13 @@ int BPF_KPROBE(pm_cb_entry, struct notifier_block *nb, unsigned long val)
 		/* not a block of a watched chain, or not this block's callback */
 		cs_pm_stat_inc(CS_PM_STAT_UNKNOWN_NB);
 		skip = 1;
-	} else if (!cs_pm_top_pass(&skey, info->head)) {
-		cs_pm_stat_inc(CS_PM_STAT_OUTSIDE);
-		skip = 1;
+	} else {
+		struct cs_pm_pass *p = cs_pm_top_pass(&skey, info->head);
+
+		if (!p)
+			cs_pm_stat_inc(CS_PM_STAT_OUTSIDE);
+		/* an early pass's callbacks are no events either (counted with it) */
+		skip = !p || p->skip;
 	}
 	st = cs_lookup_or_init(&cs_pm_cb_stacks, &skey, &cs_pm_zero_cbs);
 	if (!st)
@@ -525,7 +552,7 @@ int BPF_KRETPROBE(pm_cb_exit, int ret)
 	struct cs_pm_key skey;
 	struct cs_pm_cbs *st;
 	struct cs_pm_pass *p;
-	struct cs_pm_cb *f;
+	struct cs_pm_cb f;
 	int ran = 0;
 	__u32 d;
 
@@ -541,28 +568,30 @@ int BPF_KRETPROBE(pm_cb_exit, int ret)
 	st->depth = d;
 	if (d >= CS_MAX_DEPTH)
 		return 0;
-	f = &st->frames[d & (CS_MAX_DEPTH - 1)];
-	if (f->cb != *cb) {
+	f = st->frames[d & (CS_MAX_DEPTH - 1)];
+	if (!d)
+		bpf_map_delete_elem(&cs_pm_cb_stacks, &skey);
+	if (f.cb != *cb) {
 		cs_pm_stat_inc(CS_PM_STAT_UNPAIRED);
 		return 0;
 	}
-	if (f->skip)
+	if (f.skip)
 		return 0;
-	dur = now - f->ts;
+	dur = now - f.ts;
 	if (!dur)
 		dur = 1;	/* as our core: a timed call is never 0 ns */
-	p = cs_pm_top_pass(&skey, f->head);
+	p = cs_pm_top_pass(&skey, f.head);
 	if (p) {
 		p->nr_calls++;
 		p->ret = ret;
 		ran = p->nr_calls;
 	}
-	cs_pm_return((void *)f->cb, (void *)f->head, (void *)f->nb, f->kind, f->val,
-		     f->priority, ret, dur);
+	cs_pm_return((void *)f.cb, (void *)f.head, (void *)f.nb, f.kind, f.val,
+		     f.priority, ret, dur);
 	if (!(ret & CS_NOTIFY_STOP_MASK))
 		return 0;
-	cs_pm_stop((void *)f->cb, (void *)f->head, (void *)f->nb, f->kind, f->val,
-		   f->priority, ret, ran);
+	cs_pm_stop((void *)f.cb, (void *)f.head, (void *)f.nb, f.kind, f.val,
+		   f.priority, ret, ran);
 	if (p && p->type == CS_CALL_ROBUST) {
 		/* our core: call_end ROBUST, then the rollback pass */
 		cs_pm_call_end((void *)p->head, p->kind, p->val, -1, CS_CALL_ROBUST, ret, ran);

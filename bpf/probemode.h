@@ -14,6 +14,8 @@
 /* Watched blocks (nb -> chain) and heads */
 #define CS_PM_MAX_NBS		8192
 #define CS_PM_MAX_HEADS		1024
+/* (task, context) pairs inside a pass or a callback at the same time */
+#define CS_PM_MAX_TASKS		2048
 
 /* nb -> where it sits; from the chain walk and the register fexits */
 struct cs_pm_nb {
@@ -33,9 +35,10 @@ enum cs_pm_head_state {
 
 struct cs_pm_head {
 	__s32 kind;
-	__u32 state;		/* enum cs_pm_head_state */
-	__u64 early;		/* passes while state != ATTACHED */
+	__u32 state;		/* enum cs_pm_head_state, written by user space too */
 };
+/* cs_pm_early (head -> passes while its state was not ATTACHED) is a map
+ * of its own, so that user space's state updates never lose a count. */
 
 /* Ring buffer messages to user space */
 enum cs_pm_msg_type {
