@@ -2,7 +2,7 @@
 # chainscope record / report / check / diff and their host tests.
 # Included at the end of userspace/Makefile.
 #
-#   .output/chainscope        gets record.o report.o check.o diff.o tracefile.o
+#   .output/chainscope        gets record.o record_syms.o report.o check.o diff.o tracefile.o
 #   .output/cs-gentrace       writes synthetic trace files (tests only)
 #   .output/fuzz_tracefile    libFuzzer target for the trace reader (clang)
 #   make test-record          tests/record.sh: check, report, diff, reader
@@ -10,12 +10,13 @@
 #                             format versions, salvage, record's output path;
 #                             all on the host
 
-REC_OBJS := record.o report.o check.o diff.o tracefile.o
+REC_OBJS := record.o record_syms.o report.o check.o diff.o tracefile.o
 FUZZ_CC ?= clang-14
 FUZZ_RUNS ?= 20000
 
 $(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(REC_OBJS))
-$(OUTPUT)/record.o: $(OUTPUT)/record.skel.h $(BPF_DIR)/record.h
+$(OUTPUT)/record.o: $(OUTPUT)/record.skel.h $(BPF_DIR)/record.h record_syms.h
+$(OUTPUT)/record_syms.o: record_syms.h
 $(OUTPUT)/tracefile.o $(OUTPUT)/report.o $(OUTPUT)/check.o: $(BPF_DIR)/record.h
 
 $(OUTPUT)/cs-gentrace: tests/gentrace.c $(OUTPUT)/tracefile.o $(OUTPUT)/safestr.o \
