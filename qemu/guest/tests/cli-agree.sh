@@ -22,7 +22,7 @@ R=cs_loadgen_raw
 A=cs_loadgen_atomic
 # probes mode attaches the callbacks of these chains before recording
 # begins (tracepoints mode records every chain anyway)
-CHAINS="-c $B -c $R -c $A"
+CHAINS="-c $B:blocking -c $R:raw -c $A:atomic"
 
 # obj FILE CHAIN CALLBACK: the callbacks[] element (report -j: one line)
 obj() {
@@ -155,7 +155,7 @@ agree() {
 		"$(num passes "$o")/$(num stopped "$o")/$(num callbacks "$o")" 5/0/5
 
 	# the live tool, same mode: the busy callback in the same bucket
-	cs_start "lat-$mode" latency -j "$@" -c $B -f cs_loadgen_cb_busy
+	cs_start "lat-$mode" latency -j "$@" -c $B -k blocking -f cs_loadgen_cb_busy
 	ctl "call blocking 20 val=1"
 	cs_stop
 	cp "$OUT" "/out/agree-$mode.latency.json"
@@ -170,7 +170,7 @@ agree() {
 	# the provocation: check finds exactly it
 	setup
 	T=$W/forget-$mode.cstrace
-	"$CS" record "$@" -c $B -o "$T" -- sh "$W/forget.sh" > "$W/rec.out" 2> "$W/rec.err"
+	"$CS" record "$@" -c $B:blocking -o "$T" -- sh "$W/forget.sh" > "$W/rec.out" 2> "$W/rec.err"
 	rc=$?
 	cat "$W/rec.err" "$W/rec.out"
 	expect_eq "$mode: record (forget) exit" "$rc" 0
