@@ -8,7 +8,7 @@
 # SIGKILL (report/check --salvage) and a bad output path (exit 6 first).
 # The recording and its report go to /out (back on the host).
 . /chainscope/tests/cli-common.inc
-stock_expect_exit5 record --mode tracepoints -o "$W/stock.cstrace" -d 1
+stock_expect_exit5 record -o "$W/stock.cstrace" -d 1
 loadgen
 
 # losses TRACE NR: the CS_REC_LOSS records (type 10) of a trace of NR
