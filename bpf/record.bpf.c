@@ -331,7 +331,7 @@ struct rec_pm_stack {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CS_MAP_ENTRIES);
+	__uint(max_entries, CS_PM_MAX_TASKS);	/* as probemode.bpf.h's stacks */
 	__type(key, struct cs_pm_key);
 	__type(value, struct rec_pm_stack);
 } rec_pm_stacks SEC(".maps");

@@ -525,6 +525,8 @@ int cmd_record(int argc, char **argv)
 	set_tp_autoload(skel->obj, !probes);
 	if (probes)
 		skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks_start);
+	else	/* (probes mode's own maps: cs_pm_autoload()) */
+		bpf_map__set_max_entries(skel->maps.rec_pm_stacks, 1);
 	err = record_bpf__load(skel);
 	if (err) {
 		warn("%s: error: failed to load BPF skeleton: %s\n", env.cmd, strerror(-err));
