@@ -312,7 +312,9 @@ int BPF_PROG(rec_lock_wait, void *head, void *lock, enum notifier_chain_kind kin
  * probemode.bpf.h's pass stack (which already leaves out the passes of a
  * chain whose callbacks were not all attached when they began: counted in
  * cs_pm_early, reported by user space). While the recorder stops
- * (`stopping`) a new pass is not recorded, and then as a whole: its runs,
+ * (`stopping`) a new pass is not recorded, nor one of a chain with a
+ * callback probes mode cannot see (rec_pm_complete()); and then as a
+ * whole: its runs,
  * returns, stops and call_end go with its call_begin. (The tracepoint
  * programs cannot know, and record those as orphans.) A stopped robust
  * pass keeps its frame for the rollback that follows, recorded with it.
@@ -338,8 +340,50 @@ struct {
 
 static struct rec_pm_stack rec_pm_zero_stack;
 
+/* Blocks looked at per pass by rec_pm_complete() */
+#define REC_PM_MAX_WALK 64
+
+static __always_inline struct notifier_block *rec_pm_first(void *head, int kind)
+{
+	switch (kind) {
+	case CS_PM_ATOMIC:
+		return BPF_CORE_READ((struct atomic_notifier_head *)head, head);
+	case CS_PM_BLOCKING:
+		return BPF_CORE_READ((struct blocking_notifier_head *)head, head);
+	case CS_PM_SRCU:
+		return BPF_CORE_READ((struct srcu_notifier_head *)head, head);
+	default:
+		return BPF_CORE_READ((struct raw_notifier_head *)head, head);
+	}
+}
+
+/*
+ * Are the callbacks of every block on the chain attached, as a pass
+ * begins? A callback that cannot be (notrace, inlined; user space names
+ * it) would leave its runs out of the pass, and with them the value the
+ * pass returns, the stop that ends it, a robust pass's rollback: check
+ * would rightly call that a violation. Such passes are not recorded, only
+ * counted (CS_REC_STAT_PARTIAL). A block that a writer links meanwhile is
+ * covered by probemode.bpf.h (its callback, if new, makes the chain
+ * pending); one freed under us reads as an unknown callback: not recorded.
+ */
+static __always_inline bool rec_pm_complete(void *head, int kind)
+{
+	struct notifier_block *nb = rec_pm_first(head, kind);
+	__u64 cb;
+	int i;
+
+	for (i = 0; i < REC_PM_MAX_WALK && nb; i++) {
+		cb = (__u64)BPF_CORE_READ(nb, notifier_call);
+		if (!bpf_map_lookup_elem(&cs_pm_cbmap, &cb))
+			return false;
+		nb = BPF_CORE_READ(nb, next);
+	}
+	return !nb;
+}
+
 /* Push (or, for a rollback, take over) this pass's frame: recorded? */
-static __always_inline bool rec_pm_begin(void *head, int type)
+static __always_inline bool rec_pm_begin(void *head, int kind, int type)
 {
 	struct rec_pm_stack *st;
 	struct rec_pm_frame *f;
@@ -362,6 +406,14 @@ static __always_inline bool rec_pm_begin(void *head, int type)
 		}
 	}
 	rec = !stopping;
+	if (rec && !rec_pm_complete(head, kind)) {
+		__u32 idx = CS_REC_STAT_PARTIAL;
+		__u64 *cnt = bpf_map_lookup_elem(&rec_stats, &idx);
+
+		if (cnt)
+			__sync_fetch_and_add(cnt, 1);
+		rec = false;
+	}
 	if (d < CS_MAX_DEPTH) {
 		f = &st->f[d & (CS_MAX_DEPTH - 1)];
 		f->head = (__u64)head;
@@ -434,7 +486,7 @@ static __always_inline void cs_pm_call_begin(void *head, int kind, unsigned long
 {
 	struct cs_rec_event *e;
 
-	if (!rec_pm_begin(head, type))
+	if (!rec_pm_begin(head, kind, type))
 		return;
 	e = rec_start(CS_REC_CALL_BEGIN, head, kind);
 	if (!e)

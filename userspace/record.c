@@ -438,7 +438,7 @@ int cmd_record(int argc, char **argv)
 	char boot_id[48], why[128] = "Ctrl-C", bad_name[CS_SYMSTR_LEN + 100];
 	char out_name[CS_SAFE_STR_LEN(1024)];
 	struct utsname uts;
-	__u64 start, deadline = 0, next_missed = 0, lost, lost_nmi, missed, nr;
+	__u64 start, deadline = 0, next_missed = 0, lost, lost_nmi, missed, nr, partial;
 	size_t nsyms = 0, nbad = 0, i;
 	pid_t child = 0;
 	int err, own_argc = argc, status;
@@ -657,6 +657,11 @@ int cmd_record(int argc, char **argv)
 		     env.cmd, HASH_COUNT(open_passes));
 	if (pm) {
 		cs_pm_report(pm, NULL);	/* passes before attach, what it missed */
+		partial = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_PARTIAL);
+		if (partial)
+			printf("NOTE: probes: %llu passes not recorded: their chain has a "
+			       "callback probes mode cannot see (named above)\n",
+			       (unsigned long long)partial);
 		cs_pm_stop(pm);		/* the probes' links */
 		pm = NULL;
 	}
