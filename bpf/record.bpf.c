@@ -13,14 +13,24 @@
  * (exec_ctx.bpf.h; 6.1 has no bpf_in_nmi()); a kernel without that
  * symbol has its NMI failures counted as ring-full.
  *
- * tp_btf programs only: the recording wants the typed arguments of all
- * ten tracepoints, and every chainscope kernel has BTF for them.
+ * Two sources, one stream (userspace/record.c loads one set):
+ *  - tracepoints: tp_btf programs on the ten notifier tracepoints of our
+ *    core (the typed arguments; every chainscope kernel has their BTF);
+ *  - probes: the hooks of bpf/probemode.bpf.h (fentry/fexit on the
+ *    exported chain API, kprobe.multi on the watched callbacks), on any
+ *    kernel. They write the same records, with what the API cannot tell
+ *    as the tracepoints' "unknown": nr_to_call -1 on plain and robust
+ *    passes (every caller of the API passes -1, so that is also what our
+ *    core records); no lock waits. Passes of a chain whose callbacks are
+ *    not all attached yet are no events there (counted instead).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 
 #include "record.h"
+#include "chainscope.bpf.h"
 #include "exec_ctx.bpf.h"
 
 /* e->ctx is cs_exec_ctx()'s value: the file format must not drift from it */
@@ -291,6 +301,273 @@ int BPF_PROG(rec_lock_wait, void *head, void *lock, enum notifier_chain_kind kin
 	e->duration_ns = wait_ns;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
+}
+
+/* --- probes mode ------------------------------------------------------------ */
+
+#include "probemode.bpf.h"
+
+/*
+ * Which synthesised passes are recorded, per (task, context): a shadow of
+ * probemode.bpf.h's pass stack (which already leaves out the passes of a
+ * chain whose callbacks were not all attached when they began: counted in
+ * cs_pm_early, reported by user space). While the recorder stops
+ * (`stopping`) a new pass is not recorded, nor one of a chain with a
+ * callback probes mode cannot see (rec_pm_complete()); and then as a
+ * whole: its runs,
+ * returns, stops and call_end go with its call_begin. (The tracepoint
+ * programs cannot know, and record those as orphans.) A stopped robust
+ * pass keeps its frame for the rollback that follows, recorded with it.
+ */
+struct rec_pm_frame {
+	__u64 head;
+	__u32 recorded;
+	__u32 awaiting;		/* a stopped robust pass: its rollback is next */
+};
+
+struct rec_pm_stack {
+	__u32 depth;
+	__u32 __pad;
+	struct rec_pm_frame f[CS_MAX_DEPTH];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, CS_PM_MAX_TASKS);	/* as probemode.bpf.h's stacks */
+	__type(key, struct cs_pm_key);
+	__type(value, struct rec_pm_stack);
+} rec_pm_stacks SEC(".maps");
+
+static struct rec_pm_stack rec_pm_zero_stack;
+
+/* Blocks looked at per pass by rec_pm_complete() */
+#define REC_PM_MAX_WALK 64
+
+static __always_inline struct notifier_block *rec_pm_first(void *head, int kind)
+{
+	switch (kind) {
+	case CS_PM_ATOMIC:
+		return BPF_CORE_READ((struct atomic_notifier_head *)head, head);
+	case CS_PM_BLOCKING:
+		return BPF_CORE_READ((struct blocking_notifier_head *)head, head);
+	case CS_PM_SRCU:
+		return BPF_CORE_READ((struct srcu_notifier_head *)head, head);
+	default:
+		return BPF_CORE_READ((struct raw_notifier_head *)head, head);
+	}
+}
+
+/*
+ * Are the callbacks of every block on the chain attached, as a pass
+ * begins? A callback that cannot be (notrace, inlined; user space names
+ * it) would leave its runs out of the pass, and with them the value the
+ * pass returns, the stop that ends it, a robust pass's rollback: check
+ * would rightly call that a violation. Such passes are not recorded, only
+ * counted (CS_REC_STAT_PARTIAL). A block that a writer links meanwhile is
+ * covered by probemode.bpf.h (its callback, if new, makes the chain
+ * pending); one freed under us reads as an unknown callback: not recorded.
+ */
+static __always_inline bool rec_pm_complete(void *head, int kind)
+{
+	struct notifier_block *nb = rec_pm_first(head, kind);
+	__u64 cb;
+	int i;
+
+	for (i = 0; i < REC_PM_MAX_WALK && nb; i++) {
+		cb = (__u64)BPF_CORE_READ(nb, notifier_call);
+		if (!bpf_map_lookup_elem(&cs_pm_cbmap, &cb))
+			return false;
+		nb = BPF_CORE_READ(nb, next);
+	}
+	return !nb;
+}
+
+/* Push (or, for a rollback, take over) this pass's frame: recorded? */
+static __always_inline bool rec_pm_begin(void *head, int kind, int type)
+{
+	struct rec_pm_stack *st;
+	struct rec_pm_frame *f;
+	struct cs_pm_key key;
+	__u32 d;
+	bool rec;
+
+	cs_pm_key_init(&key);
+	st = cs_lookup_or_init(&rec_pm_stacks, &key, &rec_pm_zero_stack);
+	if (!st)
+		return false;	/* counted in stats: its events are dropped */
+	d = st->depth;
+	if (d && d <= CS_MAX_DEPTH) {
+		f = &st->f[(d - 1) & (CS_MAX_DEPTH - 1)];
+		if (f->awaiting) {
+			f->awaiting = 0;
+			if (type == CS_CALL_ROLLBACK && f->head == (__u64)head)
+				return f->recorded;
+			st->depth = --d;	/* no rollback came: the pass is over */
+		}
+	}
+	rec = !stopping;
+	if (rec && !rec_pm_complete(head, kind)) {
+		__u32 idx = CS_REC_STAT_PARTIAL;
+		__u64 *cnt = bpf_map_lookup_elem(&rec_stats, &idx);
+
+		if (cnt)
+			__sync_fetch_and_add(cnt, 1);
+		rec = false;
+	}
+	if (d < CS_MAX_DEPTH) {
+		f = &st->f[d & (CS_MAX_DEPTH - 1)];
+		f->head = (__u64)head;
+		f->recorded = rec;
+		f->awaiting = 0;
+	} else {
+		rec = false;	/* (probemode.bpf.h counts it too) */
+	}
+	st->depth = d + 1;
+	return rec;
+}
+
+/* Pop the innermost frame of head (and any above it): was it recorded? */
+static __always_inline bool rec_pm_end(void *head, int type, int ret)
+{
+	struct rec_pm_stack *st;
+	struct rec_pm_frame *f;
+	struct cs_pm_key key;
+	__u32 d, i;
+	bool rec;
+
+	cs_pm_key_init(&key);
+	st = bpf_map_lookup_elem(&rec_pm_stacks, &key);
+	if (!st || !st->depth)
+		return false;
+	d = st->depth - 1;
+	if (d >= CS_MAX_DEPTH) {
+		st->depth = d;
+		return false;
+	}
+	for (i = 0; i < CS_MAX_DEPTH; i++) {
+		if (i > d || st->f[(d - i) & (CS_MAX_DEPTH - 1)].head == (__u64)head)
+			break;
+	}
+	if (i > d || i >= CS_MAX_DEPTH)
+		return false;
+	d -= i;
+	f = &st->f[d & (CS_MAX_DEPTH - 1)];
+	rec = f->recorded;
+	if (type == CS_CALL_ROBUST && (ret & CS_NOTIFY_STOP_MASK)) {
+		f->awaiting = 1;	/* the rollback takes it over */
+		st->depth = d + 1;
+		return rec;
+	}
+	st->depth = d;
+	if (!d)
+		bpf_map_delete_elem(&rec_pm_stacks, &key);
+	return rec;
+}
+
+/* A callback event: is the innermost pass head's, and recorded? */
+static __always_inline bool rec_pm_in_recorded(void *head)
+{
+	struct rec_pm_stack *st;
+	struct rec_pm_frame *f;
+	struct cs_pm_key key;
+	__u32 d;
+
+	cs_pm_key_init(&key);
+	st = bpf_map_lookup_elem(&rec_pm_stacks, &key);
+	if (!st || !st->depth || st->depth > CS_MAX_DEPTH)
+		return false;
+	d = st->depth - 1;
+	f = &st->f[d & (CS_MAX_DEPTH - 1)];
+	return f->head == (__u64)head && f->recorded && !f->awaiting;
+}
+
+static __always_inline void cs_pm_call_begin(void *head, int kind, unsigned long val,
+					     int nr_to_call, int type)
+{
+	struct cs_rec_event *e;
+
+	if (!rec_pm_begin(head, kind, type))
+		return;
+	e = rec_start(CS_REC_CALL_BEGIN, head, kind);
+	if (!e)
+		return;
+	e->val = val;
+	e->nr_to_call = nr_to_call;
+	e->call_type = type;
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void cs_pm_call_end(void *head, int kind, unsigned long val,
+					   int nr_to_call, int type, int ret, int nr_calls)
+{
+	struct cs_rec_event *e;
+
+	if (!rec_pm_end(head, type, ret))
+		return;
+	e = rec_start(CS_REC_CALL_END, head, kind);
+	if (!e)
+		return;
+	e->val = val;
+	e->nr_to_call = nr_to_call;
+	e->call_type = type;
+	e->ret = ret;
+	e->nr_calls = nr_calls;
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void cs_pm_run(void *cb, void *head, void *nb, int kind,
+				      unsigned long val, int priority)
+{
+	struct cs_rec_event *e;
+
+	if (!rec_pm_in_recorded(head))
+		return;
+	e = rec_cb_start(CS_REC_RUN, cb, head, nb, priority, kind);
+	if (!e)
+		return;
+	e->val = val;
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void cs_pm_return(void *cb, void *head, void *nb, int kind,
+					 unsigned long val, int priority, int ret,
+					 __u64 duration_ns)
+{
+	struct cs_rec_event *e;
+
+	if (!rec_pm_in_recorded(head))
+		return;
+	e = rec_cb_start(CS_REC_RETURN, cb, head, nb, priority, kind);
+	if (!e)
+		return;
+	e->val = val;
+	e->ret = ret;
+	e->duration_ns = duration_ns;
+	bpf_ringbuf_submit(e, 0);
+}
+
+static __always_inline void cs_pm_stop(void *cb, void *head, void *nb, int kind,
+				       unsigned long val, int priority, int ret,
+				       int nr_calls)
+{
+	struct cs_rec_event *e;
+
+	if (!rec_pm_in_recorded(head))
+		return;
+	e = rec_cb_start(CS_REC_STOP, cb, head, nb, priority, kind);
+	if (!e)
+		return;
+	e->val = val;
+	e->ret = ret;
+	e->nr_calls = nr_calls;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* (Un)registration, from the API's fexit: after the lock is released */
+static __always_inline void cs_pm_membership(int rec_type, void *cb, void *head, void *nb,
+					     int priority, int err, int kind)
+{
+	rec_member(rec_type, cb, head, nb, priority, kind, err);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

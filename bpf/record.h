@@ -103,6 +103,7 @@ enum cs_rec_ctx {
 enum cs_rec_stat {
 	CS_REC_STAT_LOST,	/* bpf_ringbuf_reserve() failed: ring full */
 	CS_REC_STAT_LOST_NMI,	/* it failed in NMI: lock busy, a bigger -b won't help */
+	CS_REC_STAT_PARTIAL,	/* probes: passes not recorded, a callback unseen */
 	CS_REC_STAT_MAX,
 };
 

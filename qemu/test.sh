@@ -136,6 +136,15 @@ for variant in stock chainscope; do
 	guest_run "$variant" "$variant" normal -p test
 done
 
+# The same cs_loadgen scenario on both kernels (guest test cli-agree):
+# stock in probes mode against ours in tracepoints mode, and ours in both
+if selected agree; then
+	python3 "$HERE/agree.py" stock "$OUTROOT/stock/guest" probes \
+		chainscope "$OUTROOT/chainscope/guest" tracepoints | record
+	python3 "$HERE/agree.py" chainscope "$OUTROOT/chainscope/guest" probes \
+		chainscope "$OUTROOT/chainscope/guest" tracepoints | record
+fi
+
 if selected bench; then
 	# shellcheck disable=SC2254
 	case bench.smoke in $GLOB)

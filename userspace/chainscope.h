@@ -127,8 +127,13 @@ int cs_startup_probes(const char *cmd, const struct cs_tp *tps, int nr_tps);
 int cs_check_privileges(const char *cmd);
 /* After cs_startup_probes(): does the kernel BTF have this variable? */
 bool cs_btf_has_var(const char *name);
+/* After cs_startup_probes(): the parsed kernel BTF (NULL before) */
+struct btf;
+const struct btf *cs_kernel_btf(void);
 /* After the probes: is CHAINSCOPE_PROBE_ONLY set? (then exit 0) */
 bool cs_probe_only(const char *cmd);
+/* The same, naming the mode start-up chose (enum cs_mode, not AUTO). */
+bool cs_probe_only_mode(const char *cmd, int mode);
 /* Whether a tracepoint's BTF type exists in the kernel BTF (a file read). */
 bool cs_btf_has_tp(const char *name, int nr_args);
 /* tp_btf works for this tracepoint: BTF type + a 2-insn test load (bpf()). */
@@ -138,6 +143,8 @@ bool cs_tp_btf_usable(const char *tp);
 __u32 cs_map_entries(void);
 
 void cs_setup_libbpf(bool verbose);
+/* Hide libbpf's warnings (not -v's debug output) around an expected failure */
+void cs_libbpf_quiet(bool quiet);
 /* signals.c: SIGINT/SIGTERM set cs_exiting */
 void cs_setup_signals(void);
 /*

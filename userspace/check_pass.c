@@ -413,10 +413,18 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	if (m->state == M_MEMBER && m->seq >= 0 && !chk_gap_between(ck, m->seq, idx)) {
 		if (g->max_seq <= m->seq) {
 			g->max_seq = m->seq;
+			g->max_task = m->seq_task;
 			g->max_idx = idx;
 			g->max_snap = m->snap_seq;
-		} else if (chk_snap_judge(ck, m, m->snap_seq || g->max_snap, UINT64_MAX)) {
-			/* (a snapshot record's index is the block's place) */
+		} else if ((!ck->probes || m->snap_seq || g->max_snap ||
+			    g->max_task == m->seq_task) &&
+			   chk_snap_judge(ck, m, m->snap_seq || g->max_snap, UINT64_MAX)) {
+			/*
+			 * A snapshot record's index is the block's place. In
+			 * probes mode the register events come from the API's
+			 * fexit, after the lock is dropped: only one task's
+			 * registrations are in link order there.
+			 */
 			chk_violation(ck, idx, e->head, e->cb, "registration-order",
 				      "priority %d: block %s at event %lld ran after "
 				      "the one %s at event %lld (event %zu)",
@@ -552,8 +560,9 @@ static int on_begin(struct checker *ck, struct stack *st, const struct cs_rec_ev
 			f->undo.nr_calls = p->nr_calls;
 			f->undo.nr_runs = p->nr_runs;
 			p->valid = false;
-			if (!f->undo.gapped && (long long)f->nr_to_call !=
-			    (long long)f->undo.nr_calls - 1)
+			/* (probes: -1, unknown; the runs are judged at its end) */
+			if (!f->undo.gapped && !(ck->probes && f->nr_to_call < 0) &&
+			    (long long)f->nr_to_call != (long long)f->undo.nr_calls - 1)
 				chk_violation(ck, idx, e->head, 0, "rollback",
 					      "rollback pass has nr_to_call=%d, the robust pass "
 					      "(ended at event %zu) stopped at callback %d",

@@ -164,6 +164,7 @@ static int on_membership(struct checker *ck, const struct cs_rec_event *e, size_
 				      m->seq, snap ? " (the chain's snapshot lists it)" : "");
 		m->state = M_MEMBER;
 		m->seq = idx;
+		m->seq_task = e->task;
 		m->at = idx;
 		m->snap_state = m->snap_seq = false;
 		break;
@@ -389,6 +390,7 @@ int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 {
 	struct checker ck = {
 		.t = t, .out = out, .s = stats,
+		.probes = t->hdr.source == CS_TRACE_SOURCE_PROBES,
 	};
 	struct cs_check_stats *s = stats;
 	char sname[CS_SAFE_STR_LEN(512)];
@@ -426,6 +428,11 @@ int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 		"%llu stops, %llu ends)\n", name,
 		s->orphan_runs + s->orphan_returns + s->orphan_stops + s->orphan_ends,
 		s->orphan_runs, s->orphan_returns, s->orphan_stops, s->orphan_ends);
+	if (ck.probes)
+		fprintf(out, "%s: probes recording: nr_to_call unknown (-1), no lock "
+			"waits; registration order judged only between blocks one task "
+			"registered (fexit order of two tasks need not be link order)\n",
+			name);
 	if (s->loss_markers)
 		fprintf(out, "%s: gaps: %llu loss markers (%llu events lost): %llu "
 			"passes excused from the pairing rules, %llu orphan events "

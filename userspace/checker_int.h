@@ -49,6 +49,7 @@ struct member {
 	enum mstate state;
 	size_t at;		/* the event that told its state */
 	long long seq;		/* event index of its notifier_register, -1 */
+	__u64 seq_task;		/* the task that registered it then */
 	size_t gone_idx;	/* event index of its notifier_unregister */
 	/*
 	 * snap_state: state, at and gone_idx were told by the snapshot record
@@ -75,6 +76,7 @@ struct run {
 struct group {
 	int prio;
 	long long max_seq;	/* latest registration that ran, -1 */
+	__u64 max_task;		/* the task that registered it */
 	size_t max_idx;		/* its run */
 	bool max_snap;		/* max_seq is a snapshot record */
 };
@@ -205,6 +207,13 @@ struct checker {
 	/* the last non-rollback call_begin, for the stopping phase */
 	long long last_begin;
 	__u64 last_begin_ts;
+	/*
+	 * A probes recording (header source): nr_to_call is -1 (unknown),
+	 * rollbacks included; membership events come from the fexit of
+	 * the API, so two tasks' registrations may be recorded in another
+	 * order than they were linked in.
+	 */
+	bool probes;
 	bool oom;
 };
 

@@ -105,6 +105,8 @@ const char *cs_diff_input_name(const struct cs_diff_input *in);
 const char *cs_diff_input_units(const struct cs_diff_input *in);
 const struct cs_diff_row *cs_diff_input_rows(const struct cs_diff_input *in);
 size_t cs_diff_input_nrows(const struct cs_diff_input *in);
+/* The objects' "mode" (tracepoints, probes), "" when they carry none */
+const char *cs_diff_input_mode(const struct cs_diff_input *in);
 const struct cs_diff_row *cs_diff_input_find(const struct cs_diff_input *in,
 					     const struct cs_diff_row *like);
 /* The loss counters seen (zero or not); returns how many. */

@@ -325,7 +325,7 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 		       size_t errlen)
 {
 	const struct cs_diff_ctx c = { in, err, errlen };
-	const char *type, *u;
+	const char *type, *u, *mode;
 	json_object *arr;
 	char q[24];
 	size_t i, n;
@@ -333,8 +333,17 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 	if (!json_object_is_type(root, json_type_object))
 		return cs_diff_obj_err(&c, "$", "%s, not a JSON object (want latency -j or "
 			       "report -j output)", cs_diff_type_name(root));
-	if (get_str(&c, root, "type", false, &type) || get_str(&c, root, "units", true, &u))
+	if (get_str(&c, root, "type", false, &type) || get_str(&c, root, "units", true, &u) ||
+	    get_str(&c, root, "mode", false, &mode))
 		return -1;
+	/* the event source (latency, report): the objects of a file share it */
+	if (mode && strcmp(mode, "tracepoints") && strcmp(mode, "probes"))
+		return cs_diff_obj_err(&c, "$.mode", "unknown mode \"%s\" (tracepoints, probes)",
+			       cs_diff_quote(mode, q));
+	if (in->nobjs && strcmp(mode ? mode : "", in->mode))
+		return cs_diff_obj_err(&c, "$.mode", "\"%s\", the objects before are \"%s\"",
+			       mode ? mode : "", in->mode);
+	snprintf(in->mode, sizeof(in->mode), "%s", mode ? mode : "");
 	if (type && strcmp(type, "latency") && strcmp(type, "report"))
 		return cs_diff_obj_err(&c, "$.type", "\"%s\": diff compares latency -j or "
 			       "report -j output", cs_diff_quote(type, q));
@@ -615,6 +624,11 @@ const char *cs_diff_input_units(const struct cs_diff_input *in)
 const struct cs_diff_row *cs_diff_input_rows(const struct cs_diff_input *in)
 {
 	return in->rows;
+}
+
+const char *cs_diff_input_mode(const struct cs_diff_input *in)
+{
+	return in->mode;
 }
 
 size_t cs_diff_input_nrows(const struct cs_diff_input *in)

@@ -20,6 +20,7 @@ struct cs_diff_input {
 	char units[8];
 	unsigned long long unit_ns;
 	char type[16];			/* "" when the objects carry none */
+	char mode[16];			/* "mode": the event source, "" if none */
 	struct cs_diff_loss loss[CS_DIFF_MAX_LOSS];
 	int nloss;
 	unsigned long long off, line;	/* bytes consumed, line of off (1-based) */

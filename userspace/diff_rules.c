@@ -678,6 +678,12 @@ int cs_diff_compare(const struct cs_diff_budget *bu, const struct cs_diff_input 
 	}
 	if (loss_str(base, why, sizeof(why)))
 		fprintf(out, "note: %s (BASE) lost events (%s)\n", cs_diff_input_name(base), why);
+	/* probes mode times a callback with its probes' overhead */
+	if (*cs_diff_input_mode(base) && *cs_diff_input_mode(new) &&
+	    strcmp(cs_diff_input_mode(base), cs_diff_input_mode(new)))
+		fprintf(out, "note: BASE is mode %s, NEW mode %s: probes mode's callback "
+			"times include the probes' overhead, so durations differ by more "
+			"than the code\n", cs_diff_input_mode(base), cs_diff_input_mode(new));
 
 	if (!fails && !f.rules) {
 		fprintf(out, "within budget\n");

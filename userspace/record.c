@@ -21,12 +21,17 @@
 #include <uthash.h>
 
 #include "chainscope.h"
+#include "chainwalk.h"
+#include "probemode.h"
 #include "record.h"
 #include "record.skel.h"
 #include "record_snap.h"
+#include "record_syms.h"
 #include "safestr.h"
 #include "symname.h"
 #include "tracefile.h"
+
+#define CS_REC_MAX_CHAINS 16
 
 static struct env {
 	const char *cmd;
@@ -34,14 +39,29 @@ static struct env {
 	long duration;		/* -d seconds, 0: none */
 	long buf_mib;		/* -b */
 	bool verbose;
+	int mode;		/* enum cs_mode */
+	char *chains[CS_REC_MAX_CHAINS];	/* -c, the ":KIND" cut off */
+	int kinds[CS_REC_MAX_CHAINS];		/* its kind, CS_KIND_ANY: -k's */
+	int nr_chains;
+	int kind;		/* -k, CS_KIND_ANY if none */
 	char **command;		/* after "--" */
 } env;
+
+enum { OPT_MODE = 0x100 };
 
 static const struct argp_option opts[] = {
 	{ "output", 'o', "FILE", 0, "Write the trace to FILE (required)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
 	{ "buffer-size", 'b', "MIB", 0, "Ring buffer size in MiB, a power of two (default 16)", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf debug output", 0 },
+	{ "mode", OPT_MODE, "MODE", 0,
+	  "Event source: auto (default: tracepoints if the kernel has ours, "
+	  "else probes), tracepoints, probes", 0 },
+	{ "chain", 'c', "CHAIN[:KIND]", 0,
+	  "probes mode: watch CHAIN (symbol or 0x address) of KIND from the start, "
+	  "its callbacks attached before recording begins (repeatable, up to 16)", 0 },
+	{ "kind", 'k', "KIND", 0,
+	  "The kind of the -c chains without one: raw, atomic, blocking, srcu", 0 },
 	{},
 };
 
@@ -60,6 +80,18 @@ static const char doc[] =
 "Recording ends on Ctrl-C, when -d expires, or when COMMAND exits; the\n"
 "file is complete then (one cut short reads with --salvage). Read it\n"
 "with 'chainscope report', 'chainscope check'.\n"
+"\n"
+"Modes (--mode): tracepoints records our core's ten notifier tracepoints.\n"
+"probes records the same events on any kernel from fentry/fexit on the\n"
+"exported chain API and kprobe.multi on the callbacks of the chains it\n"
+"watches: a chain is watched from its first call or registration (or from\n"
+"the start with -c), and its passes are recorded once its callbacks are\n"
+"attached (those before are counted and reported, not recorded). What\n"
+"probes mode cannot see: chains never called or registered through the\n"
+"API while recording, callbacks that cannot be traced (notrace,\n"
+"inlined), calls that bypass the exported API, lock waits, nr_to_call of\n"
+"plain passes (-1); callback times include the probes' overhead. The\n"
+"trace file's header says which mode wrote it.\n"
 "\v"
 "Examples:\n"
 "  chainscope record -o /tmp/n.cstrace            # until Ctrl-C\n"
@@ -87,6 +119,8 @@ static long parse_num(const struct argp_state *state, const char *what,
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
+	int i;
+
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = NULL;	/* one-line errors, as elsewhere */
@@ -106,12 +140,46 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'v':
 		env.verbose = true;
 		return 0;
+	case OPT_MODE:
+		env.mode = cs_mode_parse(arg);
+		if (env.mode < 0)
+			cs_usage_error(state, "unknown --mode '%s' (auto, tracepoints, probes)",
+				       arg);
+		return 0;
+	case 'c': {
+		char *kind = strchr(arg, ':');
+
+		if (env.nr_chains == CS_REC_MAX_CHAINS)
+			cs_usage_error(state, "more than %d -c chains", CS_REC_MAX_CHAINS);
+		env.kinds[env.nr_chains] = CS_KIND_ANY;
+		if (kind) {
+			*kind++ = '\0';
+			env.kinds[env.nr_chains] = cs_kind_parse(kind);
+			if (env.kinds[env.nr_chains] < 0)
+				cs_usage_error(state, "unknown kind '%s' in -c (raw, atomic, "
+					       "blocking, srcu)", kind);
+		}
+		env.chains[env.nr_chains++] = arg;
+		return 0;
+	}
+	case 'k':
+		env.kind = cs_kind_parse(arg);
+		if (env.kind < 0)
+			cs_usage_error(state, "unknown kind '%s' (raw, atomic, blocking, srcu)",
+				       arg);
+		return 0;
 	case ARGP_KEY_ARG:
 		cs_usage_error(state, "unexpected argument '%s' (a command goes after "
 			       "'--')", arg);
 	case ARGP_KEY_END:
 		if (!env.output)
 			cs_usage_error(state, "no output file (-o FILE)");
+		if (env.kind != CS_KIND_ANY && !env.nr_chains)
+			cs_usage_error(state, "-k KIND needs -c CHAIN");
+		for (i = 0; i < env.nr_chains; i++)
+			if (env.kinds[i] == CS_KIND_ANY && env.kind == CS_KIND_ANY)
+				cs_usage_error(state, "-c %s: no kind (-c CHAIN:KIND or -k KIND)",
+					       env.chains[i]);
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -124,42 +192,6 @@ static const struct argp argp = {
 	.args_doc = "[-- COMMAND [ARG...]]",
 	.doc = doc,
 };
-
-/* --- addresses seen, for the symbol snapshot -------------------------------- */
-
-static struct seen_addr {
-	__u64 addr;
-	UT_hash_handle hh;
-} *seen;
-
-/* Best effort: an address we cannot keep only goes without a name. */
-static void seen_add(__u64 a)
-{
-	struct seen_addr *s;
-
-	if (!a)
-		return;
-	HASH_FIND(hh, seen, &a, sizeof(a), s);
-	if (s)
-		return;
-	s = malloc(sizeof(*s));
-	if (!s)
-		return;
-	s->addr = a;
-	HASH_ADD(hh, seen, addr, sizeof(s->addr), s);
-	if (!s->hh.tbl)
-		free(s);
-}
-
-static void seen_free(void)
-{
-	struct seen_addr *s, *tmp;
-
-	HASH_ITER(hh, seen, s, tmp) {
-		HASH_DEL(seen, s);
-		free(s);
-	}
-}
 
 /* --- recording ---------------------------------------------------------------- */
 
@@ -267,10 +299,10 @@ static int handle_event(void *ctx, void *data, size_t size)
 		if (e->reason < CS_REC_LOSS_MAX)
 			rc->located[e->reason] += e->val;
 	}
-	seen_add(e->head);
-	seen_add(e->cb);
-	seen_add(e->nb);
-	seen_add(e->lock);
+	cs_rec_seen_add(e->head);
+	cs_rec_seen_add(e->cb);
+	cs_rec_seen_add(e->nb);
+	cs_rec_seen_add(e->lock);
 	return rc->err;
 }
 
@@ -340,73 +372,38 @@ static int flush_pending(struct rec_ctx *rc, int map_fd)
 	return rc->err;
 }
 
-static void read_boot_id(char *buf, size_t len)
+/* tracepoints mode: only the tp_btf programs (rec_*) load */
+static void set_tp_autoload(struct bpf_object *obj, bool on)
 {
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	struct bpf_program *prog;
 
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(buf, len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(f);
+	bpf_object__for_each_program(prog, obj)
+		if (!strncmp(bpf_program__name(prog), "rec_", 4))
+			bpf_program__set_autoload(prog, on);
 }
 
 /*
- * Names for the addresses seen: kallsyms now, else as it was at start.
- * Only names the trace reader takes (symname.h) are stored: the writer
- * never writes a file its own reader refuses. A kernel has no other
- * names, so one that fails is not stored (its address shows as a number)
- * and counted in *bad, the first one kept in bad_name.
+ * call_end before call_begin (then every pass whose begin is recorded has
+ * its end recorded); the other programs attach before call_begin too, in
+ * skeleton order. CS_EXIT_OK or CS_EXIT_ERROR, said.
  */
-static struct cs_trace_sym *snapshot(const struct ksyms *now, const struct ksyms *before,
-				     size_t *nr, size_t *bad, char *bad_name, size_t bad_len)
+static int attach_tracepoints(struct record_bpf *skel)
 {
-	struct cs_trace_sym *syms;
-	struct seen_addr *sa, *tmp;
-	size_t n = 0;
+	int err;
 
-	*nr = 0;
-	*bad = 0;
-	syms = calloc(HASH_COUNT(seen) ? HASH_COUNT(seen) : 1, sizeof(*syms));
-	if (!syms)
-		return NULL;
-	HASH_ITER(hh, seen, sa, tmp) {
-		const struct ksyms *ks = now;
-		const struct ksym *s = NULL;
-		char name[CS_SYMSTR_LEN];
-		const char *why;
-		__u64 a = sa->addr;
-
-		if (ks)
-			s = ksyms__map_addr(ks, a, NULL);
-		if (!s && before) {
-			ks = before;
-			s = ksyms__map_addr(ks, a, NULL);
-		}
-		if (!s)
-			continue;	/* heap blocks and the like: no name */
-		ksyms__format(ks, a, name, sizeof(name));
-		if (cs_symname_bad(name, &why) >= 0 ||
-		    (s->module && cs_modname_bad(s->module, &why) >= 0)) {
-			if (!(*bad)++)
-				snprintf(bad_name, bad_len, "%s%s%s at 0x%llx", name,
-					 s->module ? " in " : "", s->module ? s->module : "",
-					 (unsigned long long)a);
-			continue;
-		}
-		syms[n].addr = a;
-		syms[n].name = strdup(name);
-		syms[n].module = s->module ? strdup(s->module) : NULL;
-		if (!syms[n].name || (s->module && !syms[n].module)) {
-			free((char *)syms[n].name);
-			free((char *)syms[n].module);
-			break;
-		}
-		n++;
+	skel->links.rec_call_end = bpf_program__attach(skel->progs.rec_call_end);
+	if (!skel->links.rec_call_end) {
+		warn("%s: error: failed to attach rec_call_end: %s\n", env.cmd,
+		     strerror(errno));
+		return CS_EXIT_ERROR;
 	}
-	*nr = n;
-	return syms;
+	bpf_program__set_autoattach(skel->progs.rec_call_end, false);
+	err = record_bpf__attach(skel);
+	if (err) {
+		warn("%s: error: failed to attach BPF programs: %s\n", env.cmd, strerror(-err));
+		return CS_EXIT_ERROR;
+	}
+	return CS_EXIT_OK;
 }
 
 static pid_t start_command(char **argv)
@@ -420,6 +417,30 @@ static pid_t start_command(char **argv)
 		_exit(127);
 	}
 	return pid;
+}
+
+/*
+ * The snapshots at start: the -c chains, or the curated table without
+ * -c. 0 or -errno.
+ */
+static int snap_start(struct rec_ctx *rc, const __u64 *heads, const int *kinds)
+{
+	struct cs_chain *want = NULL;
+	int i, err;
+
+	if (env.nr_chains) {
+		want = calloc(env.nr_chains, sizeof(*want));
+		if (!want)
+			return -ENOMEM;
+	}
+	for (i = 0; i < env.nr_chains; i++) {
+		want[i].head = heads[i];
+		want[i].kind = kinds[i] == CS_KIND_ANY ? CS_CHAIN_KIND_UNKNOWN : kinds[i];
+		snprintf(want[i].name, sizeof(want[i].name), "%s", env.chains[i]);
+	}
+	err = rec_snap_start(rc->snap, rc->w, want, env.nr_chains);
+	free(want);
+	return err;
 }
 
 int cmd_record(int argc, char **argv)
@@ -438,6 +459,11 @@ int cmd_record(int argc, char **argv)
 	};
 	struct record_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
+	struct cs_pm *pm = NULL;
+	struct cs_common c;
+	__u64 heads[CS_REC_MAX_CHAINS];
+	int kinds[CS_REC_MAX_CHAINS];
+	bool probes;
 	struct ksyms *ks_start = NULL, *ks_end = NULL;
 	struct cs_trace_sym *syms = NULL;
 	struct rec_ctx rc = {};
@@ -445,13 +471,14 @@ int cmd_record(int argc, char **argv)
 	char boot_id[48], why[128] = "Ctrl-C", bad_name[CS_SYMSTR_LEN + 100];
 	char out_name[CS_SAFE_STR_LEN(1024)];
 	struct utsname uts;
-	__u64 start, deadline = 0, next_missed = 0, lost, lost_nmi, missed, nr;
+	__u64 start, deadline = 0, next_missed = 0, lost, lost_nmi, missed, nr, partial;
 	size_t nsyms = 0, nbad = 0, i;
 	pid_t child = 0;
 	int err, own_argc = argc, status;
 
 	memset(&env, 0, sizeof(env));
 	env.cmd = argv[0];
+	env.kind = CS_KIND_ANY;
 	for (i = 1; i < (size_t)argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			own_argc = i;
@@ -475,9 +502,14 @@ int cmd_record(int argc, char **argv)
 		     errno == EINVAL ? "not a regular file" : strerror(errno));
 		return CS_EXIT_OUTPUT;
 	}
-	err = cs_startup_probes(env.cmd, tps, sizeof(tps) / sizeof(tps[0]));
+	/* privileges, BTF, then the mode: tracepoints if the kernel has ours */
+	cs_common_init(&c, env.cmd);
+	c.mode = env.mode;
+	c.verbose = env.verbose;
+	err = cs_mode_startup(&c, tps, sizeof(tps) / sizeof(tps[0]), true);
 	if (err)
 		goto discard;
+	probes = c.mode == CS_MODE_PROBES;
 	/*
 	 * Each event's execution context comes from the kernel's per-CPU
 	 * preempt count (bpf/exec_ctx.bpf.h). Without it every event would
@@ -496,9 +528,20 @@ int cmd_record(int argc, char **argv)
 		err = CS_EXIT_ERROR;
 		goto discard;
 	}
-	if (cs_probe_only(env.cmd)) {
+	for (i = 0; i < (size_t)env.nr_chains; i++) {
+		err = cs_resolve(env.cmd, ks_start, "chain", env.chains[i], &heads[i]);
+		if (err)
+			goto discard;
+		kinds[i] = env.kinds[i] == CS_KIND_ANY ? env.kind : env.kinds[i];
+	}
+	if (cs_probe_only_mode(env.cmd, c.mode)) {
 		err = CS_EXIT_OK;
 		goto discard;
+	}
+	if (probes) {
+		err = cs_pm_features(env.cmd);
+		if (err)
+			goto discard;
 	}
 
 	cs_setup_libbpf(env.verbose);
@@ -510,6 +553,13 @@ int cmd_record(int argc, char **argv)
 	}
 	if (env.buf_mib)
 		bpf_map__set_max_entries(skel->maps.events, env.buf_mib << 20);
+	/* one source: the tp_btf programs, or the probes (pm_*) */
+	cs_pm_autoload(skel->obj, probes);
+	set_tp_autoload(skel->obj, !probes);
+	if (probes)
+		skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks_start);
+	else	/* (probes mode's own maps: cs_pm_autoload()) */
+		bpf_map__set_max_entries(skel->maps.rec_pm_stacks, 1);
 	err = record_bpf__load(skel);
 	if (err) {
 		warn("%s: error: failed to load BPF skeleton: %s\n", env.cmd, strerror(-err));
@@ -517,7 +567,7 @@ int cmd_record(int argc, char **argv)
 		goto discard;
 	}
 	/* the chain walker, for the snapshots (without it: none, and a warning) */
-	rc.snap = rec_snap_open(env.cmd, ks_start, env.verbose, seen_add);
+	rc.snap = rec_snap_open(env.cmd, ks_start, env.verbose, cs_rec_seen_add);
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &rc, NULL);
 	if (!rb) {
 		warn("%s: error: failed to create ring buffer: %s\n", env.cmd, strerror(errno));
@@ -526,7 +576,7 @@ int cmd_record(int argc, char **argv)
 	}
 
 	uname(&uts);
-	read_boot_id(boot_id, sizeof(boot_id));
+	cs_rec_boot_id(boot_id, sizeof(boot_id));
 	/* (the reader refuses what no kernel writes: leave it out, say so) */
 	if (cs_release_bad(uts.release) >= 0) {
 		warn("%s: warning: kernel release not stored: not printable ASCII "
@@ -539,44 +589,52 @@ int cmd_record(int argc, char **argv)
 		boot_id[0] = '\0';
 	}
 	start = mono_ns();
-	err = cs_trace_begin(rc.w, uts.release, boot_id, start);
+	err = cs_trace_set_source(rc.w, probes ? CS_TRACE_SOURCE_PROBES :
+				  CS_TRACE_SOURCE_TRACEPOINTS);
+	if (!err)
+		err = cs_trace_begin(rc.w, uts.release, boot_id, start);
 	if (err) {
 		warn("%s: error: writing %s: %s\n", env.cmd, out_name, strerror(-err));
 		err = CS_EXIT_OUTPUT;
 		goto discard;
 	}
 	cs_trace_flush(rc.w);	/* a header at least, should we be killed */
-	/*
-	 * call_end before call_begin (then every pass whose begin is
-	 * recorded has its end recorded); the other programs attach before
-	 * call_begin too, in skeleton order.
-	 */
-	skel->links.rec_call_end = bpf_program__attach(skel->progs.rec_call_end);
-	if (!skel->links.rec_call_end) {
-		warn("%s: error: failed to attach rec_call_end: %s\n", env.cmd,
-		     strerror(errno));
-		err = CS_EXIT_ERROR;
-		goto discard;
-	}
-	bpf_program__set_autoattach(skel->progs.rec_call_end, false);
-	err = record_bpf__attach(skel);
-	if (err) {
-		warn("%s: error: failed to attach BPF programs: %s\n", env.cmd, strerror(-err));
-		err = CS_EXIT_ERROR;
-		goto discard;
+	if (probes) {
+		/*
+		 * The API programs, then the callbacks of the -c chains; a
+		 * pass is recorded once its chain's callbacks are attached
+		 * (bpf/record.bpf.c), so attach order does not matter here.
+		 */
+		struct cs_pm_opts o = {
+			.cmd = env.cmd, .verbose = env.verbose, .only_kind = CS_KIND_ANY,
+			.heads = heads, .kinds = kinds, .nr_heads = env.nr_chains,
+			.known_heads = true,
+		};
+
+		pm = cs_pm_start(skel->obj, ks_start, &o);
+		if (!pm) {
+			err = CS_EXIT_ERROR;
+			goto discard;
+		}
+	} else {
+		err = attach_tracepoints(skel);
+		if (err)
+			goto discard;
 	}
 	/*
 	 * What is on the chains now, before the first event is written:
 	 * check knows their membership from here on.
 	 */
-	err = rec_snap_start(rc.snap, rc.w, NULL, 0);	/* the curated heads */
+	err = snap_start(&rc, heads, kinds);
 	if (err) {
 		warn("%s: error: writing %s: %s\n", env.cmd, out_name, strerror(-err));
 		err = CS_EXIT_ERROR;
 		goto cut_short;
 	}
 	cs_setup_signals();
-	warn("Tracing notifier events into %s (tp_btf programs)... %s\n", out_name,
+	warn("Tracing notifier events into %s (mode %s: %s)... %s\n", out_name,
+	     cs_mode_name(c.mode), probes ? "fentry/fexit on the chain API, "
+	     "kprobe.multi on the callbacks" : "tp_btf programs",
 	     env.command ? "Until the command exits or Ctrl-C." :
 	     env.duration ? "Until -d expires or Ctrl-C." : "Hit Ctrl-C to end.");
 	if (env.duration)
@@ -594,6 +652,13 @@ int cmd_record(int argc, char **argv)
 		err = ring_buffer__poll(rb, 100);
 		if (err == -EINTR)
 			continue;
+		/* new chains and callbacks: walk them, attach */
+		if (err >= 0 && pm && cs_pm_poll(pm, 0) < 0) {
+			warn("%s: error: probes mode: attaching new callbacks failed\n",
+			     env.cmd);
+			err = CS_EXIT_ERROR;
+			goto cut_short;
+		}
 		/* every 100 ms: recursion misses, and the records to the file */
 		if (err >= 0 && mono_ns() >= next_missed) {
 			if (!poll_missed(&rc, skel->obj))
@@ -635,6 +700,16 @@ int cmd_record(int argc, char **argv)
 	if (open_passes)
 		warn("%s: warning: %u chain passes still open when recording ended\n",
 		     env.cmd, HASH_COUNT(open_passes));
+	if (pm) {
+		cs_pm_report(pm, NULL);	/* passes before attach, what it missed */
+		partial = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_PARTIAL);
+		if (partial)
+			printf("NOTE: probes: %llu passes not recorded: their chain has a "
+			       "callback probes mode cannot see (named above)\n",
+			       (unsigned long long)partial);
+		cs_pm_stop(pm);		/* the probes' links */
+		pm = NULL;
+	}
 	record_bpf__detach(skel);
 	/*
 	 * A program that was running as we detached may still count a loss
@@ -671,7 +746,7 @@ int cmd_record(int argc, char **argv)
 	lost_nmi = rc.located[CS_REC_LOSS_NMI];
 	missed = rc.missed;
 	ks_end = ksyms__load(NULL);
-	syms = snapshot(ks_end, ks_start, &nsyms, &nbad, bad_name, sizeof(bad_name));
+	syms = cs_rec_snapshot(ks_end, ks_start, &nsyms, &nbad, bad_name, sizeof(bad_name));
 	if (nbad) {
 		char esc[CS_SAFE_STR_LEN(sizeof(bad_name))];
 
@@ -695,12 +770,12 @@ int cmd_record(int argc, char **argv)
 	printf("recorded %llu events into %s (%s); lost %llu (ring buffer full), "
 	       "missed %llu (BPF recursion protection), %llu lost in NMI; "
 	       "%llu loss records; %zu symbols; %llu chains walked (%llu unstable), "
-	       "%llu snapshot records\n",
+	       "%llu snapshot records; mode %s\n",
 	       (unsigned long long)(nr - rc.loss_records - snap_st.records), out_name, why,
 	       (unsigned long long)lost, (unsigned long long)missed,
 	       (unsigned long long)lost_nmi, (unsigned long long)rc.loss_records, nsyms,
 	       (unsigned long long)snap_st.chains, (unsigned long long)snap_st.unstable,
-	       (unsigned long long)snap_st.records);
+	       (unsigned long long)snap_st.records, cs_mode_name(c.mode));
 	/* only a full ring is helped by a bigger one */
 	if (lost)
 		printf("WARNING: %llu events lost: the ring buffer was full (try -b)\n",
@@ -730,6 +805,7 @@ cleanup:
 		kill(child, SIGTERM);
 		waitpid(child, &status, 0);
 	}
+	cs_pm_stop(pm);
 	ring_buffer__free(rb);
 	rec_snap_close(rc.snap, &snap_st);
 	record_bpf__destroy(skel);
@@ -738,7 +814,7 @@ cleanup:
 		free((char *)syms[i].module);
 	}
 	free(syms);
-	seen_free();
+	cs_rec_seen_free();
 	open_passes_free();
 	ksyms__free(ks_start);
 	ksyms__free(ks_end);

@@ -2,8 +2,8 @@
 # chainscope record / report / check / diff and their host tests.
 # Included at the end of userspace/Makefile.
 #
-#   .output/chainscope        gets record.o report.o check.o diff.o and the
-#                             trace file code (TRACEFILE_OBJS)
+#   .output/chainscope        gets record.o record_syms.o report.o check.o diff.o
+#                             and the trace file code (TRACEFILE_OBJS)
 #   .output/cs-gentrace       writes synthetic trace files (tests only)
 #   .output/fuzz_tracefile    libFuzzer target for the trace reader (clang)
 #   make test-record          tests/record.sh: check, report, diff, reader
@@ -15,12 +15,13 @@
 TRACEFILE_OBJS := tracefile.o tracefile_write.o tracefile_snap.o
 TRACEFILE_SRCS := $(TRACEFILE_OBJS:.o=.c)
 TRACEFILE_LINK := $(addprefix $(OUTPUT)/,$(TRACEFILE_OBJS))
-REC_OBJS := record.o record_snap.o report.o check.o diff.o $(TRACEFILE_OBJS)
+REC_OBJS := record.o record_snap.o record_syms.o report.o check.o diff.o $(TRACEFILE_OBJS)
 FUZZ_CC ?= clang-14
 FUZZ_RUNS ?= 20000
 
 $(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(REC_OBJS))
-$(OUTPUT)/record.o: $(OUTPUT)/record.skel.h $(BPF_DIR)/record.h
+$(OUTPUT)/record.o: $(OUTPUT)/record.skel.h $(BPF_DIR)/record.h record_syms.h
+$(OUTPUT)/record_syms.o: record_syms.h
 $(OUTPUT)/record_snap.o: $(BPF_DIR)/record.h
 $(TRACEFILE_LINK) $(OUTPUT)/report.o $(OUTPUT)/check.o: $(BPF_DIR)/record.h
 

@@ -122,6 +122,23 @@ struct lock_row {
 	const struct lock_ent *e;
 };
 
+/* per chain: its passes, from their call_end (what latency -C counts) */
+struct pass_ent {
+	UT_hash_handle hh;
+	__u64 head;
+	int kind;
+	__u64 passes;		/* plain and robust (val_up) passes */
+	__u64 robust;		/* of which robust */
+	__u64 stopped;		/* of them, ended by NOTIFY_STOP_MASK */
+	__u64 rollbacks;	/* val_down passes */
+	__u64 callbacks;	/* callbacks run, all passes */
+};
+
+struct pass_row {
+	struct cs_sym chain;
+	const struct pass_ent *e;
+};
+
 struct report {
 	const struct cs_trace *t;
 	const struct cs_report_opts *o;
@@ -132,6 +149,9 @@ struct report {
 	size_t nr_rows;
 	struct lock_row *lrows;		/* sorted */
 	size_t nr_lrows;
+	struct pass_ent *passes;
+	struct pass_row *prows;		/* sorted */
+	size_t nr_prows;
 	struct svg_name *svg_names;	/* file names taken */
 };
 
@@ -177,6 +197,44 @@ static struct lock_ent *lock_get(struct report *r, const struct cs_rec_event *e)
 	return l;
 }
 
+static int pass_add(struct report *r, const struct cs_rec_event *e)
+{
+	struct pass_ent *p;
+
+	HASH_FIND(hh, r->passes, &e->head, sizeof(e->head), p);
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		p->head = e->head;
+		p->kind = e->kind;
+		HASH_ADD(hh, r->passes, head, sizeof(p->head), p);
+		if (!p->hh.tbl) {
+			free(p);
+			return -ENOMEM;
+		}
+	}
+	if (e->call_type == CS_CALL_ROLLBACK) {
+		p->rollbacks++;
+	} else {
+		p->passes++;
+		p->robust += e->call_type == CS_CALL_ROBUST;
+		p->stopped += !!(e->ret & CS_NOTIFY_STOP_MASK);
+	}
+	p->callbacks += e->nr_calls > 0 ? (__u64)e->nr_calls : 0;
+	return 0;
+}
+
+static int cmp_pass_row(const void *a, const void *b)
+{
+	const struct pass_row *x = a, *y = b;
+	int r = cs_sym_cmp(&x->chain, &y->chain);
+
+	if (r)
+		return r;
+	return x->e->kind < y->e->kind ? -1 : x->e->kind > y->e->kind;
+}
+
 static void lock_add(struct lock_ent *l, __u64 ns, int units)
 {
 	unsigned int slot = log2_bucket(cs_ns_to_units(ns, units));
@@ -208,6 +266,7 @@ static int aggregate(struct report *r)
 	const struct cs_trace *t = r->t;
 	struct cb_ent *c, *ctmp;
 	struct lock_ent *l, *ltmp;
+	struct pass_ent *p, *ptmp;
 	size_t i;
 
 	for (i = 0; i < t->nr_events; i++) {
@@ -223,13 +282,23 @@ static int aggregate(struct report *r)
 			if (!l)
 				return -ENOMEM;
 			lock_add(l, e->duration_ns, r->o->units);
+		} else if (e->type == CS_REC_CALL_END && pass_add(r, e)) {
+			return -ENOMEM;
 		}
 	}
 
 	r->rows = calloc(HASH_COUNT(r->cbs) + 1, sizeof(*r->rows));
 	r->lrows = calloc(HASH_COUNT(r->locks) + 1, sizeof(*r->lrows));
-	if (!r->rows || !r->lrows)
+	r->prows = calloc(HASH_COUNT(r->passes) + 1, sizeof(*r->prows));
+	if (!r->rows || !r->lrows || !r->prows)
 		return -ENOMEM;
+	HASH_ITER(hh, r->passes, p, ptmp) {
+		struct pass_row *row = &r->prows[r->nr_prows++];
+
+		cs_sym_from_trace(&row->chain, t, p->head);
+		row->e = p;
+	}
+	qsort(r->prows, r->nr_prows, sizeof(*r->prows), cmp_pass_row);
 	HASH_ITER(hh, r->cbs, c, ctmp) {
 		struct cs_cbrow *row = &r->rows[r->nr_rows++];
 
@@ -290,6 +359,8 @@ static void print_json(const struct report *r)
 		json_object_object_add(root, "snapshot_records", json_object_new_uint64(nsnap));
 	json_object_object_add(root, "lost", json_object_new_uint64(t->lost));
 	json_object_object_add(root, "missed", json_object_new_uint64(t->missed));
+	json_object_object_add(root, "mode",
+			       json_object_new_string(cs_trace_source_name(t->hdr.source)));
 	/* the header's members without the closing brace */
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
 	fprintf(r->out, "%.*s,\"callbacks\":[", (int)strlen(s) - 1, s);
@@ -311,6 +382,20 @@ static void print_json(const struct report *r)
 		json_object_object_add(obj, "histogram", cs_json_hist(l->slots, CS_MAX_SLOTS));
 		sep = put_json(r->out, sep, obj);
 	}
+	fputs("],\"chains\":[", r->out);
+	for (i = 0, sep = ""; i < r->nr_prows; i++) {
+		const struct pass_ent *p = r->prows[i].e;
+
+		obj = json_object_new_object();
+		cs_json_symbol(obj, "chain", &r->prows[i].chain);
+		json_object_object_add(obj, "kind", json_object_new_string(cs_kind_name(p->kind)));
+		json_object_object_add(obj, "passes", json_object_new_uint64(p->passes));
+		json_object_object_add(obj, "robust", json_object_new_uint64(p->robust));
+		json_object_object_add(obj, "stopped", json_object_new_uint64(p->stopped));
+		json_object_object_add(obj, "rollbacks", json_object_new_uint64(p->rollbacks));
+		json_object_object_add(obj, "callbacks", json_object_new_uint64(p->callbacks));
+		sep = put_json(r->out, sep, obj);
+	}
 	fputc(']', r->out);
 	if (nsnap)
 		cs_report_snap_json(r->out, t);
@@ -328,10 +413,15 @@ static void print_text(const struct report *r)
 
 	fputs("trace ", r->out);
 	put_path(r->out, o->file);
-	fprintf(r->out, ": kernel %s, boot %s, %.3f s, %zu events, lost %llu, missed %llu\n",
-		t->hdr.release, t->hdr.boot_id, (t->end_ns - t->hdr.start_ns) / 1e9,
-		t->nr_events - cs_report_snapshot_records(t), (unsigned long long)t->lost,
-		(unsigned long long)t->missed);
+	fprintf(r->out, ": kernel %s, boot %s, %.3f s, %zu events, lost %llu, missed %llu, "
+		"mode %s\n", t->hdr.release, t->hdr.boot_id,
+		(t->end_ns - t->hdr.start_ns) / 1e9,
+		t->nr_events - cs_report_snapshot_records(t),
+		(unsigned long long)t->lost, (unsigned long long)t->missed,
+		cs_trace_source_name(t->hdr.source));
+	if (t->hdr.source == CS_TRACE_SOURCE_PROBES)
+		fprintf(r->out, "NOTE: a probes recording: no lock waits, and callback "
+			"times include the probes' overhead\n");
 	if (t->lost)
 		fprintf(r->out, "WARNING: %llu events were lost while recording\n",
 			(unsigned long long)t->lost);
@@ -350,6 +440,18 @@ static void print_text(const struct report *r)
 			cs_kind_name(l->kind), cs_lock_op_name(l->key.op), s.count,
 			(unsigned long long)l->contended, s.max, unit, s.p50, unit, s.p99, unit);
 		fprint_log2_hist(r->out, l->slots, CS_MAX_SLOTS, cs_units_name(o->units));
+	}
+	if (r->nr_prows)
+		fputc('\n', r->out);
+	for (i = 0; i < r->nr_prows; i++) {
+		const struct pass_ent *p = r->prows[i].e;
+
+		fprintf(r->out, "passes: chain %s (%s) passes=%llu robust=%llu stopped=%llu "
+			"rollbacks=%llu callbacks=%llu\n",
+			cs_sym_str(&r->prows[i].chain, head, sizeof(head)), cs_kind_name(p->kind),
+			(unsigned long long)p->passes, (unsigned long long)p->robust,
+			(unsigned long long)p->stopped, (unsigned long long)p->rollbacks,
+			(unsigned long long)p->callbacks);
 	}
 }
 
@@ -531,6 +633,7 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 	struct report r = { .t = t, .o = o, .out = out, .err = err };
 	struct cb_ent *c, *ctmp;
 	struct lock_ent *l, *ltmp;
+	struct pass_ent *p, *ptmp;
 	struct svg_name *n, *ntmp;
 	int rc = CS_EXIT_OK;
 	size_t i, from;
@@ -573,8 +676,13 @@ out:
 		HASH_DEL(r.svg_names, n);
 		free(n);
 	}
+	HASH_ITER(hh, r.passes, p, ptmp) {
+		HASH_DEL(r.passes, p);
+		free(p);
+	}
 	free(r.rows);
 	free(r.lrows);
+	free(r.prows);
 	return rc;
 }
 

@@ -205,6 +205,10 @@ static int parse_header(const unsigned char *p, size_t len, struct cs_trace *t,
 	if (!nul_terminated(h->boot_id, sizeof(h->boot_id)))
 		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, boot_id),
 			   "boot id is not NUL-terminated");
+	if (h->source >= CS_TRACE_SOURCE_MAX || (h->version < 2 && h->source))
+		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, source),
+			   "event source %u, want 0 (tracepoints)%s", h->source,
+			   h->version < 2 ? " in version 1" : " or 1 (probes)");
 	for (i = 0; i < sizeof(h->reserved); i++)
 		if (h->reserved[i])
 			return bad(err, errlen, "corrupted",
@@ -641,4 +645,10 @@ char *cs_trace_sym_format(const struct cs_trace *t, __u64 addr, char *buf,
 	else
 		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 	return buf;
+}
+
+const char *cs_trace_source_name(__u32 source)
+{
+	return source == CS_TRACE_SOURCE_TRACEPOINTS ? "tracepoints" :
+	       source == CS_TRACE_SOURCE_PROBES ? "probes" : "?";
 }

@@ -75,7 +75,22 @@ struct cs_trace_header {
 	__u64 start_ns;		/* CLOCK_MONOTONIC when recording began */
 	char release[96];	/* uname -r, NUL-terminated */
 	char boot_id[48];	/* /proc/sys/kernel/random/boot_id, NUL-terminated */
-	char reserved[80];	/* zero */
+	__u32 source;		/* enum cs_trace_source: where the events came from */
+	char reserved[76];	/* zero */
+};
+
+/*
+ * Header `source` (was reserved, zero, in every file before it): which
+ * event source `record` used. Tracepoint recordings keep the bytes they
+ * always had; a probes recording has 1 there, which a reader from before
+ * the field refuses ("reserved header byte is not zero") rather than
+ * misjudge: probes recordings lack lock waits and nr_to_call (-1), and
+ * `check` treats them accordingly (userspace/record.md).
+ */
+enum cs_trace_source {
+	CS_TRACE_SOURCE_TRACEPOINTS,	/* our core's notifier tracepoints */
+	CS_TRACE_SOURCE_PROBES,		/* fentry/fexit + kprobe.multi (--mode probes) */
+	CS_TRACE_SOURCE_MAX,
 };
 
 struct cs_trace_trailer {
@@ -214,6 +229,11 @@ struct cs_trace_writer *cs_trace_open(const char *path);
  * tail is zero-filled. Before cs_trace_begin(); 0 or -EINVAL.
  */
 int cs_trace_set_layout(struct cs_trace_writer *w, __u32 version, __u32 record_size);
+/* The header's source (enum cs_trace_source, default tracepoints); before
+ * cs_trace_begin(); 0 or -EINVAL. */
+int cs_trace_set_source(struct cs_trace_writer *w, __u32 source);
+/* "tracepoints", "probes", "?" */
+const char *cs_trace_source_name(__u32 source);
 /*
  * Tests only (crafted files for the reader's tests): let cs_trace_begin()
  * and cs_trace_finish() write strings the reader refuses. Process-wide.

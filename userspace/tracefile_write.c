@@ -21,7 +21,7 @@ struct cs_trace_writer {
 	FILE *f;
 	char *path;
 	__u64 nr;
-	__u32 version, record_size;
+	__u32 version, record_size, source;
 	bool created;		/* cs_trace_open() made the file */
 	bool begun;		/* cs_trace_begin() truncated it */
 	int err;		/* first write error, -errno */
@@ -112,6 +112,15 @@ int cs_trace_set_layout(struct cs_trace_writer *w, __u32 version, __u32 record_s
 	return 0;
 }
 
+int cs_trace_set_source(struct cs_trace_writer *w, __u32 source)
+{
+	if (w->begun || source >= CS_TRACE_SOURCE_MAX ||
+	    (source && w->version < 2))
+		return -EINVAL;
+	w->source = source;
+	return 0;
+}
+
 int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 		   const char *boot_id, __u64 start_ns)
 {
@@ -138,6 +147,7 @@ int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 	h.record_size = w->record_size;
 	h.clock = CS_TRACE_CLOCK_MONOTONIC;
 	h.start_ns = start_ns;
+	h.source = w->source;
 	snprintf(h.release, sizeof(h.release), "%s", release ? release : "");
 	snprintf(h.boot_id, sizeof(h.boot_id), "%s", boot_id ? boot_id : "");
 	w_put(w, &h, sizeof(h));

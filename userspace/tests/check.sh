@@ -98,6 +98,51 @@ expect rollback-order 1 "priority-order rollback" \
 expect stop-event 1 "stop-event"
 expect nr-to-call 1 "nr-to-call"
 
+# --- probes recordings (header source 1): what they cannot know -------------
+# a rollback's nr_to_call of -1 is unknown there, a violation in a
+# tracepoint recording; the runs of the rollback are judged all the same
+expect probes-rollback-unknown 0 "" ', 2 passes checked, 0 violations' \
+	'probes recording: nr_to_call unknown'
+expect rollback-unknown 1 "rollback" 'rollback pass has nr_to_call=-1'
+expect probes-rollback-unknown-long 1 "rollback" 'ran 2 callbacks, .* so want 1'
+expect probes-nr-to-call 1 "nr-to-call"
+# registrations recorded at the fexit: two tasks' may come out of link order
+expect probes-reg-two-tasks 0 "" ', 1 passes checked, 0 violations'
+expect reg-two-tasks 1 "registration-order" 'callback cb_c: rule registration-order'
+expect probes-reg-one-task 1 "registration-order" 'callback cb_c: rule registration-order'
+
+# report says the mode and counts each chain's passes; a source that no
+# writer uses is refused like any corruption (the field is at byte 176)
+run "$CS" report -j "$TMP/probes-rollback-unknown.cstrace"
+if [ "$rc" = 0 ] && grep -q '"mode":"probes"' <<<"$out" &&
+   grep -Eq '"chains":\[\{"chain":"test_chain",[^}]*"kind":"blocking","passes":1,"robust":1,"stopped":1,"rollbacks":1,"callbacks":3\}\]' <<<"$out"; then
+	pass probes-report-json
+else
+	fail probes-report-json "exit $rc: ${out:0:600} ${err:0:200}"
+fi
+run "$CS" report "$TMP/probes-rollback-unknown.cstrace"
+if [ "$rc" = 0 ] && grep -q ', mode probes$' <<<"$out" &&
+   grep -q '^NOTE: a probes recording: no lock waits' <<<"$out" &&
+   grep -q '^passes: chain test_chain (blocking) passes=1 robust=1 stopped=1 rollbacks=1 callbacks=3$' <<<"$out"; then
+	pass probes-report-text
+else
+	fail probes-report-text "exit $rc: ${out:0:600} ${err:0:200}"
+fi
+run "$CS" report -j "$TMP/rollback-unknown.cstrace"
+if [ "$rc" = 0 ] && grep -q '"mode":"tracepoints"' <<<"$out"; then
+	pass tracepoints-report-mode
+else
+	fail tracepoints-report-mode "exit $rc: ${out:0:300}"
+fi
+cp "$TMP/probes-rollback-unknown.cstrace" "$TMP/source2.cstrace"
+printf '\002' | dd of="$TMP/source2.cstrace" bs=1 seek=176 conv=notrunc status=none
+run "$CS" check "$TMP/source2.cstrace"
+if [ "$rc" = 2 ] && grep -q 'corrupted at byte offset 176: event source 2' <<<"$err"; then
+	pass source-unknown
+else
+	fail source-unknown "exit $rc: ${err:0:300}"
+fi
+
 # --- loss gaps: pairing rules suspended where events were lost ---------------
 expect gap-excused 0 "" \
 	'gaps: 3 loss markers \(4 events lost\): 3 passes excused from the pairing rules'

@@ -105,6 +105,24 @@ expect diff.budget-unit-ms 0 '' '^within budget$' "${D[@]}" --budget 'max:+1ms' 
 expect diff.budget-none-left 2 "leaves no rule on" '' \
 	"${D[@]}" --budget '-gone-callback,-no-callbacks,-lost-events' "${F[@]}"
 expect diff.budget-off-metric 0 '' '^within budget$' "${D[@]}" --budget 'default,-p99' "${F[@]}"
+
+# --- mode (the event source): noted when the two differ, one per file -----------
+obj "$LOSS0,\"mode\":\"tracepoints\"" "$A" "$B" > "$TMP/tp.json"
+obj "$LOSS0,\"mode\":\"probes\"" "$A" "$B" > "$TMP/pm.json"
+obj "$LOSS0,\"mode\":\"x\"" "$A" "$B" > "$TMP/badmode.json"
+cat "$TMP/tp.json" "$TMP/pm.json" > "$TMP/twomodes.json"
+expect diff.mode-differs 0 '' '^note: BASE is mode tracepoints, NEW mode probes: probes mode' \
+	"${D[@]}" "$TMP/tp.json" "$TMP/pm.json"
+run "${D[@]}" "$TMP/tp.json" "$TMP/tp.json"
+if [ "$rc" = 0 ] && ! grep -q 'note: BASE is mode' <<<"$out"; then
+	pass diff.mode-same
+else
+	fail diff.mode-same "exit $rc: ${out:0:400}"
+fi
+expect diff.mode-unknown 2 'object 1 \(line 1\): \$\.mode: unknown mode "x" \(tracepoints, probes\)' '' \
+	"${D[@]}" "$TMP/tp.json" "$TMP/badmode.json"
+expect diff.mode-mixed 2 'object 2 \(line 2\): \$\.mode: "probes", the objects before are "tracepoints"' '' \
+	"${D[@]}" "$TMP/tp.json" "$TMP/twomodes.json"
 expect diff.budget-effective 1 '' \
 	'^units: usecs  budget: p99:\+20%,new-callback,new-veto,gone-callback,no-callbacks,-lost-events$' \
 	"${D[@]}" --budget 'default,-lost-events' "${F[@]}"

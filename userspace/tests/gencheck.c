@@ -161,8 +161,35 @@ static int scenario(const char *name)
 	}
 	if (!strncmp(name, "snap-", 5))
 		return snap_scenario(name + 5);
+	if (!strncmp(name, "probes-", 7))
+		name += 7;	/* the same trace, from a probes recording */
+	if (!strcmp(name, "reg-two-tasks") || !strcmp(name, "reg-one-task")) {
+		/*
+		 * B and C (0) registered by two tasks (one), C's event first;
+		 * then a pass runs them in link order, B before C: probes
+		 * record membership at the API's fexit, where two tasks'
+		 * events may come in another order than the links
+		 */
+		member(CS_REC_REGISTER, H1, &A);
+		cur_task = !strcmp(name, "reg-two-tasks") ? TASK2 : TASK1;
+		member(CS_REC_REGISTER, H1, &C);
+		cur_task = TASK1;
+		member(CS_REC_REGISTER, H1, &B);
+		plain_abc();
+		return 0;
+	}
 	registrations();
-	if (!strcmp(name, "nest-rollback")) {
+	if (!strcmp(name, "rollback-unknown") || !strcmp(name, "rollback-unknown-long")) {
+		/* nr_to_call -1 on the rollback (probes: the API has none) */
+		bool too_long = !strcmp(name, "rollback-unknown-long");
+
+		robust_ab_vetoed();
+		begin(H1, ROLLBACK, VAL_DOWN, -1);
+		cb(H1, VAL_DOWN, &A, NOTIFY_OK);
+		if (too_long)
+			cb(H1, VAL_DOWN, &B, NOTIFY_OK);	/* B vetoed: not undone */
+		end(H1, ROLLBACK, VAL_DOWN, -1, NOTIFY_OK, too_long ? 2 : 1);
+	} else if (!strcmp(name, "nest-rollback")) {
 		/* clean: a robust pass nested in a callback of another chain's rollback */
 		robust_ab_vetoed();
 		begin(H1, ROLLBACK, VAL_DOWN, 1);
@@ -589,6 +616,9 @@ static const char *const scenarios[] = {
 	"republished-midpass", "long-name", "no-events", "only-loss", "gap-zero",
 	"rollback-begin-dropped", "rollback-begin-dropped-plain",
 	SNAP_SCENARIOS
+	"rollback-unknown", "probes-rollback-unknown", "probes-rollback-unknown-long",
+	"reg-two-tasks", "probes-reg-two-tasks", "probes-reg-one-task",
+	"probes-nr-to-call",
 };
 #define NR_SCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
@@ -628,8 +658,15 @@ static int write_one(const char *name, const char *path)
 	cur_task = TASK1;
 	cur_cpu = 0;
 	total_lost = total_missed = 0;
-	w = cs_trace_create(path, "6.1.0-test", "00000000-1111-2222-3333-444444444444",
-			    now - 500);
+	w = cs_trace_open(path);
+	if (w && ((!strncmp(name, "probes-", 7) &&
+		   cs_trace_set_source(w, CS_TRACE_SOURCE_PROBES)) ||
+		  cs_trace_begin(w, "6.1.0-test", "00000000-1111-2222-3333-444444444444",
+				 now - 500))) {
+		cs_trace_discard(w);
+		w = NULL;
+		errno = EINVAL;
+	}
 	if (!w) {
 		fprintf(stderr, "cs-gencheck: %s: %s\n", path, strerror(errno));
 		return 1;

@@ -122,7 +122,7 @@ fi
 # --- report: the chains' membership at start (snapshot records) --------------
 "$GEN" clean-snapshot "$TMP/snap.cstrace"
 run "$CS" report "$TMP/snap.cstrace"
-if [ "$rc" = 0 ] && grep -q ', 103 events, lost 0, missed 0$' <<<"$out" &&
+if [ "$rc" = 0 ] && grep -q ', 103 events, lost 0, missed 0, mode tracepoints$' <<<"$out" &&
    grep -qx 'chains walked by record (membership from then on): 3' <<<"$out" &&
    grep -qx 'chain: test_chain (blocking) walked at +0.000000 s: 3 blocks' <<<"$out" &&
    [ "$(grep -A3 '^chain: test_chain (blocking) walked' <<<"$out" | tail -n 3 | tr -s ' ')" = \
@@ -241,9 +241,27 @@ if [ "$rc" = 2 ] && grep -q "no command after '--'" <<<"$err"; then
 else
 	fail record.empty-command "exit $rc: ${err:0:300}"
 fi
+# -c CHAIN needs its kind (probes mode walks it at start)
+for args in "-c foo" "-c foo:bogus" "-k raw" "--mode bogus"; do
+	# shellcheck disable=SC2086
+	run "$CS" record -o "$TMP/x" $args
+	case $args in
+	"-c foo") want="-c foo: no kind \(-c CHAIN:KIND or -k KIND\)" ;;
+	"-c foo:bogus") want="unknown kind 'bogus' in -c" ;;
+	"-k raw") want="-k KIND needs -c CHAIN" ;;
+	*) want="unknown --mode 'bogus' \(auto, tracepoints, probes\)" ;;
+	esac
+	if [ "$rc" = 2 ] && [ "$nerr" = 1 ] && grep -Eq -- "$want" <<<"$err" && [ ! -e "$TMP/x" ]; then
+		pass "record.args${args// /}"
+	else
+		fail "record.args${args// /}" "exit $rc: ${err:0:300}"
+	fi
+done
 if [ "$(id -u)" = 0 ]; then
-	# the host kernel has no chainscope tracepoints: exit 5 like the live tools
-	run "$CS" record -o "$TMP/x" -d 1
+	# the host kernel has no chainscope tracepoints: --mode tracepoints
+	# exits 5 like the live tools; auto takes probes (and stops before its
+	# bpf() feature probes: CHAINSCOPE_PROBE_ONLY)
+	run "$CS" record --mode tracepoints -o "$TMP/x" -d 1
 	# (a 6.4+ host has upstream's 3-argument notifier_register: "prototype other")
 	if [ "$rc" = 5 ] && grep -Eq 'no notifier:notifier_.* tracepoint|notifier:notifier_.* has a prototype other' <<<"$err" &&
 	   [ ! -e "$TMP/x" ]; then
@@ -252,6 +270,23 @@ if [ "$(id -u)" = 0 ]; then
 		skip record.host-kernel "no kernel BTF on this host"
 	else
 		fail record.host-kernel "exit $rc: ${err:0:300}"
+	fi
+	run "$CS" record -o "$TMP/x" -c cs_nosuch_chain:raw -d 1
+	if [ "$rc" = 2 ] && grep -q "cs_nosuch_chain" <<<"$err" && [ ! -e "$TMP/x" ]; then
+		pass record.host-kernel-unknown-chain
+	elif [ "$rc" = 4 ]; then
+		skip record.host-kernel-unknown-chain "no kernel BTF on this host"
+	else
+		fail record.host-kernel-unknown-chain "exit $rc: ${err:0:300}"
+	fi
+	run "$CS" record -o "$TMP/x" -d 1
+	if [ "$rc" = 0 ] && grep -q "start-up probes passed (mode probes)" <<<"$err" &&
+	   [ ! -e "$TMP/x" ]; then
+		pass record.host-kernel-auto-probes
+	elif [ "$rc" = 4 ]; then
+		skip record.host-kernel-auto-probes "no kernel BTF on this host"
+	else
+		fail record.host-kernel-auto-probes "exit $rc: ${err:0:300}"
 	fi
 else
 	skip record.host-kernel "not root"

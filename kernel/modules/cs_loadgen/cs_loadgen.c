@@ -686,6 +686,49 @@ static int cs_lg_cmd_del(char **pos, struct cs_lg_args *a)
 	return err;
 }
 
+/*
+ * forget ID: take blocking block ID off its chain behind the notifier
+ * API's back, as a driver that edits the list itself would: no event, and
+ * a later "del ID" gets -ENOENT for a block that was registered. A
+ * provocation for chainscope check (rule membership-enoent), the same
+ * on every kernel. The rwsem held for writing keeps callers out.
+ */
+static int cs_lg_cmd_forget(char **pos, struct cs_lg_args *a)
+{
+	struct blocking_notifier_head *nh = &cs_loadgen_blocking;
+	struct notifier_block __rcu **p;
+	struct notifier_block *cur;
+	struct cs_lg_block *b;
+	int id, err = -ENOENT;
+
+	if (kstrtoint(pos[0], 0, &id))
+		return cs_lg_bad("bad block id '%s'", pos[0]);
+
+	mutex_lock(&cs_lg_mutex);
+	list_for_each_entry(b, &cs_lg_blocks, node) {
+		if (b->id != id)
+			continue;
+		if (b->chain != CS_LG_BLOCKING) {
+			err = cs_lg_bad("forget works on the blocking chain only");
+			break;
+		}
+		down_write(&nh->rwsem);
+		for (p = &nh->head;
+		     (cur = rcu_dereference_protected(*p, lockdep_is_held(&nh->rwsem)));
+		     p = &cur->next) {
+			if (cur != &b->nb)
+				continue;
+			rcu_assign_pointer(*p, rcu_dereference_protected(cur->next, true));
+			err = 0;
+			break;
+		}
+		up_write(&nh->rwsem);
+		break;
+	}
+	mutex_unlock(&cs_lg_mutex);
+	return err;
+}
+
 static int cs_lg_cmd_clear(char **pos, struct cs_lg_args *a)
 {
 	int err;
@@ -1094,6 +1137,7 @@ static const struct cs_lg_cmd {
 	  cs_lg_cmd_add_unique,
 	  "add_unique CHAIN FUNC prio=N [delay_us=N] [sleep_ms=N] [ret=R] [nest=CHAIN]" },
 	{ "del", 1, 0, cs_lg_cmd_del, "del ID" },
+	{ "forget", 1, 0, cs_lg_cmd_forget, "forget ID" },
 	{ "clear", 0, 0, cs_lg_cmd_clear, "clear" },
 	{ "call", 2, BIT(CS_LG_OPT_VAL), cs_lg_cmd_call, "call CHAIN N [val=V]" },
 	{ "robust", 2, BIT(CS_LG_OPT_VAL_UP) | BIT(CS_LG_OPT_VAL_DOWN),
