@@ -44,8 +44,11 @@ GP_BOUND = {("atomic", "unreg"), ("srcu", "unreg")}
 RATIO_NOTE = ("TCG numbers are only meaningful as ratios (chainscope/stock); "
               "under icount (shift=1) 1 ns = 0.5 guest instructions.")
 EXT_SECTIONS = [
-    ("tracing_cost", "(2) Tracing cost per callback: chainscope latency vs "
-     "fentry/fexit vs kprobe/kretprobe", "ext_tracing_cost"),
+    ("tracing_cost", "(2) Tracing cost per callback: chainscope latency "
+     "(tracepoints and probes mode) vs fentry/fexit vs kprobe/kretprobe vs "
+     "kprobe.multi", "ext_tracing_cost"),
+    ("attach_time", "(3) Attach time for 10, 100 and 1000 watched callbacks: "
+     "kprobe.multi vs fentry/fexit vs kprobe per callback", "ext_attach_time"),
     ("recorder_throughput", "(4) Recorder throughput", "ext_recorder_throughput"),
 ]
 
@@ -595,46 +598,80 @@ def jited_insns(path):
     return sum(1 for line in out.splitlines() if re.match(r"^\s+[0-9a-f]+:\t", line))
 
 
-TC_MODES = ["off", "latency", "fentry", "kprobe"]
-TC_LABEL = {"latency": "b: chainscope latency", "fentry": "c: fentry/fexit",
-            "kprobe": "d: kprobe/kretprobe"}
+TC_MODES = ["off", "tracepoints", "probes", "fentry", "kprobe", "kpmulti"]
+TC_LABEL = {"tracepoints": "b: chainscope latency (tracepoints)",
+            "probes": "p: chainscope latency (probes)",
+            "fentry": "c: fentry/fexit", "kprobe": "d: kprobe/kretprobe",
+            "kpmulti": "e: kprobe.multi/kretprobe.multi"}
+# Guest output of earlier trees: "latency" was chainscope latency in its
+# default (auto = tracepoints on our kernel) mode.
+TC_ALIAS = {"latency": "tracepoints"}
+
+
+def ratio_of(a, b):
+    return a / b if a is not None and b else None
 
 
 def ext_tracing_cost(extdir):
-    calls, progs = {}, []
+    calls, progs, skipped = {}, [], {}
     for src, line in ext_result_lines(extdir):
         rec = parse_line(line)
+        if rec is None:
+            continue
         if rec["type"] == "call":
-            calls[(rec["mode"], rec["kind"], rec["n"])] = call_ns(rec)
+            for k in ("mode", "kind", "n", "iters", "ovh", "ns"):
+                if k not in rec:
+                    raise ReportError(f"tracing_cost: {src}: call line without {k}: {line}")
+            mode = TC_ALIAS.get(rec["mode"], rec["mode"])
+            if mode not in TC_MODES:
+                raise ReportError(f"tracing_cost: {src}: unknown mode '{rec['mode']}'")
+            calls[(mode, rec["kind"], rec["n"])] = call_ns(rec)
+        elif rec["type"] == "tcskip":
+            skipped[TC_ALIAS.get(rec.get("mode"), rec.get("mode"))] = rec.get("rc")
         elif rec["type"] == "bpfprog":
             rec["jited_insns"] = jited_insns(os.path.join(
                 os.path.dirname(src), f"jited-{rec['mode']}-{rec['name']}.bin"))
             progs.append(rec)
     points = sorted({(k, n) for (_m, k, n) in calls})
+    if not points:
+        raise ReportError(f"tracing_cost: no call results in {extdir}")
     rows, raw = [], []
     added = {}  # (mode, kind) -> [added ns/cb at each n]
     for kind, n in points:
         base = calls.get(("off", kind, n))
         if base is None:
             raise ReportError(f"tracing_cost: no untraced run for {kind} n={n}")
+        if n <= 0 or base <= 0:
+            raise ReportError(f"tracing_cost: {kind} n={n}: no callbacks or no time")
         row = [kind, n, fmt(base, 1)]
         item = {"kind": kind, "n": n, "off_ns_per_call": base}
         per = {}
         for m in TC_MODES[1:]:
             t = calls.get((m, kind, n))
             if t is None:
-                row += ["-"]
+                if m in skipped:
+                    why = (f"n/a (probes mode not merged: `chainscope latency --mode "
+                           f"probes` exit {skipped[m]})" if m == "probes" else
+                           f"n/a (did not start: exit {skipped[m]})")
+                else:
+                    why = "-"
+                item[f"{m}_ns_per_call"] = None
+                row += [why]
                 continue
             per[m] = (t - base) / n
             added.setdefault((m, kind), []).append(per[m])
             item[f"{m}_ns_per_call"] = t
+            item[f"{m}_x_off"] = t / base
             item[f"{m}_added_ns_per_cb"] = per[m]
-            row += [f"{fmt(t, 1)} (+{per[m]:.1f}/cb = {per[m] / 2:.1f} instr)"]
-        b, c, d = per.get("latency"), per.get("fentry"), per.get("kprobe")
-        bc = b / c if b is not None and c else None
-        bd = b / d if b is not None and d else None
-        item.update({"b_over_c": bc, "b_over_d": bd})
-        row += [fmt(bc, 3), fmt(bd, 3),
+            row += [f"{fmt(t, 1)} (x{t / base:.2f}; +{per[m]:.1f}/cb = "
+                    f"{per[m] / 2:.1f} instr)"]
+        b, c, d = per.get("tracepoints"), per.get("fentry"), per.get("kprobe")
+        p, e = per.get("probes"), per.get("kpmulti")
+        bc, bd = ratio_of(b, c), ratio_of(b, d)
+        pb, pc, pe = ratio_of(p, b), ratio_of(p, c), ratio_of(p, e)
+        item.update({"b_over_c": bc, "b_over_d": bd, "p_over_b": pb,
+                     "p_over_c": pc, "p_over_e": pe})
+        row += [fmt(bc, 3), fmt(bd, 3), fmt(pb, 2), fmt(pc, 3), fmt(pe, 3),
                 "-" if bc is None else ("ok" if bc <= 1 else "MISSED"),
                 "-" if bd is None else ("ok" if bd <= 1 / 3 else "MISSED")]
         rows.append(row)
@@ -643,17 +680,26 @@ def ext_tracing_cost(extdir):
         "Booted with `-icount shift=1,sleep=off`, one vCPU, the chainscope "
         "kernel: ns are exact (2 ns = 1 guest instruction). ns/call = minimum "
         "over 15 timed loops of (loop - ktime pair) / calls, as in table 1; "
-        "+X/cb = (traced - untraced) ns per call / K callbacks, i.e. the added "
-        "cost of one traced callback invocation.",
-        "b: `chainscope latency -n -f cs_bench_cb` (notifier_return "
-        "tracepoint, tp_btf program; the filter is in BPF, so every callback "
-        "still fires the event). c: `benchattach -m fentry -f cs_bench_cb` "
-        "(fentry stores bpf_ktime_get_ns() per thread in a hash map, fexit "
-        "looks it up, deletes it and bumps a log2 histogram array slot). "
-        "d: `benchattach -m kprobe`, the same programs as kprobe/kretprobe. "
-        "Each tracer is started in the background and the loop begins once "
-        "it printed \"Tracing\".",
-        "Targets: b <= c (b/c <= 1) and b <= d/3 (b/d <= 0.333).",
+        "xR = traced / untraced ns per call (the ratio against the "
+        "no-tracing run a of the same boot); +X/cb = (traced - untraced) ns "
+        "per call / K callbacks, i.e. the added cost of one traced callback "
+        "invocation. Added cost ratios (b/c, p/b, ...) are ratios of +X/cb.",
+        "b: `chainscope latency --mode tracepoints -n -f cs_bench_cb` "
+        "(notifier_return tracepoint, tp_btf program; the filter is in BPF, "
+        "so every callback still fires the event). p: `chainscope latency "
+        "--mode probes -n -f cs_bench_cb` (fentry/fexit on the exported "
+        "chain API + one kprobe.multi/kretprobe.multi link pair over the "
+        "watched callbacks, bpf/probemode.bpf.h). c: `benchattach -m fentry "
+        "-f cs_bench_cb` (fentry stores bpf_ktime_get_ns() per thread in a "
+        "hash map, fexit looks it up, deletes it and bumps a log2 histogram "
+        "array slot). d: `benchattach -m kprobe`, the same programs as "
+        "kprobe/kretprobe. e: `benchattach -m kprobe-multi`, the same "
+        "programs as one kprobe.multi/kretprobe.multi link pair (the "
+        "mechanism p uses for callbacks). Each tracer is started in the "
+        "background and the loop begins once it printed \"Tracing\".",
+        "Targets: b <= c (b/c <= 1) and b <= d/3 (b/d <= 0.333). p/b: what "
+        "probes mode costs per callback against tracepoints mode; p/e: "
+        "against the bare kprobe.multi pair.",
     ]
     # Per-program cost: one more untimed loop with bpf_stats_enabled.
     prow = []
@@ -678,12 +724,13 @@ def ext_tracing_cost(extdir):
                  "(`-icount shift=1,sleep=off`, `-smp 1`). Columns b-d: ns per "
                  "call with the tracer attached (+ added ns and guest "
                  "instructions per callback over untraced).",
-        "columns": ["kind", "K", "a: off ns/call", TC_LABEL["latency"],
-                    TC_LABEL["fentry"], TC_LABEL["kprobe"], "b/c", "b/d",
+        "columns": ["kind", "K", "a: off ns/call", TC_LABEL["tracepoints"],
+                    TC_LABEL["probes"], TC_LABEL["fentry"], TC_LABEL["kprobe"],
+                    TC_LABEL["kpmulti"], "b/c", "b/d", "p/b", "p/c", "p/e",
                     "b <= c", "b <= d/3"],
         "rows": rows, "notes": notes, "ratio_note": False,
         "raw": {"points": raw, "added_ns_per_cb_mean": summary,
-                "bpf_programs": progs},
+                "bpf_programs": progs, "skipped": skipped},
     }
 
 
@@ -765,7 +812,101 @@ def ext_recorder_throughput(extdir):
     }
 
 
+AT_MODES = ["kprobe-multi", "fentry", "kprobe"]
+AT_LABEL = {"kprobe-multi": "kprobe.multi pair (probes mode)",
+            "fentry": "fentry/fexit per callback",
+            "kprobe": "kprobe/kretprobe per callback"}
+AT_PHASES = ["resolve_ns", "load_ns", "attach_ns", "detach_ns"]
+
+
+def ext_attach_time(extdir):
+    per = {}  # (mode, n) -> {phase: [values over repetitions]}
+    for src, line in ext_result_lines(extdir):
+        rec = parse_line(line)
+        if rec is None or rec["type"] != "attach":
+            continue
+        missing = [k for k in ["mode", "n"] + AT_PHASES if k not in rec]
+        if missing:
+            raise ReportError(f"attach_time: {src}: attach line without {missing}: {line}")
+        if rec["mode"] not in AT_MODES:
+            raise ReportError(f"attach_time: {src}: unknown mode '{rec['mode']}'")
+        for k in ["n"] + AT_PHASES:
+            if not isinstance(rec[k], int) or rec[k] < 0:
+                raise ReportError(f"attach_time: {src}: bad {k}={rec[k]}")
+        d = per.setdefault((rec["mode"], rec["n"]), {k: [] for k in AT_PHASES})
+        for k in AT_PHASES:
+            d[k].append(rec[k])
+    if not per:
+        raise ReportError(f"attach_time: no attach lines in {extdir}")
+    sizes = sorted({n for (_m, n) in per})
+    rows, raw = [], []
+    for n in sizes:
+        item = {"n": n}
+        row = [n]
+        for m in AT_MODES:
+            d = per.get((m, n))
+            if d is None:
+                item[m] = None
+                row += ["-"]
+                continue
+            med = {k: statistics.median(v) for k, v in d.items()}
+            start = med["load_ns"] + med["attach_ns"]
+            item[m] = dict(med, start_ns=start, start_ns_per_cb=start / n,
+                           reps=len(d["load_ns"]))
+            row += [f"{start / 1e6:,.1f} = {med['load_ns'] / 1e6:,.1f} + "
+                    f"{med['attach_ns'] / 1e6:,.1f} ({start / n / 1e3:,.1f} us/cb); "
+                    f"resolve {med['resolve_ns'] / 1e6:,.1f}; detach "
+                    f"{med['detach_ns'] / 1e6:,.1f}"]
+        k = item.get("kprobe-multi")
+        for m in AT_MODES[1:]:
+            o = item.get(m)
+            item[f"{m}_over_kprobe_multi"] = (o["start_ns"] / k["start_ns"]
+                                             if o and k and k["start_ns"] else None)
+            row.append(fmt(item[f"{m}_over_kprobe_multi"], 1))
+        rows.append(row)
+        raw.append(item)
+    notes = [
+        "`benchattach -m MODE -a LIST` on the first N of cs_bench's 1024 "
+        "distinct never-called callbacks cs_bench_cb_000..3ff (module "
+        "functions with BTF, like the callbacks of a module's chain), "
+        "chainscope kernel, booted with `-icount shift=1,sleep=off`, one "
+        "vCPU: times are guest instructions (2 ns each) plus idle time "
+        "skipped forward (grace periods), so they are reproducible but not "
+        "native times; compare them as ratios.",
+        "Cells: ms to start tracing = load + attach (per callback in us), "
+        "then the ms spent resolving the names beforehand and the ms to "
+        "detach (close every link and program). resolve, shown apart as "
+        "chainscope has both tables at hand anyway: BTF ids from vmlinux and "
+        "module BTF (fentry), addresses from /proc/kallsyms (kprobe.multi; "
+        "the probes mode takes them from the chain walk instead), none for "
+        "kprobe (the kernel resolves the name). load: open and load the "
+        "skeleton, and for fentry one more "
+        "fentry and fexit program per further callback (a tracing program "
+        "is bound to its target at load: BPF_PROG_LOAD with attach_btf_id). "
+        "attach: one kprobe.multi and one kretprobe.multi link over all N "
+        "addresses (cookie = index), or per callback an fexit then an "
+        "fentry link (two BPF trampoline updates) resp. a kretprobe and a "
+        "kprobe link.",
+        "Ratios: load + attach of each per-callback mechanism over the "
+        "kprobe.multi pair's, same N. A \"-\" was not measured (qemu/bench.sh "
+        "runs kprobe per callback up to N = 100 only, csbench.akmax).",
+    ]
+    return {
+        "title": "Time to start tracing N watched callbacks (and to stop): one "
+                 "kprobe.multi/kretprobe.multi link pair with cookies (what "
+                 "probes mode uses) against fentry/fexit and kprobe/kretprobe "
+                 "per callback; ms of icount time (`-icount shift=1,sleep=off`, "
+                 "`-smp 1`).",
+        "columns": ["N", "kprobe.multi pair: ms = load + attach",
+                    "fentry/fexit per callback: ms = load + attach",
+                    "kprobe/kretprobe per callback: ms = load + attach",
+                    "fentry / kprobe.multi", "kprobe / kprobe.multi"],
+        "rows": rows, "notes": notes, "ratio_note": False, "raw": raw,
+    }
+
+
 EXT_BUILDERS = {"tracing_cost": ext_tracing_cost,
+                "attach_time": ext_attach_time,
                 "recorder_throughput": ext_recorder_throughput}
 
 
@@ -793,13 +934,17 @@ def main():
         return 0
     try:
         runs = load_runs(a.dir)
-        if not runs:
-            raise ReportError(f"no boots listed in {a.dir}/runs.tsv")
-        summary, cont = summarize(runs)
         ext = load_extensions(a.dir)
+        if not runs and not ext:
+            raise ReportError(f"no boots listed in {a.dir}/runs.tsv and no "
+                              "extension results")
+        summary, cont = summarize(runs)
         # The date of the measurement: when the last boot was recorded.
-        when = datetime.datetime.fromtimestamp(os.path.getmtime(
-            os.path.join(a.dir, "runs.tsv")))
+        stamp = os.path.join(a.dir, "runs.tsv")
+        if not os.path.exists(stamp):
+            stamp = max((os.path.join(a.dir, "ext", n, "result.json") for n in ext),
+                        key=os.path.getmtime)
+        when = datetime.datetime.fromtimestamp(os.path.getmtime(stamp))
         meta = {"command": a.command, "date": when.isoformat(timespec="seconds"),
                 "host_cpus": os.cpu_count(), "qemu_icount": a.qemu_icount,
                 "kernels": dict(k.split("=", 1) for k in a.kernel),
