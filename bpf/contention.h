@@ -13,6 +13,14 @@
 /* chains whose lock contention_begin/end watch (without -c) */
 #define CS_WATCHED_LOCKS 1024
 
+/* enum notifier_lock_op, and (BPF only) a flag: the lock is a mutex */
+#define CS_LOCK_READ	0
+#define CS_LOCK_WRITE	1
+#define CS_LOCK_MUTEX	0x100
+/* enum notifier_chain_kind values contention needs */
+#define CS_KIND_BLOCKING	2
+#define CS_KIND_SRCU		3
+
 /* Per (chain head, lock op): notifier_lock_wait statistics. */
 struct cs_cont_key {
 	__u64 head;

@@ -16,6 +16,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
 
 #include "latency.h"
 #include "chainscope.bpf.h"
@@ -356,5 +357,51 @@ int BPF_PROG(call_end_raw, void *head, enum notifier_chain_kind kind,
 {
 	return handle_call_end(head, kind, val, type, ret, nr_calls);
 }
+
+/*
+ * probes mode (bpf/probemode.bpf.h): the same handlers, fed by fentry/fexit
+ * on the exported chain API and kprobe.multi/kretprobe.multi on the
+ * watched callbacks. A callback's duration is measured here, from the
+ * end of its kprobe.multi entry program to the start of its
+ * kretprobe.multi program: it includes the fprobe entry/return
+ * trampolines (not the programs), unlike our core's, which brackets the
+ * bare call.
+ */
+static __always_inline void cs_pm_call_begin(void *head, int kind, unsigned long val,
+					     int nr_to_call, int type)
+{
+	handle_call_begin(head, kind, val, type);
+}
+
+static __always_inline void cs_pm_call_end(void *head, int kind, unsigned long val,
+					   int nr_to_call, int type, int ret, int nr_calls)
+{
+	handle_call_end(head, kind, val, type, ret, nr_calls);
+}
+
+static __always_inline void cs_pm_run(void *cb, void *head, void *nb, int kind,
+				      unsigned long val, int priority)
+{
+}
+
+static __always_inline void cs_pm_return(void *cb, void *head, void *nb, int kind,
+					 unsigned long val, int priority, int ret,
+					 __u64 duration_ns)
+{
+	handle_return(cb, head, nb, kind, val, ret, duration_ns);
+}
+
+static __always_inline void cs_pm_stop(void *cb, void *head, void *nb, int kind,
+				       unsigned long val, int priority, int ret,
+				       int nr_calls)
+{
+}
+
+static __always_inline void cs_pm_membership(int rec_type, void *cb, void *head, void *nb,
+					     int priority, int err, int kind)
+{
+}
+
+#include "probemode.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -27,6 +27,7 @@ static const struct {
 	{ "report", cmd_report, "latency and lock-wait histograms from a trace file" },
 	{ "check", cmd_check, "check a trace file against the notifier chain rules" },
 	{ "diff", cmd_diff, "compare two JSON results against a latency budget" },
+	{ "chains", cmd_chains, "the blocks on notifier chains, in call order" },
 };
 
 static void usage(FILE *f)
@@ -48,7 +49,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		warn("chainscope: error: no command given (latency, contention, record, report, check, diff; "
+		warn("chainscope: error: no command given (latency, contention, record, report, check, diff, chains; "
 		     "see 'chainscope --help')\n");
 		return CS_EXIT_USAGE;
 	}
@@ -69,7 +70,7 @@ int main(int argc, char **argv)
 		argv[1] = subname;
 		return cmds[i].fn(argc - 1, argv + 1);
 	}
-	warn("chainscope: error: unknown command '%s' (latency, contention, record, report, check, diff; "
+	warn("chainscope: error: unknown command '%s' (latency, contention, record, report, check, diff, chains; "
 	     "see 'chainscope --help')\n", cs_safe_str(argv[1], (char[256]){ 0 }, 256));
 	return CS_EXIT_USAGE;
 }

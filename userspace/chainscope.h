@@ -25,6 +25,7 @@ enum cs_exit {
 	CS_EXIT_NO_CTX = 7,	/* latency -C: no per-CPU preempt count in BTF */
 	CS_EXIT_OOM = 8,	/* check: out of memory */
 	CS_EXIT_NO_MODE = 9,	/* no event source works on this kernel */
+	CS_EXIT_NOT_A_CHAIN = 10, /* chains -c: the head does not validate */
 };
 
 /*
@@ -126,8 +127,13 @@ int cs_startup_probes(const char *cmd, const struct cs_tp *tps, int nr_tps);
 int cs_check_privileges(const char *cmd);
 /* After cs_startup_probes(): does the kernel BTF have this variable? */
 bool cs_btf_has_var(const char *name);
+/* After cs_startup_probes(): the parsed kernel BTF (NULL before) */
+struct btf;
+const struct btf *cs_kernel_btf(void);
 /* After the probes: is CHAINSCOPE_PROBE_ONLY set? (then exit 0) */
 bool cs_probe_only(const char *cmd);
+/* The same, naming the mode start-up chose (enum cs_mode, not AUTO). */
+bool cs_probe_only_mode(const char *cmd, int mode);
 /* Whether a tracepoint's BTF type exists in the kernel BTF (a file read). */
 bool cs_btf_has_tp(const char *name, int nr_args);
 /* tp_btf works for this tracepoint: BTF type + a 2-insn test load (bpf()). */
@@ -244,5 +250,6 @@ int cmd_record(int argc, char **argv);	/* record.c */
 int cmd_report(int argc, char **argv);	/* report.c */
 int cmd_check(int argc, char **argv);	/* check.c */
 int cmd_diff(int argc, char **argv);	/* diff.c */
+int cmd_chains(int argc, char **argv);	/* chains.c */
 
 #endif /* CHAINSCOPE_H */

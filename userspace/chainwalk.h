@@ -40,7 +40,19 @@ enum cs_chain_status {
 	CS_CHAIN_BAD_CALLBACK,	/* a notifier_call not in kernel text */
 	CS_CHAIN_BAD_ORDER,	/* priorities not in non-increasing order */
 	CS_CHAIN_BAD_LOCK,	/* the head's lock does not look like one */
+	CS_CHAIN_NO_ROOM,	/* a head of this kind would overlap the next
+				 * kernel symbol */
+	CS_CHAIN_AMBIGUOUS,	/* cs_chain_infer(): several kinds fit equally */
+	CS_CHAIN_NOT_A_HEAD,	/* cs_chain_infer(): no kind fits */
+	CS_CHAIN_OTHER_KIND,	/* valid as the kind asked for, but another kind
+				 * fits with more evidence (chains -k) */
+	CS_CHAIN_NO_EVIDENCE,	/* cs_chain_infer(): only empty lists without a
+				 * conclusive lock fit, as any zeroed memory does */
 };
+
+/* One word for a status ("bad-lock"), and what it means (a phrase). */
+const char *cs_chain_status_name(int status);
+const char *cs_chain_status_doc(int status);
 
 struct cs_chain {
 	__u64 head;		/* address of the *_notifier_head */
@@ -62,6 +74,8 @@ struct cs_chainwalk;	/* the loaded BPF walker */
  */
 struct cs_chainwalk *cs_chainwalk_open(const char *cmd, bool verbose);
 void cs_chainwalk_close(struct cs_chainwalk *w);
+/* The walker's BPF ELF object as built in (for `bpftool prog loadall`). */
+const void *cs_chainwalk_object(size_t *size);
 
 /*
  * Walk one head of a known kind into *out (out->head/kind/name set by the
@@ -71,6 +85,22 @@ void cs_chainwalk_close(struct cs_chainwalk *w);
  */
 int cs_chain_walk(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
 		  int kind, struct cs_chain *out);
+
+/*
+ * Which kind a head is, when nobody said: walk it as each of the four
+ * kinds (cs_chain_walk(), plus: a head of that kind must fit before the
+ * next kernel symbol). Of the kinds that validate, the one with the most
+ * evidence wins: a conclusive lock check (an rwsem's or mutex's wait list
+ * pointing back to itself, a spinlock magic) counts 2, a non-empty list 1.
+ * Returns 0 with *out walked and out->kind_guessed set; when no kind fits,
+ * more than one fits equally, or the best has no evidence at all (an
+ * empty raw or atomic list: any zeroed word reads like one), out->status
+ * is CS_CHAIN_NOT_A_HEAD, CS_CHAIN_AMBIGUOUS or CS_CHAIN_NO_EVIDENCE, and
+ * per_kind[] (if not NULL, indexed by kind) holds each kind's own status.
+ * -errno when bpf() failed.
+ */
+int cs_chain_infer(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
+		   struct cs_chain *out, int per_kind[4]);
 
 /*
  * The curated table of well-known static heads. Returns how many of them

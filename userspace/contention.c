@@ -13,6 +13,8 @@
 
 #include "cbrow.h"
 #include "chainscope.h"
+#include "chainwalk.h"
+#include "probemode.h"
 #include "contention.h"
 #include "contention.skel.h"
 
@@ -197,6 +199,7 @@ static int print_interval(struct contention_bpf *skel, const struct ksyms *ks,
 
 	if (env.c.json) {
 		root = cs_json_root("contention", env.c.units);
+		cs_pm_json_mode(&env.c, root);
 		cs_report_health(&health, seen, false, root);
 		json_object_object_add(root, "lock_tracepoints", json_object_new_boolean(lock_tps));
 		locks = json_object_new_array();
@@ -213,7 +216,7 @@ static int print_interval(struct contention_bpf *skel, const struct ksyms *ks,
 			cs_json_summary(o, &s, v->sum_ns, v->max_ns, env.c.units);
 			json_object_object_add(o, "contended", json_object_new_uint64(v->contended));
 			json_object_object_add(o, "histogram", cs_json_hist(v->slots, CS_MAX_SLOTS));
-			if (lock_tps) {
+			if (lock_tps && env.c.mode == CS_MODE_TRACEPOINTS) {
 				lt = json_object_new_object();
 				json_object_object_add(lt, "count", json_object_new_uint64(v->lt_count));
 				json_object_object_add(lt, "sum",
@@ -256,7 +259,7 @@ static int print_interval(struct contention_bpf *skel, const struct ksyms *ks,
 		       s.count, (unsigned long long)v->contended, s.max, unit,
 		       s.p50, unit, s.p99, unit);
 		print_log2_hist(v->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
-		if (lock_tps)
+		if (lock_tps && env.c.mode == CS_MODE_TRACEPOINTS)
 			printf("  lock tracepoint saw %llu contended acquisitions totaling "
 			       "%llu%s (max %llu%s)\n", (unsigned long long)v->lt_count,
 			       cs_ns_to_units(v->lt_sum_ns, env.c.units), unit,
@@ -274,12 +277,42 @@ out:
 
 static void pick_programs(struct contention_bpf *skel, bool btf, bool lock_tps)
 {
-	bpf_program__set_autoload(skel->progs.lock_wait_btf, btf);
-	bpf_program__set_autoload(skel->progs.lock_wait_raw, !btf);
+	bool tps = env.c.mode == CS_MODE_TRACEPOINTS;
+
+	bpf_program__set_autoload(skel->progs.lock_wait_btf, tps && btf);
+	bpf_program__set_autoload(skel->progs.lock_wait_raw, tps && !btf);
 	bpf_program__set_autoload(skel->progs.contention_begin_btf, lock_tps && btf);
 	bpf_program__set_autoload(skel->progs.contention_begin_raw, lock_tps && !btf);
 	bpf_program__set_autoload(skel->progs.contention_end_btf, lock_tps && btf);
 	bpf_program__set_autoload(skel->progs.contention_end_raw, lock_tps && !btf);
+}
+
+/*
+ * probes mode without -c: the blocking and SRCU heads of the curated
+ * table (cs_chain_known_heads()). Returns how many, or -1.
+ */
+static int watch_known_heads(struct contention_bpf *skel, const struct ksyms *ks)
+{
+	int fd = bpf_map__fd(skel->maps.watched_heads);
+	struct cs_chain *known = NULL;
+	int i, n, nr = 0;
+
+	n = cs_chain_known_heads(ks, &known);
+	for (i = 0; i < n; i++) {
+		__u32 kind = known[i].kind;
+
+		if (kind != CS_KIND_BLOCKING && kind != CS_KIND_SRCU)
+			continue;
+		if (bpf_map_update_elem(fd, &known[i].head, &kind, BPF_ANY)) {
+			warn("%s: error: cannot watch chain %s: %s\n", env.c.cmd,
+			     known[i].name, strerror(errno));
+			free(known);
+			return -1;
+		}
+		nr++;
+	}
+	free(known);
+	return nr;
 }
 
 int cmd_contention(int argc, char **argv)
@@ -292,15 +325,23 @@ int cmd_contention(int argc, char **argv)
 	struct cs_health seen = {};
 	__u64 head = 0;
 	bool btf, lock_tps;
+	int err, nr_locks;
+	char how[160];
 	long n = 0;
-	int err;
 
 	cs_common_init(&env.c, argv[0]);
 	cs_parse_args(&argp, argc, argv, &env);
 
-	err = cs_startup_probes(env.c.cmd, tps, 1);
+	err = cs_mode_startup(&env.c, tps, 1, false);
 	if (err)
 		return err;
+	lock_tps = cs_btf_has_tp("contention_begin", 2) && cs_btf_has_tp("contention_end", 2);
+	if (env.c.mode == CS_MODE_PROBES && !lock_tps) {
+		warn("%s: error: no event source: no notifier tracepoints, and probes mode "
+		     "needs lock:contention_begin/end (Linux 5.19+), which this kernel's "
+		     "BTF does not have\n", env.c.cmd);
+		return CS_EXIT_NO_MODE;
+	}
 
 	ks = cs_load_ksyms(env.c.cmd);
 	if (!ks)
@@ -310,14 +351,13 @@ int cmd_contention(int argc, char **argv)
 		if (err)
 			goto cleanup;
 	}
-	if (cs_probe_only(env.c.cmd)) {
+	if (cs_probe_only_mode(env.c.cmd, env.c.mode)) {
 		if (head)
 			warn("%s: chain %s is 0x%llx\n", env.c.cmd, env.chain,
 			     (unsigned long long)head);
 		err = CS_EXIT_OK;
 		goto cleanup;
 	}
-	lock_tps = cs_btf_has_tp("contention_begin", 2) && cs_btf_has_tp("contention_end", 2);
 	if (!lock_tps)
 		warn("%s: lock:contention_begin/end not in this kernel: no cross-check\n",
 		     env.c.cmd);
@@ -331,6 +371,7 @@ int cmd_contention(int argc, char **argv)
 	}
 	skel->rodata->targ_head = head;
 	skel->rodata->targ_units = env.c.units;
+	skel->rodata->targ_probes = env.c.mode == CS_MODE_PROBES;
 	if (cs_map_entries()) {
 		bpf_map__set_max_entries(skel->maps.waits_0, cs_map_entries());
 		bpf_map__set_max_entries(skel->maps.waits_1, cs_map_entries());
@@ -339,7 +380,8 @@ int cmd_contention(int argc, char **argv)
 	}
 	if (head)	/* -c: the lock is found from the head (CO-RE offsets) */
 		bpf_map__set_max_entries(skel->maps.watched_locks, 1);
-	btf = !env.c.raw_tp && cs_tp_btf_usable("notifier_lock_wait");
+	btf = !env.c.raw_tp && cs_tp_btf_usable(env.c.mode == CS_MODE_TRACEPOINTS ?
+						"notifier_lock_wait" : "contention_begin");
 	pick_programs(skel, btf, lock_tps);
 
 	err = contention_bpf__load(skel);
@@ -352,6 +394,18 @@ int cmd_contention(int argc, char **argv)
 	cs_gen_init(&waits_gen, skel->maps.waits, skel->maps.waits_0, skel->maps.waits_1);
 	cs_gen_init(&waiters_gen, skel->maps.waiters, skel->maps.waiters_0,
 		    skel->maps.waiters_1);
+	if (env.c.mode == CS_MODE_PROBES) {
+		nr_locks = head ? 1 : watch_known_heads(skel, ks);
+		if (nr_locks < 0) {
+			err = CS_EXIT_ERROR;
+			goto cleanup;
+		}
+		snprintf(how, sizeof(how), "mode probes: lock:contention_begin/end on the "
+			 "locks of %d chains, contended acquisitions only", nr_locks);
+	} else {
+		snprintf(how, sizeof(how), "mode tracepoints: %s programs",
+			 btf ? "tp_btf" : "raw_tp");
+	}
 	err = contention_bpf__attach(skel);
 	if (err) {
 		warn("%s: error: failed to attach BPF programs: %s\n", env.c.cmd,
@@ -361,8 +415,7 @@ int cmd_contention(int argc, char **argv)
 	}
 
 	cs_setup_signals();
-	warn("Tracing notifier chain lock waits (%s programs)... %s\n",
-	     btf ? "tp_btf" : "raw_tp",
+	warn("Tracing notifier chain lock waits (%s)... %s\n", how,
 	     env.c.interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
 
 	while (!cs_exiting) {

@@ -12,9 +12,11 @@
 #include <bpf/libbpf.h>
 
 #include "cbrow.h"
+#include "chainwalk.h"
 #include "chainscope.h"
 #include "latency.h"
 #include "latency.skel.h"
+#include "probemode.h"
 
 static struct env {
 	struct cs_common c;
@@ -199,7 +201,8 @@ static void report_pair_misses(const struct pair_misses *now, struct pair_misses
 }
 
 static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
-			  struct cs_health *seen, struct pair_misses *seen_pm)
+			  struct cs_health *seen, struct pair_misses *seen_pm,
+			  struct cs_pm *pm)
 {
 	const char *unit = cs_units_suffix(env.c.units);
 	struct lat_entry *lat = NULL;
@@ -210,7 +213,7 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 	json_object *root = NULL, *arr;
 	char head[256];
 	struct cs_summary s;
-	struct pair_misses pm;
+	struct pair_misses pm_misses;
 	int fd;
 
 	/* take the written generation out of use, then read it whole */
@@ -256,13 +259,15 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 
 	/* counters are cumulative in the kernel: report what is new */
 	cs_read_health(skel->obj, bpf_map__fd(skel->maps.stats), &health);
-	read_pair_misses(skel, &pm);
+	read_pair_misses(skel, &pm_misses);
 
 	if (env.c.json) {
 		root = cs_json_root("latency", env.c.units);
+		cs_pm_json_mode(&env.c, root);
 		cs_report_health(&health, seen, env.chain_mode, root);
+		cs_pm_report(pm, root);
 		if (env.chain_mode)
-			report_pair_misses(&pm, seen_pm, root);
+			report_pair_misses(&pm_misses, seen_pm, root);
 		arr = json_object_new_array();
 		for (i = 0; i < nlat; i++)
 			json_object_array_add(arr, cs_cbrow_json(&rows[i], env.c.units));
@@ -312,8 +317,9 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 		print_log2_hist(h->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
 	}
 	cs_report_health(&health, seen, env.chain_mode, NULL);
+	cs_pm_report(pm, NULL);
 	if (env.chain_mode)
-		report_pair_misses(&pm, seen_pm, NULL);
+		report_pair_misses(&pm_misses, seen_pm, NULL);
 	fflush(stdout);
 out:
 	free(rows);
@@ -324,14 +330,39 @@ out:
 
 /* --- main ------------------------------------------------------------------- */
 
+/* tracepoints: tp_btf or raw_tp; probes: the pm_* programs (probemode.bpf.h) */
 static void pick_programs(struct latency_bpf *skel, bool btf)
 {
-	bpf_program__set_autoload(skel->progs.notifier_return_btf, btf);
-	bpf_program__set_autoload(skel->progs.notifier_return_raw, !btf);
-	bpf_program__set_autoload(skel->progs.call_begin_btf, btf && env.chain_mode);
-	bpf_program__set_autoload(skel->progs.call_begin_raw, !btf && env.chain_mode);
-	bpf_program__set_autoload(skel->progs.call_end_btf, btf && env.chain_mode);
-	bpf_program__set_autoload(skel->progs.call_end_raw, !btf && env.chain_mode);
+	bool tps = env.c.mode == CS_MODE_TRACEPOINTS;
+
+	bpf_program__set_autoload(skel->progs.notifier_return_btf, tps && btf);
+	bpf_program__set_autoload(skel->progs.notifier_return_raw, tps && !btf);
+	bpf_program__set_autoload(skel->progs.call_begin_btf, tps && btf && env.chain_mode);
+	bpf_program__set_autoload(skel->progs.call_begin_raw, tps && !btf && env.chain_mode);
+	bpf_program__set_autoload(skel->progs.call_end_btf, tps && btf && env.chain_mode);
+	bpf_program__set_autoload(skel->progs.call_end_raw, tps && !btf && env.chain_mode);
+	cs_pm_autoload(skel->obj, !tps);
+}
+
+/* probes mode: after load, the API programs and the callbacks */
+static struct cs_pm *start_probes(struct latency_bpf *skel, const struct ksyms *ks,
+				  __u64 head)
+{
+	struct cs_pm_opts o = {
+		.cmd = env.c.cmd,
+		.verbose = env.c.verbose,
+		.only_head = head,
+		.only_kind = env.kind,
+		.known_heads = !head,
+	};
+	int kind = env.kind == CS_KIND_ANY ? CS_CHAIN_KIND_UNKNOWN : env.kind;
+
+	if (head && kind != CS_CHAIN_KIND_UNKNOWN) {
+		o.heads = &head;
+		o.kinds = &kind;
+		o.nr_heads = 1;
+	}
+	return cs_pm_start(skel->obj, ks, &o);
 }
 
 int cmd_latency(int argc, char **argv)
@@ -342,10 +373,12 @@ int cmd_latency(int argc, char **argv)
 		{ "notifier_call_end", 7 },
 	};
 	struct latency_bpf *skel = NULL;
+	struct cs_pm *pm = NULL;
 	struct ksyms *ks = NULL;
 	struct cs_health seen = {};
 	struct pair_misses seen_pm = {};
 	__u64 head = 0, cb = 0;
+	char how[192];
 	long n = 0;
 	bool btf;
 	int err;
@@ -354,7 +387,7 @@ int cmd_latency(int argc, char **argv)
 	env.kind = CS_KIND_ANY;
 	cs_parse_args(&argp, argc, argv, &env);
 
-	err = cs_startup_probes(env.c.cmd, tps, env.chain_mode ? 3 : 1);
+	err = cs_mode_startup(&env.c, tps, env.chain_mode ? 3 : 1, true);
 	if (err)
 		return err;
 	/*
@@ -382,7 +415,7 @@ int cmd_latency(int argc, char **argv)
 		if (err)
 			goto cleanup;
 	}
-	if (cs_probe_only(env.c.cmd)) {
+	if (cs_probe_only_mode(env.c.cmd, env.c.mode)) {
 		if (head)
 			warn("%s: chain %s is 0x%llx\n", env.c.cmd, env.chain,
 			     (unsigned long long)head);
@@ -394,6 +427,11 @@ int cmd_latency(int argc, char **argv)
 	}
 
 	cs_setup_libbpf(env.c.verbose);
+	if (env.c.mode == CS_MODE_PROBES) {
+		err = cs_pm_features(env.c.cmd);
+		if (err)
+			goto cleanup;
+	}
 	skel = latency_bpf__open();
 	if (!skel) {
 		warn("%s: error: failed to open BPF skeleton\n", env.c.cmd);
@@ -405,6 +443,7 @@ int cmd_latency(int argc, char **argv)
 	skel->rodata->targ_kind = env.kind;
 	skel->rodata->targ_units = env.c.units;
 	skel->rodata->targ_per_val = env.per_val;
+	skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks);
 
 	if (cs_map_entries()) {
 		bpf_map__set_max_entries(skel->maps.hists_0, cs_map_entries());
@@ -418,7 +457,8 @@ int cmd_latency(int argc, char **argv)
 		bpf_map__set_max_entries(skel->maps.chain_hists_1, 1);
 		bpf_map__set_max_entries(skel->maps.stacks, 1);
 	}
-	btf = !env.c.raw_tp && cs_tp_btf_usable("notifier_return");
+	btf = env.c.mode == CS_MODE_TRACEPOINTS && !env.c.raw_tp &&
+	      cs_tp_btf_usable("notifier_return");
 	pick_programs(skel, btf);
 
 	err = latency_bpf__load(skel);
@@ -437,7 +477,7 @@ int cmd_latency(int argc, char **argv)
 	 * The skeleton's attach then leaves it alone (autoattach off); its
 	 * link is in skel->links, so __destroy() detaches it.
 	 */
-	if (env.chain_mode) {
+	if (env.chain_mode && env.c.mode == CS_MODE_TRACEPOINTS) {
 		struct bpf_program *end = btf ? skel->progs.call_end_btf : skel->progs.call_end_raw;
 		struct bpf_link **link = btf ? &skel->links.call_end_btf : &skel->links.call_end_raw;
 
@@ -458,16 +498,32 @@ int cmd_latency(int argc, char **argv)
 		err = CS_EXIT_ERROR;
 		goto cleanup;
 	}
+	if (env.c.mode == CS_MODE_PROBES) {
+		struct cs_pm_attach_stats as;
+
+		pm = start_probes(skel, ks, head);
+		if (!pm) {
+			err = CS_EXIT_ERROR;
+			goto cleanup;
+		}
+		cs_pm_get_attach_stats(pm, &as);
+		snprintf(how, sizeof(how), "mode probes: fentry/fexit on the chain API, "
+			 "kprobe.multi on %d callbacks (%d failed) in %.3f s", as.attached,
+			 as.failed, as.attach_s);
+	} else {
+		snprintf(how, sizeof(how), "mode tracepoints: %s programs",
+			 btf ? "tp_btf" : "raw_tp");
+	}
 	skel->bss->chain_armed = 1;
 
 	cs_setup_signals();
-	warn("Tracing notifier callbacks%s (%s programs)... %s\n",
-	     env.chain_mode ? " and chain passes" : "", btf ? "tp_btf" : "raw_tp",
+	warn("Tracing notifier callbacks%s (%s)... %s\n",
+	     env.chain_mode ? " and chain passes" : "", how,
 	     env.c.interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
 
 	while (!cs_exiting) {
-		cs_wait_interval(&env.c);
-		err = print_interval(skel, ks, &seen, &seen_pm);
+		cs_pm_wait_interval(pm, &env.c);
+		err = print_interval(skel, ks, &seen, &seen_pm, pm);
 		if (err) {
 			err = CS_EXIT_ERROR;
 			goto cleanup;
@@ -478,6 +534,7 @@ int cmd_latency(int argc, char **argv)
 	err = CS_EXIT_OK;
 
 cleanup:
+	cs_pm_stop(pm);
 	latency_bpf__destroy(skel);
 	ksyms__free(ks);
 	return err;

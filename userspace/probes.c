@@ -145,20 +145,34 @@ bool cs_btf_has_tp(const char *name, int nr_args)
 	return probe_btf && btf_tp_proto(probe_btf, name, nr_args) == 0;
 }
 
+const struct btf *cs_kernel_btf(void)
+{
+	return probe_btf;
+}
+
 bool cs_btf_has_var(const char *name)
 {
 	return probe_btf && btf__find_by_name_kind(probe_btf, name, BTF_KIND_VAR) > 0;
 }
 
-bool cs_probe_only(const char *cmd)
+bool cs_probe_only_mode(const char *cmd, int mode)
 {
 	const char *p = getenv("CHAINSCOPE_PROBE_ONLY");
 
 	if (!p || !*p || !strcmp(p, "0"))
 		return false;
-	warn("%s: start-up probes passed; CHAINSCOPE_PROBE_ONLY is set, "
-	     "stopping before any bpf() call\n", cmd);
+	if (mode == CS_MODE_AUTO)
+		warn("%s: start-up probes passed; CHAINSCOPE_PROBE_ONLY is set, "
+		     "stopping before any bpf() call\n", cmd);
+	else
+		warn("%s: start-up probes passed (mode %s); CHAINSCOPE_PROBE_ONLY is set, "
+		     "stopping before any bpf() call\n", cmd, cs_mode_name(mode));
 	return true;
+}
+
+bool cs_probe_only(const char *cmd)
+{
+	return cs_probe_only_mode(cmd, CS_MODE_AUTO);
 }
 
 bool cs_tp_btf_usable(const char *tp)

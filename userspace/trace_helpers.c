@@ -217,6 +217,30 @@ int ksyms__find(const struct ksyms *ks, const char *name, unsigned long *addrs,
 	return found;
 }
 
+const struct ksym *ksyms__get(const struct ksyms *ks, size_t i)
+{
+	return ks && i < ks->nr ? &ks->syms[i] : NULL;
+}
+
+unsigned long ksyms__next_addr(const struct ksyms *ks, unsigned long addr)
+{
+	size_t lo = 0, hi;
+
+	if (!ks || !ks->nr || ks->syms[ks->nr - 1].addr <= addr)
+		return 0;
+	/* first symbol with s->addr > addr */
+	hi = ks->nr - 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->syms[mid].addr > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return ks->syms[lo].addr;
+}
+
 char *ksyms__format(const struct ksyms *ks, unsigned long addr, char *buf,
 		    size_t len)
 {

@@ -49,6 +49,14 @@ const struct ksym *ksyms__map_addr(const struct ksyms *ksyms, unsigned long addr
  */
 int ksyms__find(const struct ksyms *ksyms, const char *name, unsigned long *addrs,
 		int max);
+/* The i-th symbol in address order (0 <= i < ksyms__count()), else NULL. */
+const struct ksym *ksyms__get(const struct ksyms *ksyms, size_t i);
+/*
+ * Address of the first symbol above @addr: an object at @addr ends there
+ * at the latest (with KALLSYMS_ALL every data object has a symbol).
+ * 0 when there is none.
+ */
+unsigned long ksyms__next_addr(const struct ksyms *ksyms, unsigned long addr);
 /* "sym", "sym+0x10" or "0xffff..." into buf; returns buf. */
 char *ksyms__format(const struct ksyms *ksyms, unsigned long addr, char *buf,
 		    size_t len);

@@ -191,8 +191,12 @@ expect btf-unparsable 4 "cannot parse kernel BTF" env CHAINSCOPE_BTF="$TMP/garba
 # The host kernel has no notifier:notifier_return (upstream has only
 # notifier_register/unregister/run), so the real probe fails here.
 if [ -r /sys/kernel/btf/vmlinux ]; then
-	expect latency-host-kernel-no-tracepoints 5 "no notifier:notifier_return tracepoint" "$CS" latency
-	expect contention-host-kernel-no-tracepoints 5 "no notifier:notifier_lock_wait tracepoint" "$CS" contention
+	expect latency-host-kernel-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
+		"$CS" latency --mode tracepoints
+	expect contention-host-kernel-no-tracepoints 5 "no notifier:notifier_lock_wait tracepoint" \
+		"$CS" contention --mode tracepoints
+	# auto: no notifier tracepoints, so probes (stops before its bpf() feature probes)
+	expect latency-host-kernel-auto-probes 0 "start-up probes passed \(mode probes\)" "$CS" latency
 else
 	skip host-kernel-no-tracepoints "host has no /sys/kernel/btf/vmlinux"
 fi
@@ -204,14 +208,40 @@ fi
 	notifier_lock_wait:5 contention_begin:2 contention_end:2 var:__preempt_count &&
 "$MKBTF" "$TMP/noctx.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
 	notifier_lock_wait:5 &&
-"$MKBTF" "$TMP/noends.btf" notifier_return:8 notifier_lock_wait:5 ||
+"$MKBTF" "$TMP/noends.btf" notifier_return:8 notifier_lock_wait:5 &&
+"$MKBTF" "$TMP/stock.btf" contention_begin:2 contention_end:2 var:__preempt_count \
+	func:atomic_notifier_call_chain &&
+"$MKBTF" "$TMP/oursapi.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
+	notifier_lock_wait:5 contention_begin:2 contention_end:2 var:__preempt_count \
+	func:atomic_notifier_call_chain ||
 	{ fail mkbtf "cannot write synthetic BTF"; exit 1; }
 expect upstream-btf-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
+	env CHAINSCOPE_BTF="$TMP/upstream.btf" "$CS" latency --mode tracepoints
+# --mode: auto takes probes without our tracepoints; probes needs the
+# chain API in BTF (latency) or lock:contention_* (contention): else 9
+expect mode-unknown 2 "unknown --mode 'bogus' \(auto, tracepoints, probes\)" "$CS" latency --mode bogus
+expect mode-auto-no-api 9 "no event source: .*no function atomic_notifier_call_chain" \
 	env CHAINSCOPE_BTF="$TMP/upstream.btf" "$CS" latency
+expect mode-probes-no-api 9 "no event source: .*no function atomic_notifier_call_chain" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -C --mode probes
+expect mode-probes-no-lock-tps 9 "no event source: .*needs lock:contention_begin/end" \
+	env CHAINSCOPE_BTF="$TMP/upstream.btf" "$CS" contention
+expect mode-tracepoints-contention 5 "no notifier:notifier_lock_wait tracepoint" \
+	env CHAINSCOPE_BTF="$TMP/stock.btf" "$CS" contention --mode tracepoints
+expect mode-auto-stock-latency 0 "start-up probes passed \(mode probes\)" \
+	env CHAINSCOPE_BTF="$TMP/stock.btf" "$CS" latency -C
+expect mode-auto-stock-contention 0 "start-up probes passed \(mode probes\)" \
+	env CHAINSCOPE_BTF="$TMP/stock.btf" "$CS" contention
+expect mode-auto-ours 0 "start-up probes passed \(mode tracepoints\)" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -C
+expect mode-probes-ours 0 "start-up probes passed \(mode probes\)" \
+	env CHAINSCOPE_BTF="$TMP/oursapi.btf" "$CS" latency -C --mode probes
+expect mode-probes-before-symbols 9 "no function atomic_notifier_call_chain" \
+	env CHAINSCOPE_BTF="$TMP/upstream.btf" "$CS" latency -c nosuch
 expect wrong-prototype 5 "prototype other than the 8 arguments" \
 	env CHAINSCOPE_BTF="$TMP/proto.btf" "$CS" latency
 expect chain-mode-needs-call-events 5 "no notifier:notifier_call_begin tracepoint" \
-	env CHAINSCOPE_BTF="$TMP/noends.btf" "$CS" latency -C
+	env CHAINSCOPE_BTF="$TMP/noends.btf" "$CS" latency -C --mode tracepoints
 # -C tells interrupt from task context by the kernel's per-CPU preempt
 # count: without it in BTF, -C is refused (exit 7), plain latency is not
 expect chain-mode-needs-preempt-count 7 "-C needs the kernel's per-CPU __preempt_count" \

@@ -4,11 +4,13 @@
  * for /sys/kernel/btf/vmlinux (via CHAINSCOPE_BTF). Pure user space: the
  * libbpf BTF writer makes no bpf() call.
  *
- *   mkbtf OUT [TRACEPOINT:NR_ARGS | var:NAME ...]
+ *   mkbtf OUT [TRACEPOINT:NR_ARGS | var:NAME | func:NAME ...]
  *
  * Each TRACEPOINT becomes what the kernel's BTF has for a tracepoint:
  * typedef void (*btf_trace_TRACEPOINT)(void *__data, NR_ARGS args...).
  * var:NAME becomes a global int variable NAME (e.g. __preempt_count).
+ * func:NAME becomes a global function int NAME(void) (probes mode's
+ * chain API, e.g. atomic_notifier_call_chain).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,6 +42,12 @@ int main(int argc, char **argv)
 		if (!strncmp(argv[i], "var:", 4)) {
 			/* type 1 is the int added above */
 			err = err ?: btf__add_var(btf, argv[i] + 4, BTF_VAR_GLOBAL_ALLOCATED, 1) < 0;
+			continue;
+		}
+		if (!strncmp(argv[i], "func:", 5)) {
+			proto = btf__add_func_proto(btf, 1);
+			err = err ?: proto < 0;
+			err = err ?: btf__add_func(btf, argv[i] + 5, BTF_FUNC_GLOBAL, proto) < 0;
 			continue;
 		}
 		snprintf(name, sizeof(name), "btf_trace_%.*s",

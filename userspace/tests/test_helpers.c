@@ -237,6 +237,41 @@ static bool test_ksyms_lookup(void)
 	return ok;
 }
 
+static bool test_ksyms_next(void)
+{
+	struct ksyms *ks = load_synthetic();
+	const struct ksym *s;
+	bool ok = true;
+	size_t i;
+
+	CHECK(ks, "load failed");
+	/* the extent of reboot_notifier_list: up to panic_state */
+	if (ksyms__next_addr(ks, 0xffffffff82000000UL) != 0xffffffff82000040UL)
+		ok = failf("next after reboot_notifier_list: 0x%lx",
+			   ksyms__next_addr(ks, 0xffffffff82000000UL));
+	/* from inside an object, and over aliases at one address */
+	if (ok && ksyms__next_addr(ks, 0xffffffff82000010UL) != 0xffffffff82000040UL)
+		ok = failf("next from inside: wrong");
+	if (ok && ksyms__next_addr(ks, 0xffffffff81000000UL) != 0xffffffff81001000UL)
+		ok = failf("next over the _stext/startup_64 alias: 0x%lx",
+			   ksyms__next_addr(ks, 0xffffffff81000000UL));
+	if (ok && ksyms__next_addr(ks, 0x1000UL) != 0xffffffff81000000UL)
+		ok = failf("next below everything: wrong");
+	if (ok && ksyms__next_addr(ks, 0xffffffffc0003000UL) != 0)
+		ok = failf("next after the last symbol: not 0");
+	/* ksyms__get walks the table in address order */
+	for (i = 1; ok && i < ksyms__count(ks); i++)
+		if (ksyms__get(ks, i)->addr < ksyms__get(ks, i - 1)->addr)
+			ok = failf("ksyms__get(%zu) out of order", i);
+	s = ksyms__get(ks, 0);
+	if (ok && (!s || strcmp(s->name, "startup_64")))
+		ok = failf("ksyms__get(0): %s", s ? s->name : "NULL");
+	if (ok && ksyms__get(ks, ksyms__count(ks)))
+		ok = failf("ksyms__get past the end is not NULL");
+	ksyms__free(ks);
+	return ok;
+}
+
 static bool test_ksyms_format(void)
 {
 	struct ksyms *ks = load_synthetic();
@@ -408,6 +443,7 @@ int main(void)
 	run("ksyms-env-override", test_ksyms_env_override);
 	run("ksyms-lookup", test_ksyms_lookup);
 	run("ksyms-format", test_ksyms_format);
+	run("ksyms-next", test_ksyms_next);
 	run("ksyms-find", test_ksyms_find);
 	run("hist-format", test_hist_format);
 	run("hist-format-buckets", test_hist_format_buckets);
