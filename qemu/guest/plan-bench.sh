@@ -230,6 +230,20 @@ bpf_costs() { # bpf_costs MODE KIND N
 	done
 }
 
+# probes mode attaches a chain's callbacks once it has seen the chain:
+# one untimed call, then wait for chainscope's "watching chain" line, so
+# that no timed loop runs before the callbacks are probed.
+probes_ready() { # probes_ready TRACER_NAME KIND N
+	echo "call $2 $3 1" > "$CTL" || fail "cs_bench command 'call $2 $3 1' failed"
+	i=0
+	while ! grep -q "watching chain cs_bench_$2" "$OUT/$1.err"; do
+		i=$((i + 1))
+		[ "$i" -lt 600 ] ||
+			fail "probes mode did not attach the callbacks of cs_bench_$2 in 120 s: $(tail -n 1 "$OUT/$1.err")"
+		usleep 200000
+	done
+}
+
 # Tracing cost: the icount call loop of the chain with no tracer and with
 # each tracer attached to the empty callback cs_bench_cb. A chainscope
 # mode that does not start (probes mode on a CLI without it) is recorded
@@ -256,6 +270,7 @@ stage_tracecost() {
 		*) fail "unknown tracecost mode '$mode'" ;;
 		esac
 		for kind in $(list "$TKINDS"); do
+			[ "$mode" = probes ] && probes_ready "tc-$mode" "$kind" 1
 			for n in $(list "$TSIZES"); do
 				bench "call $kind $n $CHUNKS" "mode=$mode"
 			done
