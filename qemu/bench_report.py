@@ -721,9 +721,10 @@ def ext_tracing_cost(extdir):
     return {
         "title": "Added cost per traced callback invocation: cs_bench call "
                  "loop over K empty callbacks, chainscope kernel, icount "
-                 "(`-icount shift=1,sleep=off`, `-smp 1`). Columns b-d: ns per "
-                 "call with the tracer attached (+ added ns and guest "
-                 "instructions per callback over untraced).",
+                 "(`-icount shift=1,sleep=off`, `-smp 1`). Columns b, p, c, d, e: "
+                 "ns per call with the tracer attached (x traced/untraced; + "
+                 "added ns and guest instructions per callback over "
+                 "untraced).",
         "columns": ["kind", "K", "a: off ns/call", TC_LABEL["tracepoints"],
                     TC_LABEL["probes"], TC_LABEL["fentry"], TC_LABEL["kprobe"],
                     TC_LABEL["kpmulti"], "b/c", "b/d", "p/b", "p/c", "p/e",
