@@ -113,6 +113,18 @@ struct {
 	__uint(max_entries, 64 * 1024);
 } cs_pm_msgs SEC(".maps");
 
+/*
+ * [0] = 1 once user space has attached everything: before that, an exit
+ * without its entry is a call that was running when we attached (fexits
+ * go in before fentries), not worth counting.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cs_pm_armed SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, CS_PM_STAT_MAX);
@@ -194,6 +206,15 @@ static __always_inline void cs_pm_stat_inc(__u32 idx)
 
 	if (v)
 		*v += 1;
+}
+
+/* an exit without its entry: counted once everything is attached */
+static __always_inline void cs_pm_unpaired(void)
+{
+	__u32 zero = 0, *armed = bpf_map_lookup_elem(&cs_pm_armed, &zero);
+
+	if (armed && *armed)
+		cs_pm_stat_inc(CS_PM_STAT_UNPAIRED);
 }
 
 static __always_inline void cs_pm_key_init(struct cs_pm_key *key)
@@ -300,7 +321,7 @@ static __always_inline void cs_pm_pass_exit(void *head, int kind, int ret)
 
 		/* began before we attached, or an ignored chain */
 		if (!h || h->state != CS_PM_HEAD_IGNORED)
-			cs_pm_stat_inc(CS_PM_STAT_UNPAIRED);
+			cs_pm_unpaired();
 		return;
 	}
 	d = st->depth - 1;
@@ -318,7 +339,7 @@ static __always_inline void cs_pm_pass_exit(void *head, int kind, int ret)
 	if (i > d || i >= CS_MAX_DEPTH)
 		return;		/* an ignored head's exit, or no frame of it */
 	if (i)
-		cs_pm_stat_inc(CS_PM_STAT_UNPAIRED);
+		cs_pm_unpaired();
 	d -= i;
 	f = &st->frames[d & (CS_MAX_DEPTH - 1)];
 	st->depth = d;
@@ -561,7 +582,7 @@ int BPF_KRETPROBE(pm_cb_exit, int ret)
 	cs_pm_key_init(&skey);
 	st = bpf_map_lookup_elem(&cs_pm_cb_stacks, &skey);
 	if (!st || !st->depth) {
-		cs_pm_stat_inc(CS_PM_STAT_UNPAIRED);
+		cs_pm_unpaired();
 		return 0;
 	}
 	d = st->depth - 1;
@@ -572,7 +593,7 @@ int BPF_KRETPROBE(pm_cb_exit, int ret)
 	if (!d)
 		bpf_map_delete_elem(&cs_pm_cb_stacks, &skey);
 	if (f.cb != *cb) {
-		cs_pm_stat_inc(CS_PM_STAT_UNPAIRED);
+		cs_pm_unpaired();
 		return 0;
 	}
 	if (f.skip)

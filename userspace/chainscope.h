@@ -143,6 +143,8 @@ bool cs_tp_btf_usable(const char *tp);
 __u32 cs_map_entries(void);
 
 void cs_setup_libbpf(bool verbose);
+/* Hide libbpf's warnings (not -v's debug output) around an expected failure */
+void cs_libbpf_quiet(bool quiet);
 /* signals.c: SIGINT/SIGTERM set cs_exiting */
 void cs_setup_signals(void);
 /*

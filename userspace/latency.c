@@ -357,7 +357,7 @@ static struct cs_pm *start_probes(struct latency_bpf *skel, const struct ksyms *
 	};
 	int kind = env.kind == CS_KIND_ANY ? CS_CHAIN_KIND_UNKNOWN : env.kind;
 
-	if (head && kind != CS_CHAIN_KIND_UNKNOWN) {
+	if (head) {	/* walked at start: its passes are never early */
 		o.heads = &head;
 		o.kinds = &kind;
 		o.nr_heads = 1;
@@ -378,7 +378,7 @@ int cmd_latency(int argc, char **argv)
 	struct cs_health seen = {};
 	struct pair_misses seen_pm = {};
 	__u64 head = 0, cb = 0;
-	char how[192];
+	char how[256];
 	long n = 0;
 	bool btf;
 	int err;
@@ -507,9 +507,10 @@ int cmd_latency(int argc, char **argv)
 			goto cleanup;
 		}
 		cs_pm_get_attach_stats(pm, &as);
-		snprintf(how, sizeof(how), "mode probes: fentry/fexit on the chain API, "
-			 "kprobe.multi on %d callbacks (%d failed) in %.3f s", as.attached,
-			 as.failed, as.attach_s);
+		snprintf(how, sizeof(how), "mode probes: fentry/fexit on the chain API "
+			 "(%d links in %.3f s), kprobe.multi on %d callbacks (%d failed, "
+			 "%d links in %.3f s)", as.api_links, as.api_s, as.attached,
+			 as.failed, as.links, as.attach_s);
 	} else {
 		snprintf(how, sizeof(how), "mode tracepoints: %s programs",
 			 btf ? "tp_btf" : "raw_tp");

@@ -90,7 +90,17 @@ struct cs_pm_attach_stats {
 	int attached;		/* callbacks attached */
 	int failed;		/* callbacks that could not be */
 	double attach_s;	/* seconds spent creating callback links */
+	int api_links;		/* fentry/fexit links on the chain API */
+	double api_s;		/* seconds spent creating them */
 };
 void cs_pm_get_attach_stats(const struct cs_pm *pm, struct cs_pm_attach_stats *st);
+
+/* between probemode.c and probemode_run.c */
+#define CS_PM_MAX_MISSING 32
+extern const char *cs_pm_missing_fn[CS_PM_MAX_MISSING];	/* API not in BTF */
+extern int cs_pm_nr_missing;
+struct bpf_program;
+/* "fentry/NAME" or "fexit/NAME" -> NAME, else NULL */
+const char *cs_pm_target(const struct bpf_program *p);
 
 #endif /* CHAINSCOPE_PROBEMODE_USER_H */

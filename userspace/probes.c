@@ -198,6 +198,11 @@ bool cs_tp_btf_usable(const char *tp)
 	return true;
 }
 
+void cs_libbpf_quiet(bool quiet)
+{
+	libbpf_quiet = quiet;
+}
+
 void cs_setup_libbpf(bool verbose)
 {
 	libbpf_verbose = verbose;
