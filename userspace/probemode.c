@@ -175,6 +175,15 @@ void cs_pm_autoload(struct bpf_object *obj, bool probes)
 {
 	const struct btf *btf = cs_kernel_btf();
 	struct bpf_program *p;
+	struct bpf_map *m;
+
+	/* tracepoints mode: probes mode's maps stay, at their smallest */
+	bpf_object__for_each_map(m, obj) {
+		if (probes || strncmp(bpf_map__name(m), "cs_pm_", 6))
+			continue;
+		bpf_map__set_max_entries(m, bpf_map__type(m) == BPF_MAP_TYPE_RINGBUF ?
+					 (__u32)sysconf(_SC_PAGESIZE) : 1);
+	}
 
 	bpf_object__for_each_program(p, obj) {
 		const char *fn;
