@@ -5,10 +5,11 @@
  * bpf_ktime_get_ns() per task (thread id) in a hash map; the exit program
  * looks it up, deletes it and adds the delta to a log2 histogram.
  *
- * Two flavours of the same pair: fentry/fexit (BPF trampoline) and
- * kprobe/kretprobe. User space loads one of them (set_autoload) and sets
- * the target: bpf_program__set_attach_target() for fentry/fexit, the
- * function name at attach time for kprobes.
+ * Three flavours of the same pair: fentry/fexit (BPF trampoline),
+ * kprobe/kretprobe and kprobe.multi/kretprobe.multi. User space loads one
+ * of them (set_autoload) and sets the target:
+ * bpf_program__set_attach_target() for fentry/fexit, the function name
+ * (kprobe) or addresses (kprobe.multi) at attach time.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -113,6 +114,25 @@ int BPF_KPROBE(ba_kprobe)
 
 SEC("kretprobe")
 int BPF_KRETPROBE(ba_kretprobe)
+{
+	return on_exit();
+}
+
+/*
+ * The same pair as one kprobe.multi/kretprobe.multi link each (fprobe),
+ * the mechanism of chainscope's probes mode for callbacks: one link over
+ * any number of functions, the cookie (here the function's index) telling
+ * them apart. The bodies are those above, so that a difference in cost is
+ * the attach mechanism's.
+ */
+SEC("kprobe.multi")
+int BPF_KPROBE(ba_kpm_entry)
+{
+	return on_entry();
+}
+
+SEC("kretprobe.multi")
+int BPF_KRETPROBE(ba_kpm_exit)
 {
 	return on_exit();
 }

@@ -299,7 +299,9 @@ static __always_inline void cs_pm_pass_enter(void *head, int kind, unsigned long
 		f->ret = CS_NOTIFY_DONE;
 		f->skip = skip;
 	} else {
+		/* no frame for its end either: neither end is an event */
 		cs_pm_stat_inc(CS_PM_STAT_PASS_DEEP);
+		skip = 1;
 	}
 	st->depth = d + 1;
 	if (!skip)

@@ -9,6 +9,13 @@
 #     -s LIST      parts to run, comma list of: icount, contention, ext,
 #                  disasm (default all). The report is always written,
 #                  from whatever DIR/runs holds.
+#     -e LIST      extensions to run with part ext, comma list of:
+#                  tracing_cost, attach_time, recorder_throughput (default
+#                  all)
+#     -k VAR=DIR   boot the kernel artifacts in DIR (kernel/build.sh
+#                  layout, e.g. a copy of its out dir with a rebuilt
+#                  extra/cs_bench.ko) for variant VAR instead of building
+#                  it; repeatable
 #     -d           also copy the tables into docs/bench.md (between its
 #                  bench:begin/end markers)
 #     --smoke      tiny configuration for make test: one icount boot per
@@ -28,7 +35,12 @@
 #   ext         measurements with the chainscope CLI (chainscope kernel,
 #               CLI and benchattach from make -C userspace guest-bins):
 #               tracing_cost: ns added per traced callback by chainscope
-#               latency, fentry/fexit and kprobe/kretprobe (icount, -smp 1);
+#               latency in tracepoints and probes mode, fentry/fexit,
+#               kprobe/kretprobe and kprobe.multi (icount, -smp 1);
+#               attach_time: time to attach to and detach from 10, 100,
+#               1000 distinct callbacks with one kprobe.multi link pair,
+#               fentry/fexit per callback, kprobe/kretprobe per callback
+#               (icount, -smp 1);
 #               recorder_throughput: events/s chainscope record keeps
 #               without loss (plain TCG, -smp 2). Output: DIR/ext/NAME/
 #               (result.json, runs/, runs.tsv). CS_BENCH_REC_RATES=LIST
@@ -47,6 +59,8 @@ die() { echo "bench.sh: error: $*" >&2; exit 1; }
 log() { echo "[$(date +%H:%M:%S)] bench.sh: $*" >&2; }
 
 SMOKE=0 DOCS=0 OUT='' NICOUNT=2 NCONT=5 PARTS=icount,contention,ext,disasm
+EXTENSIONS="tracing_cost attach_time recorder_throughput"
+declare -A ART=()
 ARGS="$*"
 case " $ARGS " in *" --smoke "*) SMOKE=1 ;; esac
 
@@ -70,6 +84,25 @@ while [ $# -gt 0 ]; do
 	-n) NICOUNT=${2:?-n needs a number}; shift ;;
 	-c) NCONT=${2:?-c needs a number}; shift ;;
 	-s) PARTS=${2:?-s needs a list}; shift ;;
+	-e)
+		EXT_LIST=${2:?-e needs a list}
+		for e in ${EXT_LIST//,/ }; do
+			case " $EXTENSIONS " in *" $e "*) ;;
+			*) die "unknown extension '$e' ($EXTENSIONS)" ;;
+			esac
+		done
+		EXTENSIONS=${EXT_LIST//,/ }
+		shift
+		;;
+	-k)
+		KV=${2:?-k needs VARIANT=DIR}
+		case ${KV%%=*} in stock | chainscope) ;;
+		*) die "-k '$KV': variant must be stock or chainscope" ;;
+		esac
+		[ -f "${KV#*=}/bzImage" ] || die "-k '$KV': no bzImage in that folder"
+		ART[${KV%%=*}]=$(cd "${KV#*=}" && pwd)
+		shift
+		;;
 	-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see qemu/bench.sh --help)" ;;
 	esac
@@ -96,11 +129,15 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 has_part() { case ",$PARTS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
-declare -A ART=()
+# The kernels the parts need: ext boots only the chainscope kernel.
 build_kernels() {
 	local v
+	if ! has_part icount && ! has_part contention && ! has_part disasm; then
+		VARIANTS=chainscope
+	fi
 	for v in $VARIANTS; do
-		ART[$v]=$("$REPO/kernel/build.sh" build "$v" normal) ||
+		[ -n "${ART[$v]:-}" ] ||
+			ART[$v]=$("$REPO/kernel/build.sh" build "$v" normal) ||
 			die "kernel build failed ($v)"
 		[ -f "${ART[$v]}/extra/cs_bench.ko" ] ||
 			die "${ART[$v]}/extra/cs_bench.ko missing (kernel/modules/cs_bench not built?)"
@@ -194,6 +231,20 @@ ext_tracing_cost() {
 		die "bench_report.py --ext tracing_cost failed"
 }
 
+# (3) Attach time for 10, 100 and 1000 watched callbacks: one
+# kprobe.multi/kretprobe.multi link pair with cookies (chainscope's probes
+# mode) against fentry/fexit and kprobe/kretprobe per callback, on
+# cs_bench's distinct callbacks cs_bench_cb_000..3ff. One icount boot
+# (-smp 1): times are guest instructions, as in the other icount tables.
+# kprobe per callback (a reference only) stops at 100: at 1000 it alone
+# added ~1.5 minutes to the boot.
+ext_attach_time() {
+	ext_boot "$1" attachtime chainscope 1 900 "$ICOUNT_QEMU" \
+		"csbench.stages=attachtime csbench.ans=10,100,1000 csbench.areps=1 csbench.akmax=100"
+	python3 "$HERE/bench_report.py" --ext attach_time "$1" ||
+		die "bench_report.py --ext attach_time failed"
+}
+
 # (4) Recorder throughput: chainscope record against a paced load of
 # rising rate, plain TCG -smp 2 (absolute rates are TCG rates).
 EXT_REC_RATES=${CS_BENCH_REC_RATES:-2000,5000,10000,20000,25000,30000,35000,40000,80000,160000}
@@ -204,7 +255,6 @@ ext_recorder_throughput() {
 		die "bench_report.py --ext recorder_throughput failed"
 }
 
-EXTENSIONS="tracing_cost recorder_throughput"
 part_ext() {
 	local e
 	for e in $EXTENSIONS; do

@@ -7,7 +7,8 @@
 DIR is a qemu/bench.sh output folder: DIR/runs.tsv lists the boots in the
 order they ran, DIR/runs/NAME/guest/bench/results.txt holds the cs_bench
 result lines of each (format: top of kernel/modules/cs_bench/cs_bench.c),
-DIR/ext/NAME/result.json the results of extension measurements.
+DIR/ext/NAME/result.json the results of extension measurements (made by
+--ext NAME from the guest output with qemu/bench_ext.py).
 
 Statistics, per point (variant, chain kind, chain length):
   * per boot, "call" is the minimum over its timed loops of
@@ -27,13 +28,13 @@ Standard library only.
 
 import argparse
 import datetime
-import glob
 import json
 import math
 import os
-import re
 import statistics
 import sys
+
+from bench_ext import EXT_BUILDERS, ReportError, fmt, parse_line
 
 TARGET = 1.02
 ALPHA = 0.01	# contention: difference resolved if Mann-Whitney p < ALPHA
@@ -44,39 +45,13 @@ GP_BOUND = {("atomic", "unreg"), ("srcu", "unreg")}
 RATIO_NOTE = ("TCG numbers are only meaningful as ratios (chainscope/stock); "
               "under icount (shift=1) 1 ns = 0.5 guest instructions.")
 EXT_SECTIONS = [
-    ("tracing_cost", "(2) Tracing cost per callback: chainscope latency vs "
-     "fentry/fexit vs kprobe/kretprobe", "ext_tracing_cost"),
+    ("tracing_cost", "(2) Tracing cost per callback: chainscope latency "
+     "(tracepoints and probes mode) vs fentry/fexit vs kprobe/kretprobe vs "
+     "kprobe.multi", "ext_tracing_cost"),
+    ("attach_time", "(3) Attach time for 10, 100 and 1000 watched callbacks: "
+     "kprobe.multi vs fentry/fexit vs kprobe per callback", "ext_attach_time"),
     ("recorder_throughput", "(4) Recorder throughput", "ext_recorder_throughput"),
 ]
-
-
-class ReportError(Exception):
-    pass
-
-
-def parse_value(key, text):
-    if "," in text or key in ("ns", "reg_ns", "unreg_ns", "rcu_ns", "srcu_ns", "calls"):
-        try:
-            return [int(x) for x in text.split(",") if x != ""]
-        except ValueError:
-            raise ReportError(f"bad number list in {key}={text}")
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
-def parse_line(line):
-    words = line.split()
-    if not words:
-        return None
-    rec = {"type": words[0]}
-    for w in words[1:]:
-        if "=" not in w:
-            raise ReportError(f"bad word '{w}' in result line: {line}")
-        k, v = w.split("=", 1)
-        rec[k] = parse_value(k, v)
-    return rec
 
 
 REQUIRED = {
@@ -312,12 +287,6 @@ def verdict(r, gp_bound):
     if gp_bound:
         return "not judged (grace period)"
     return "ok" if r <= TARGET else "MISSED"
-
-
-def fmt(x, digits=1):
-    if x is None:
-        return "-"
-    return f"{x:,.{digits}f}"
 
 
 def cell(s, digits=1):
@@ -561,214 +530,6 @@ def update_docs(path, md, command):
         f.write(new)
 
 
-# ---------------------------------------------------------------------
-# Extension results (qemu/bench.sh ext_*): bench_report.py --ext NAME
-# EXTDIR turns the guest output under EXTDIR/runs/*/guest/bench/ into
-# EXTDIR/result.json, which the report renders under "Extensions".
-
-def ext_result_lines(extdir):
-    lines = []
-    for res in sorted(glob.glob(os.path.join(extdir, "runs", "*", "guest",
-                                             "bench", "results.txt"))):
-        with open(res) as f:
-            lines += [(res, line.rstrip("\n")) for line in f if line.strip()]
-    if not lines:
-        raise ReportError(f"no results under {extdir}/runs/*/guest/bench")
-    return lines
-
-
-def call_ns(rec):
-    """Tick-free ns per call of one "call" record (as in the core tables)."""
-    return min((t - rec["ovh"]) / rec["iters"] for t in rec["ns"])
-
-
-def jited_insns(path):
-    """x86 instructions in a raw JIT image (bpftool prog dump jited file)."""
-    import subprocess
-    if not os.path.exists(path):
-        return None
-    try:
-        out = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64",
-                              path], capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return sum(1 for line in out.splitlines() if re.match(r"^\s+[0-9a-f]+:\t", line))
-
-
-TC_MODES = ["off", "latency", "fentry", "kprobe"]
-TC_LABEL = {"latency": "b: chainscope latency", "fentry": "c: fentry/fexit",
-            "kprobe": "d: kprobe/kretprobe"}
-
-
-def ext_tracing_cost(extdir):
-    calls, progs = {}, []
-    for src, line in ext_result_lines(extdir):
-        rec = parse_line(line)
-        if rec["type"] == "call":
-            calls[(rec["mode"], rec["kind"], rec["n"])] = call_ns(rec)
-        elif rec["type"] == "bpfprog":
-            rec["jited_insns"] = jited_insns(os.path.join(
-                os.path.dirname(src), f"jited-{rec['mode']}-{rec['name']}.bin"))
-            progs.append(rec)
-    points = sorted({(k, n) for (_m, k, n) in calls})
-    rows, raw = [], []
-    added = {}  # (mode, kind) -> [added ns/cb at each n]
-    for kind, n in points:
-        base = calls.get(("off", kind, n))
-        if base is None:
-            raise ReportError(f"tracing_cost: no untraced run for {kind} n={n}")
-        row = [kind, n, fmt(base, 1)]
-        item = {"kind": kind, "n": n, "off_ns_per_call": base}
-        per = {}
-        for m in TC_MODES[1:]:
-            t = calls.get((m, kind, n))
-            if t is None:
-                row += ["-"]
-                continue
-            per[m] = (t - base) / n
-            added.setdefault((m, kind), []).append(per[m])
-            item[f"{m}_ns_per_call"] = t
-            item[f"{m}_added_ns_per_cb"] = per[m]
-            row += [f"{fmt(t, 1)} (+{per[m]:.1f}/cb = {per[m] / 2:.1f} instr)"]
-        b, c, d = per.get("latency"), per.get("fentry"), per.get("kprobe")
-        bc = b / c if b is not None and c else None
-        bd = b / d if b is not None and d else None
-        item.update({"b_over_c": bc, "b_over_d": bd})
-        row += [fmt(bc, 3), fmt(bd, 3),
-                "-" if bc is None else ("ok" if bc <= 1 else "MISSED"),
-                "-" if bd is None else ("ok" if bd <= 1 / 3 else "MISSED")]
-        rows.append(row)
-        raw.append(item)
-    notes = [
-        "Booted with `-icount shift=1,sleep=off`, one vCPU, the chainscope "
-        "kernel: ns are exact (2 ns = 1 guest instruction). ns/call = minimum "
-        "over 15 timed loops of (loop - ktime pair) / calls, as in table 1; "
-        "+X/cb = (traced - untraced) ns per call / K callbacks, i.e. the added "
-        "cost of one traced callback invocation.",
-        "b: `chainscope latency -n -f cs_bench_cb` (notifier_return "
-        "tracepoint, tp_btf program; the filter is in BPF, so every callback "
-        "still fires the event). c: `benchattach -m fentry -f cs_bench_cb` "
-        "(fentry stores bpf_ktime_get_ns() per thread in a hash map, fexit "
-        "looks it up, deletes it and bumps a log2 histogram array slot). "
-        "d: `benchattach -m kprobe`, the same programs as kprobe/kretprobe. "
-        "Each tracer is started in the background and the loop begins once "
-        "it printed \"Tracing\".",
-        "Targets: b <= c (b/c <= 1) and b <= d/3 (b/d <= 0.333).",
-    ]
-    # Per-program cost: one more untimed loop with bpf_stats_enabled.
-    prow = []
-    for p in progs:
-        if not p.get("run_cnt"):
-            continue
-        per_run = p["run_time_ns"] / p["run_cnt"]
-        prow.append(f"{p['mode']}/{p['name']}: {p['run_cnt']} runs, "
-                    f"{per_run:.0f} ns/run (~{per_run / 2:.0f} instr incl. the "
-                    f"stats' clock reads), {p['xlated_insns']} BPF insns, "
-                    f"jited {p['jited_b']} B"
-                    + (f" = {p['jited_insns']} x86 insns" if p.get("jited_insns") else ""))
-    if prow:
-        notes.append("BPF programs (bpftool prog show after a loop with "
-                     "kernel.bpf_stats_enabled=1, atomic K=64): " + "; ".join(prow) + ".")
-    summary = {}
-    for (m, kind), v in sorted(added.items()):
-        summary[f"{m}/{kind}"] = statistics.mean(v)
-    return {
-        "title": "Added cost per traced callback invocation: cs_bench call "
-                 "loop over K empty callbacks, chainscope kernel, icount "
-                 "(`-icount shift=1,sleep=off`, `-smp 1`). Columns b-d: ns per "
-                 "call with the tracer attached (+ added ns and guest "
-                 "instructions per callback over untraced).",
-        "columns": ["kind", "K", "a: off ns/call", TC_LABEL["latency"],
-                    TC_LABEL["fentry"], TC_LABEL["kprobe"], "b/c", "b/d",
-                    "b <= c", "b <= d/3"],
-        "rows": rows, "notes": notes, "ratio_note": False,
-        "raw": {"points": raw, "added_ns_per_cb_mean": summary,
-                "bpf_programs": progs},
-    }
-
-
-REC_RE = re.compile(r"^(pace .*?) \| recorded (\d+) events .*?; lost (\d+) "
-                    r"\(ring buffer full\), missed (\d+)")
-
-
-def ext_recorder_throughput(extdir):
-    pts = []
-    for src, line in ext_result_lines(extdir):
-        m = REC_RE.match(line)
-        if not m:
-            continue
-        pace = parse_line(m.group(1))
-        if isinstance(pace["calls"], list):  # parse_value: "calls" is a list key
-            pace["calls"] = sum(pace["calls"])
-        rec, lost, missed = int(m.group(2)), int(m.group(3)), int(m.group(4))
-        secs = pace["elapsed_ns"] / 1e9
-        total = rec + lost
-        pts.append({"target_calls_per_s": pace["rate"], "n": pace["n"],
-                    "calls": pace["calls"], "elapsed_s": secs,
-                    "calls_per_s": pace["calls"] / secs,
-                    "events_recorded": rec, "events_lost": lost, "missed": missed,
-                    "events_per_call": total / pace["calls"] if pace["calls"] else None,
-                    "events_per_s": total / secs,
-                    "recorded_per_s": rec / secs,
-                    "loss": lost / total if total else 0.0})
-    if not pts:
-        raise ReportError(f"recorder_throughput: no record summary lines in {extdir}")
-    pts.sort(key=lambda p: p["target_calls_per_s"])
-    rows = [[fmt(p["target_calls_per_s"], 0), fmt(p["calls_per_s"], 0),
-             fmt(p["events_per_s"], 0), fmt(p["events_recorded"], 0),
-             fmt(p["events_lost"], 0), f"{100 * p['loss']:.2f}%", p["missed"],
-             fmt(p["recorded_per_s"], 0)] for p in pts]
-    ok = [p for p in pts if p["events_lost"] == 0]
-    best = max(ok, key=lambda p: p["events_per_s"]) if ok else None
-    over = [p for p in pts if p["events_lost"]]
-    notes = [
-        "Plain TCG, `-smp 2`, chainscope kernel: **absolute rates are TCG "
-        "rates** (a QEMU-emulated guest on a shared 2-CPU host), not native "
-        "ones. Each row: `chainscope record -b 1 -o /tmp/... -- sh -c 'echo "
-        "\"pace blocking 4 RATE 2000\" > ctl'` "
-        "(/sys/kernel/debug/cs_bench/ctl): cs_bench calls the blocking "
-        "chain (4 empty callbacks) RATE times a second for 2 s (each "
-        "millisecond's share back to back, then a sleep); events/s = "
-        "(recorded + lost) / elapsed; lost = failed bpf_ringbuf_reserve() "
-        "(record's summary line). Zero loss means lost = 0; missed (the "
-        "programs' recursion_misses: events the kernel skipped because one of "
-        "our programs already ran on that CPU) is shown apart, it is not "
-        "ring-buffer loss. events/s includes the events of other chains "
-        "during the run.",
-        "A 1 MiB ring buffer (~10900 96-byte events) so that what is measured "
-        "is the sustained drain rate, not the buffer absorbing a 2 s burst "
-        "(the default 16 MiB holds ~175000 events).",
-    ]
-    if best:
-        notes.append(f"Highest rate with zero loss: {best['events_per_s']:,.0f} "
-                     f"events/s ({best['calls_per_s']:,.0f} chain calls/s, "
-                     f"{best['events_per_call']:.1f} events per call).")
-    else:
-        notes.append("Every rate lost events: zero loss not reached.")
-    if over:
-        o = over[0]
-        notes.append(f"Past it: from {o['events_per_s']:,.0f} events/s the recorder "
-                     f"drops {100 * o['loss']:.2f}% and reports it: record's summary "
-                     f"line says \"lost {o['events_lost']}\" and prints a WARNING; "
-                     f"the count also goes into the trace trailer. Recorded "
-                     f"events/s at the highest load: "
-                     f"{over[-1]['recorded_per_s']:,.0f}.")
-    else:
-        notes.append("No rate tried lost events: the zero-loss limit lies above "
-                     "the highest rate tried.")
-    return {
-        "title": "Events/s that `chainscope record` keeps, against a paced "
-                 "load of rising rate (plain TCG, `-smp 2`).",
-        "columns": ["target calls/s", "calls/s", "events/s", "recorded",
-                    "lost", "loss", "missed", "recorded/s"],
-        "rows": rows, "notes": notes, "ratio_note": False, "raw": pts,
-    }
-
-
-EXT_BUILDERS = {"tracing_cost": ext_tracing_cost,
-                "recorder_throughput": ext_recorder_throughput}
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
@@ -793,13 +554,17 @@ def main():
         return 0
     try:
         runs = load_runs(a.dir)
-        if not runs:
-            raise ReportError(f"no boots listed in {a.dir}/runs.tsv")
-        summary, cont = summarize(runs)
         ext = load_extensions(a.dir)
+        if not runs and not ext:
+            raise ReportError(f"no boots listed in {a.dir}/runs.tsv and no "
+                              "extension results")
+        summary, cont = summarize(runs)
         # The date of the measurement: when the last boot was recorded.
-        when = datetime.datetime.fromtimestamp(os.path.getmtime(
-            os.path.join(a.dir, "runs.tsv")))
+        stamp = os.path.join(a.dir, "runs.tsv")
+        if not os.path.exists(stamp):
+            stamp = max((os.path.join(a.dir, "ext", n, "result.json") for n in ext),
+                        key=os.path.getmtime)
+        when = datetime.datetime.fromtimestamp(os.path.getmtime(stamp))
         meta = {"command": a.command, "date": when.isoformat(timespec="seconds"),
                 "host_cpus": os.cpu_count(), "qemu_icount": a.qemu_icount,
                 "kernels": dict(k.split("=", 1) for k in a.kernel),

@@ -3,14 +3,17 @@
  * benchattach: funclatency-style reference tracer for the tracing-cost
  * benchmark (qemu/bench.sh, extension tracing_cost; docs/bench.md).
  *
- *   benchattach -f FUNCTION [-m fentry|kprobe] [-v]   (--help for more)
+ *   benchattach -f FUNCTION [-m fentry|kprobe|kprobe-multi] [-v]
+ *   benchattach -a LIST [-m fentry|kprobe|kprobe-multi] [-v]   (--help)
  *
- * Attaches an entry/exit program pair to FUNCTION (fentry/fexit or
- * kprobe/kretprobe, bpf/benchattach.bpf.c), prints "Tracing ..." on stderr
- * once attached, and on Ctrl-C (SIGINT/SIGTERM) detaches and prints the
- * log2 histogram of FUNCTION's duration in nsecs and the counters:
+ * -f: attaches an entry/exit program pair to FUNCTION (fentry/fexit,
+ * kprobe/kretprobe or kprobe.multi/kretprobe.multi,
+ * bpf/benchattach.bpf.c), prints "Tracing ..." on stderr once attached,
+ * and on Ctrl-C (SIGINT/SIGTERM) detaches and prints the log2 histogram
+ * of FUNCTION's duration in nsecs and the counters:
  *   benchattach: mode=M function=F count=N entries=E no_start=S update_failed=U
- * Exit: 0 ok, 1 BPF/open/load/attach failure, 2 usage.
+ * -a: the attach time of every function in LIST (benchattach_time.c).
+ * Exit: 0 ok, 1 BPF/open/load/attach failure, 2 usage, 3 bad LIST.
  */
 #include <argp.h>
 #include <errno.h>
@@ -25,6 +28,7 @@
 #include <bpf/libbpf.h>
 
 #include "benchattach.h"
+#include "benchattach_time.h"
 #include "safestr.h"
 #include "benchattach.skel.h"
 
@@ -32,18 +36,19 @@ static volatile sig_atomic_t exiting;
 
 static struct env {
 	const char *func;
-	const char *mode;
-	bool fentry;
+	const char *list;
+	enum ba_mode mode;
 	bool verbose;
 } env = {
-	.mode = "fentry",
-	.fentry = true,
+	.mode = BA_MODE_FENTRY,
 };
 
 static const struct argp_option opts[] = {
 	{ "function", 'f', "FUNCTION", 0, "Kernel function to time (required)", 0 },
-	{ "mode", 'm', "MODE", 0, "fentry (fentry/fexit, default) or kprobe "
-	  "(kprobe/kretprobe)", 0 },
+	{ "attach-time", 'a', "LIST", 0, "Time attaching to (and detaching from) "
+	  "every function in the file LIST, one name per line, then exit", 0 },
+	{ "mode", 'm', "MODE", 0, "fentry (fentry/fexit, default), kprobe "
+	  "(kprobe/kretprobe) or kprobe-multi (kprobe.multi/kretprobe.multi)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Same as --help (the getopt version's -h)", 0 },
 	{},
@@ -58,12 +63,20 @@ static const char doc[] =
 "SIGTERM) detaches and prints the log2 histogram of the function's\n"
 "duration in nsecs and one line of counters:\n"
 "  benchattach: mode=M function=F count=N entries=E no_start=S update_failed=U\n"
+"\n"
+"With -a LIST: attaches the pair to every function listed (fentry: one\n"
+"program pair loaded per function; kprobe: one link pair per function;\n"
+"kprobe-multi: one link pair over all, cookie = index), detaches, and\n"
+"prints the time of each phase in ns:\n"
+"  benchattach: attach mode=M n=N resolve_ns= load_ns= attach_ns= detach_ns=\n"
 "\v"
 "Examples:\n"
 "  benchattach -f cs_bench_cb              # fentry/fexit\n"
 "  benchattach -m kprobe -f cs_bench_cb    # kprobe/kretprobe\n"
+"  benchattach -m kprobe-multi -a funcs.txt  # attach time, kprobe.multi\n"
 "\n"
-"Exit status: 0 success, 1 BPF open/load/attach failure, 2 usage error.\n"
+"Exit status: 0 success, 1 BPF open/load/attach failure or unknown\n"
+"function, 2 usage error, 3 bad LIST file.\n"
 "\n"
 "Environment:\n"
 "  CHAINSCOPE_PROBE_ONLY=1   stop after parsing the command line (exit 0),\n"
@@ -81,11 +94,21 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			cs_usage_error(state, "empty function name");
 		env.func = arg;
 		return 0;
+	case 'a':
+		if (!*arg)
+			cs_usage_error(state, "empty list file name");
+		env.list = arg;
+		return 0;
 	case 'm':
-		if (strcmp(arg, "fentry") && strcmp(arg, "kprobe"))
-			cs_usage_error(state, "invalid mode '%s' (fentry, kprobe)", arg);
-		env.mode = arg;
-		env.fentry = !strcmp(arg, "fentry");
+		if (!strcmp(arg, "fentry"))
+			env.mode = BA_MODE_FENTRY;
+		else if (!strcmp(arg, "kprobe"))
+			env.mode = BA_MODE_KPROBE;
+		else if (!strcmp(arg, "kprobe-multi"))
+			env.mode = BA_MODE_KPROBE_MULTI;
+		else
+			cs_usage_error(state, "invalid mode '%s' (fentry, kprobe, "
+				       "kprobe-multi)", arg);
 		return 0;
 	case 'v':
 		env.verbose = true;
@@ -96,7 +119,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		cs_usage_error(state, "unexpected argument '%s'", arg);
 	case ARGP_KEY_END:
-		if (!env.func)
+		if (env.func && env.list)
+			cs_usage_error(state, "-f and -a exclude each other");
+		if (!env.func && !env.list)
 			cs_usage_error(state, "no function given (-f FUNCTION)");
 		return 0;
 	default:
@@ -133,28 +158,57 @@ static __u64 read_u64(int fd, __u32 key)
 	return v;
 }
 
+/* The single-function pair of -m kprobe-multi: one address, cookie 0. */
+static int attach_kpm(struct benchattach_bpf *skel, const char *func)
+{
+	unsigned long addr;
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, o, .addrs = &addr, .cnt = 1);
+
+	if (ba_resolve_addrs(&func, 1, &addr))
+		return -ENOENT;
+	o.retprobe = true;
+	skel->links.ba_kpm_exit =
+		bpf_program__attach_kprobe_multi_opts(skel->progs.ba_kpm_exit, NULL, &o);
+	if (!skel->links.ba_kpm_exit)
+		return -errno;
+	o.retprobe = false;
+	skel->links.ba_kpm_entry =
+		bpf_program__attach_kprobe_multi_opts(skel->progs.ba_kpm_entry, NULL, &o);
+	if (!skel->links.ba_kpm_entry)
+		return -errno;
+	return 0;
+}
+
+static const char *const pair_name[] = {
+	[BA_MODE_FENTRY] = "fentry/fexit",
+	[BA_MODE_KPROBE] = "kprobe/kretprobe",
+	[BA_MODE_KPROBE_MULTI] = "kprobe.multi/kretprobe.multi",
+};
+
 int main(int argc, char **argv)
 {
 	const char *func, *mode, *probe_only = getenv("CHAINSCOPE_PROBE_ONLY");
 	struct benchattach_bpf *skel = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, old;
-	bool fentry;
+	enum ba_mode m;
 	__u64 total = 0, hist[BA_MAX_SLOTS];
 	int err, i, last = -1;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
-		return 2;	/* getopt printed the reason */
+		return BA_EXIT_USAGE;	/* getopt printed the reason */
 	func = env.func;
-	mode = env.mode;
-	fentry = env.fentry;
+	m = env.mode;
+	mode = ba_mode_name(m);
+	libbpf_set_print(print_libbpf);
+	if (env.list)
+		return ba_attach_time(env.list, m);
 	if (probe_only && !strcmp(probe_only, "1")) {
 		fprintf(stderr, "benchattach: mode=%s function=%s: CHAINSCOPE_PROBE_ONLY=1, "
 			"stopping before bpf()\n", mode, func);
 		return 0;
 	}
 
-	libbpf_set_print(print_libbpf);
 	/* blocked until sigsuspend(), so a signal cannot slip in before it */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -166,13 +220,15 @@ int main(int argc, char **argv)
 	skel = benchattach_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "benchattach: cannot open BPF object: %s\n", strerror(errno));
-		return 1;
+		return BA_EXIT_BPF;
 	}
-	bpf_program__set_autoload(skel->progs.ba_fentry, fentry);
-	bpf_program__set_autoload(skel->progs.ba_fexit, fentry);
-	bpf_program__set_autoload(skel->progs.ba_kprobe, !fentry);
-	bpf_program__set_autoload(skel->progs.ba_kretprobe, !fentry);
-	if (fentry) {
+	bpf_program__set_autoload(skel->progs.ba_fentry, m == BA_MODE_FENTRY);
+	bpf_program__set_autoload(skel->progs.ba_fexit, m == BA_MODE_FENTRY);
+	bpf_program__set_autoload(skel->progs.ba_kprobe, m == BA_MODE_KPROBE);
+	bpf_program__set_autoload(skel->progs.ba_kretprobe, m == BA_MODE_KPROBE);
+	bpf_program__set_autoload(skel->progs.ba_kpm_entry, m == BA_MODE_KPROBE_MULTI);
+	bpf_program__set_autoload(skel->progs.ba_kpm_exit, m == BA_MODE_KPROBE_MULTI);
+	if (m == BA_MODE_FENTRY) {
 		err = bpf_program__set_attach_target(skel->progs.ba_fentry, 0, func);
 		if (!err)
 			err = bpf_program__set_attach_target(skel->progs.ba_fexit, 0, func);
@@ -187,20 +243,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "benchattach: cannot load BPF programs: %s\n", strerror(-err));
 		goto out;
 	}
-	if (fentry) {
-		/* exit first, so no entry is left without its exit */
+	/* exit first, so no entry is left without its exit */
+	switch (m) {
+	case BA_MODE_FENTRY:
 		skel->links.ba_fexit = bpf_program__attach(skel->progs.ba_fexit);
 		err = -errno;
 		if (skel->links.ba_fexit) {
 			skel->links.ba_fentry = bpf_program__attach(skel->progs.ba_fentry);
 			err = -errno;
 		}
-		if (!skel->links.ba_fexit || !skel->links.ba_fentry) {
-			fprintf(stderr, "benchattach: cannot attach fentry/fexit to %s: %s\n",
-				func, strerror(-err));
-			goto out;
-		}
-	} else {
+		if (skel->links.ba_fexit && skel->links.ba_fentry)
+			err = 0;
+		break;
+	case BA_MODE_KPROBE:
 		skel->links.ba_kretprobe = bpf_program__attach_kprobe(skel->progs.ba_kretprobe,
 								      true, func);
 		err = -errno;
@@ -209,27 +264,30 @@ int main(int argc, char **argv)
 									   false, func);
 			err = -errno;
 		}
-		if (!skel->links.ba_kretprobe || !skel->links.ba_kprobe) {
-			fprintf(stderr, "benchattach: cannot attach kprobe/kretprobe to %s: %s\n",
-				func, strerror(-err));
-			goto out;
-		}
+		if (skel->links.ba_kretprobe && skel->links.ba_kprobe)
+			err = 0;
+		break;
+	case BA_MODE_KPROBE_MULTI:
+		err = attach_kpm(skel, func);
+		break;
 	}
-	err = 0;
-	fprintf(stderr, "Tracing %s with %s... Hit Ctrl-C to end.\n", func,
-		fentry ? "fentry/fexit" : "kprobe/kretprobe");
+	if (err) {
+		fprintf(stderr, "benchattach: cannot attach %s to %s: %s\n", pair_name[m],
+			func, strerror(-err));
+		goto out;
+	}
+	fprintf(stderr, "Tracing %s with %s... Hit Ctrl-C to end.\n", func, pair_name[m]);
 
 	while (!exiting)
 		sigsuspend(&old);
 
 	/* detach entry first, then exit */
-	if (fentry) {
-		bpf_link__destroy(skel->links.ba_fentry);
-		skel->links.ba_fentry = NULL;
-	} else {
-		bpf_link__destroy(skel->links.ba_kprobe);
-		skel->links.ba_kprobe = NULL;
-	}
+	bpf_link__destroy(skel->links.ba_fentry);
+	skel->links.ba_fentry = NULL;
+	bpf_link__destroy(skel->links.ba_kprobe);
+	skel->links.ba_kprobe = NULL;
+	bpf_link__destroy(skel->links.ba_kpm_entry);
+	skel->links.ba_kpm_entry = NULL;
 
 	for (i = 0; i < BA_MAX_SLOTS; i++) {
 		hist[i] = read_u64(bpf_map__fd(skel->maps.hist), i);
@@ -249,5 +307,5 @@ int main(int argc, char **argv)
 					    BA_STAT_UPDATE_FAILED));
 out:
 	benchattach_bpf__destroy(skel);
-	return err ? 1 : 0;
+	return err ? BA_EXIT_BPF : BA_EXIT_OK;
 }

@@ -9,9 +9,14 @@
 #                         contention: blocking chain, callers x writer x
 #                                     tracing, interleaved (plain TCG -smp 2)
 #                         tracecost:  call cost per callback with no tracer,
-#                                     chainscope latency, benchattach
-#                                     fentry and kprobe attached (icount,
-#                                     -smp 1; needs CS_GUEST_BINS)
+#                                     chainscope latency in tracepoints
+#                                     and probes mode, benchattach fentry,
+#                                     kprobe and kprobe.multi attached
+#                                     (icount, -smp 1; needs CS_GUEST_BINS)
+#                         attachtime: benchattach -a: time to attach to and
+#                                     detach from N distinct callbacks
+#                                     (cs_bench_cb_000..) per mechanism
+#                                     (icount, -smp 1; needs CS_GUEST_BINS)
 #                         recorder:   chainscope record against a paced
 #                                     load of rising rate (plain TCG -smp 2)
 #                         Add a stage by adding a function stage_NAME.
@@ -26,7 +31,13 @@
 #   csbench.creps=N       contention repetitions [5]
 #   csbench.tkinds=LIST   tracecost chain kinds [atomic,blocking]
 #   csbench.tsizes=LIST   tracecost chain lengths [16,64]
-#   csbench.tmodes=LIST   tracecost tracers [off,latency,fentry,kprobe]
+#   csbench.tmodes=LIST   tracecost tracers
+#                         [off,tracepoints,probes,fentry,kprobe,kpmulti]
+#   csbench.ans=LIST      attachtime: numbers of callbacks [10,100,1000]
+#   csbench.amodes=LIST   attachtime: benchattach -m modes
+#                         [kprobe-multi,fentry,kprobe]
+#   csbench.areps=N       attachtime: repetitions [1]
+#   csbench.akmax=N       attachtime: largest N for mode kprobe [1000]
 #   csbench.rates=LIST    recorder: chain calls per second to try
 #   csbench.rn=N          recorder: chain length [4]
 #   csbench.rms=MS        recorder: run length per rate [2000]
@@ -61,7 +72,11 @@ CMS=${CSB_CMS:-200}
 CREPS=${CSB_CREPS:-5}
 TKINDS=${CSB_TKINDS:-atomic,blocking}
 TSIZES=${CSB_TSIZES:-16,64}
-TMODES=${CSB_TMODES:-off,latency,fentry,kprobe}
+TMODES=${CSB_TMODES:-off,tracepoints,probes,fentry,kprobe,kpmulti}
+ANS=${CSB_ANS:-10,100,1000}
+AMODES=${CSB_AMODES:-kprobe-multi,fentry,kprobe}
+AREPS=${CSB_AREPS:-1}
+AKMAX=${CSB_AKMAX:-1000}
 RATES=${CSB_RATES:-2000,5000,10000,20000,40000,80000}
 RN=${CSB_RN:-4}
 RMS=${CSB_RMS:-2000}
@@ -82,6 +97,10 @@ for arg in $(cat /proc/cmdline); do
 	csbench.tkinds=*) TKINDS=${arg#*=} ;;
 	csbench.tsizes=*) TSIZES=${arg#*=} ;;
 	csbench.tmodes=*) TMODES=${arg#*=} ;;
+	csbench.ans=*) ANS=${arg#*=} ;;
+	csbench.amodes=*) AMODES=${arg#*=} ;;
+	csbench.areps=*) AREPS=${arg#*=} ;;
+	csbench.akmax=*) AKMAX=${arg#*=} ;;
 	csbench.rates=*) RATES=${arg#*=} ;;
 	csbench.rn=*) RN=${arg#*=} ;;
 	csbench.rms=*) RMS=${arg#*=} ;;
@@ -151,8 +170,11 @@ stage_contention() {
 
 # Start a tracer in the background (output in $OUT/NAME.out/.err) and
 # return once it says "Tracing" on stderr: with one vCPU the timed loop
-# must not start before the programs are attached.
+# must not start before the programs are attached. A tracer that dies
+# during start-up fails the plan, unless TR_OPTIONAL=1: then the exit
+# status is in TR_RC and tracer_start returns 1.
 TR_PID=
+TR_OPTIONAL=0
 tracer_start() { # tracer_start NAME COMMAND...
 	name=$1
 	shift
@@ -161,8 +183,13 @@ tracer_start() { # tracer_start NAME COMMAND...
 	TR_PID=$!
 	i=0
 	while ! grep -q '^Tracing' "$OUT/$name.err"; do
-		kill -0 "$TR_PID" 2>/dev/null ||
+		if ! kill -0 "$TR_PID" 2>/dev/null; then
+			TR_RC=0
+			wait "$TR_PID" || TR_RC=$?
+			TR_PID=
+			[ "$TR_OPTIONAL" = 1 ] && return 1
 			fail "$* died during start-up: $(tail -n 1 "$OUT/$name.err")"
+		fi
 		i=$((i + 1))
 		[ "$i" -lt 3000 ] || fail "$* not attached after 600 s"
 		usleep 200000
@@ -203,19 +230,47 @@ bpf_costs() { # bpf_costs MODE KIND N
 	done
 }
 
+# probes mode attaches a chain's callbacks once it has seen the chain:
+# one untimed call, then wait for chainscope's "watching chain" line, so
+# that no timed loop runs before the callbacks are probed.
+probes_ready() { # probes_ready TRACER_NAME KIND N
+	echo "call $2 $3 1" > "$CTL" || fail "cs_bench command 'call $2 $3 1' failed"
+	i=0
+	while ! grep -q "watching chain cs_bench_$2" "$OUT/$1.err"; do
+		i=$((i + 1))
+		[ "$i" -lt 600 ] ||
+			fail "probes mode did not attach the callbacks of cs_bench_$2 in 120 s: $(tail -n 1 "$OUT/$1.err")"
+		usleep 200000
+	done
+}
+
 # Tracing cost: the icount call loop of the chain with no tracer and with
-# each tracer attached to the empty callback cs_bench_cb.
+# each tracer attached to the empty callback cs_bench_cb. A chainscope
+# mode that does not start (probes mode on a CLI without it) is recorded
+# as "tcskip mode=M rc=EXIT" and the stage goes on.
 stage_tracecost() {
 	command -v chainscope > /dev/null || fail "no chainscope binary (CS_GUEST_BINS)"
 	command -v benchattach > /dev/null || fail "no benchattach binary (CS_GUEST_BINS)"
 	for mode in $(list "$TMODES"); do
 		case $mode in
 		off) ;;
-		latency) tracer_start "tc-$mode" chainscope latency -n -f cs_bench_cb ;;
+		tracepoints | probes)
+			TR_OPTIONAL=1
+			if ! tracer_start "tc-$mode" chainscope latency --mode "$mode" -n \
+				-f cs_bench_cb; then
+				TR_OPTIONAL=0
+				echo "tcskip mode=$mode rc=$TR_RC" >> "$RES"
+				echo "bench: tracecost $mode did not start (exit $TR_RC): $(tail -n 1 "$OUT/tc-$mode.err")"
+				continue
+			fi
+			TR_OPTIONAL=0
+			;;
 		fentry | kprobe) tracer_start "tc-$mode" benchattach -m "$mode" -f cs_bench_cb ;;
+		kpmulti) tracer_start "tc-$mode" benchattach -m kprobe-multi -f cs_bench_cb ;;
 		*) fail "unknown tracecost mode '$mode'" ;;
 		esac
 		for kind in $(list "$TKINDS"); do
+			[ "$mode" = probes ] && probes_ready "tc-$mode" "$kind" 1
 			for n in $(list "$TSIZES"); do
 				bench "call $kind $n $CHUNKS" "mode=$mode"
 			done
@@ -223,6 +278,37 @@ stage_tracecost() {
 		[ "$mode" = off ] || bpf_costs "$mode" atomic 64
 		tracer_stop
 		echo "bench: tracecost $mode done"
+	done
+}
+
+# Attach time: benchattach -a attaches each mechanism's program pair to
+# the first N of cs_bench's distinct callbacks cs_bench_cb_000..3ff and
+# detaches again; its line "attach mode= n= resolve_ns= load_ns=
+# attach_ns= detach_ns=" goes to the results with " rep=R".
+stage_attachtime() {
+	command -v benchattach > /dev/null || fail "no benchattach binary (CS_GUEST_BINS)"
+	awk '$2 ~ /^[tT]$/ && $3 ~ /^cs_bench_cb_[0-9a-f]+$/ { print $3 }' /proc/kallsyms |
+		sort > "$OUT/at-all.txt"
+	for n in $(list "$ANS"); do
+		head -n "$n" "$OUT/at-all.txt" > "$OUT/at-$n.txt"
+		[ "$(wc -l < "$OUT/at-$n.txt")" = "$n" ] ||
+			fail "cs_bench has $(wc -l < "$OUT/at-all.txt") callbacks cs_bench_cb_*, $n wanted"
+	done
+	r=0
+	while [ "$r" -lt "$AREPS" ]; do
+		for n in $(list "$ANS"); do
+			for mode in $(list "$AMODES"); do
+				[ "$mode" = kprobe ] && [ "$n" -gt "$AKMAX" ] && continue
+				e=$OUT/at-$mode-$n-$r.err
+				benchattach -m "$mode" -a "$OUT/at-$n.txt" > "$OUT/at.out" 2> "$e" ||
+					fail "benchattach -m $mode -a ($n callbacks) failed: $(tail -n 1 "$e")"
+				line=$(grep '^benchattach: attach ' "$OUT/at.out") ||
+					fail "benchattach -m $mode -a ($n callbacks) printed no attach line"
+				echo "${line#benchattach: } rep=$r" >> "$RES"
+				echo "bench: attachtime $line"
+			done
+		done
+		r=$((r + 1))
 	done
 }
 

@@ -423,7 +423,9 @@ if [ -n "$BA" ]; then
 			fail "benchattach.no-function${args:+-}${args//[ -]/}" "exit $rc: ${err:0:300}"
 		fi
 	done
-	for c in "bad-mode|invalid mode 'bogus' \\(fentry, kprobe\\)|-f x -m bogus" \
+	for c in "bad-mode|invalid mode 'bogus' \\(fentry, kprobe, kprobe-multi\\)|-f x -m bogus" \
+		 "f-and-a|-f and -a exclude each other|-f x -a y" \
+		 "empty-list|empty list file name|--attach-time=" \
 		 "extra|unexpected argument 'extra'|-f x extra" \
 		 "unknown-flag|unrecognized option '--bogus'|-f x --bogus" \
 		 "missing-value|option requires an argument -- 'm'|-f x -m" \
@@ -443,7 +445,7 @@ if [ -n "$BA" ]; then
 		fi
 	done
 	# what qemu/guest/plan-bench.sh passes still parses (stops before bpf())
-	for mode in fentry kprobe; do
+	for mode in fentry kprobe kprobe-multi; do
 		CHAINSCOPE_PROBE_ONLY=1 "${STRACE[@]}" "${NOCAP[@]}" "$BA" -m "$mode" -f cs_bench_cb \
 			> "$TMP/out" 2> "$TMP/stderr"
 		rc=$?
@@ -455,6 +457,37 @@ if [ -n "$BA" ]; then
 		fi
 		if [ -s "$TMP/strace" ] && grep -q 'bpf(' "$TMP/strace"; then
 			fail "benchattach.plan-bench-$mode-no-bpf" "bpf() called: $(head -n 1 "$TMP/strace")"
+		fi
+	done
+	# -a LIST (attach time): the list is read and checked before any bpf();
+	# kprobe-multi resolves the names in kallsyms first
+	printf 'cs_bench_cb_000\ncs_bench_cb_001\n' > "$TMP/ba-list"
+	printf 'ffffffffc0001000 t cs_bench_cb_000\t[cs_bench]\nffffffffc0001010 t cs_bench_cb_001\t[cs_bench]\n' \
+		> "$TMP/ba-ksyms"
+	printf 'cs_bench_cb_000\n\ncs_bench_cb_000\n' > "$TMP/ba-twice"
+	printf 'cs_bench_cb_000\nx y;z\n' > "$TMP/ba-bad"
+	: > "$TMP/ba-empty"
+	printf 'cs_bench_cb_000\nnot_there\n' > "$TMP/ba-missing"
+	for c in "list-fentry|0|^benchattach: mode=fentry functions=2: CHAINSCOPE_PROBE_ONLY=1|-m fentry -a $TMP/ba-list" \
+		 "list-kprobe-multi|0|^benchattach: mode=kprobe-multi functions=2: CHAINSCOPE_PROBE_ONLY=1|-m kprobe-multi -a $TMP/ba-list" \
+		 "list-twice|3|ba-twice:3: 'cs_bench_cb_000' listed twice$|-a $TMP/ba-twice" \
+		 "list-bad-name|3|ba-bad:2: bad function name 'x y;z'$|-a $TMP/ba-bad" \
+		 "list-empty|3|ba-empty' lists no function$|-a $TMP/ba-empty" \
+		 "list-unreadable|3|cannot open '.*/nope': No such file|-a $TMP/nope" \
+		 "list-not-in-kallsyms|1|'not_there' is not a text symbol in kallsyms|-m kprobe-multi -a $TMP/ba-missing"; do
+		IFS='|' read -r n want e a <<<"$c"
+		# shellcheck disable=SC2086 # $a is a list of flags
+		CHAINSCOPE_PROBE_ONLY=1 CHAINSCOPE_KALLSYMS=$TMP/ba-ksyms "${STRACE[@]}" "${NOCAP[@]}" \
+			"$BA" $a > "$TMP/out" 2> "$TMP/stderr"
+		rc=$?
+		err=$(cat "$TMP/stderr")
+		if [ "$rc" = "$want" ] && [ "$(grep -c '' <<<"$err")" = 1 ] && grep -Eq -- "$e" <<<"$err"; then
+			pass "benchattach.$n"
+		else
+			fail "benchattach.$n" "exit $rc, want $want and one line /$e/: ${err:0:300}"
+		fi
+		if [ -s "$TMP/strace" ] && grep -q 'bpf(' "$TMP/strace"; then
+			fail "benchattach.$n-no-bpf" "bpf() called: $(head -n 1 "$TMP/strace")"
 		fi
 	done
 	[ ${#STRACE[@]} = 0 ] && skip benchattach.no-bpf "strace not installed: bpf() calls not traced"

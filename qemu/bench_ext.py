@@ -1,0 +1,404 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The guest's result lines and the extension measurements of qemu/bench.sh.
+
+Used by qemu/bench_report.py: parse_line() reads one cs_bench result line
+("type key=value ..."), and EXT_BUILDERS[NAME](EXTDIR) turns the guest
+output of extension NAME under EXTDIR/runs/*/guest/bench/ into the dict
+that bench_report.py --ext NAME writes to EXTDIR/result.json:
+  tracing_cost         ns added per traced callback: chainscope latency in
+                       tracepoints and probes mode, fentry/fexit,
+                       kprobe/kretprobe, kprobe.multi (icount)
+  attach_time          time to attach to and detach from N callbacks: one
+                       kprobe.multi pair vs fentry/fexit and kprobe per
+                       callback (icount)
+  recorder_throughput  events/s chainscope record keeps (plain TCG)
+Standard library only.
+"""
+
+import glob
+import os
+import re
+import statistics
+
+
+class ReportError(Exception):
+    pass
+
+
+def parse_value(key, text):
+    if "," in text or key in ("ns", "reg_ns", "unreg_ns", "rcu_ns", "srcu_ns", "calls"):
+        try:
+            return [int(x) for x in text.split(",") if x != ""]
+        except ValueError:
+            raise ReportError(f"bad number list in {key}={text}")
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def parse_line(line):
+    words = line.split()
+    if not words:
+        return None
+    rec = {"type": words[0]}
+    for w in words[1:]:
+        if "=" not in w:
+            raise ReportError(f"bad word '{w}' in result line: {line}")
+        k, v = w.split("=", 1)
+        rec[k] = parse_value(k, v)
+    return rec
+
+
+def fmt(x, digits=1):
+    if x is None:
+        return "-"
+    return f"{x:,.{digits}f}"
+
+
+# ---------------------------------------------------------------------
+# Extension results (qemu/bench.sh ext_*): bench_report.py --ext NAME
+# EXTDIR turns the guest output under EXTDIR/runs/*/guest/bench/ into
+# EXTDIR/result.json, which the report renders under "Extensions".
+
+def ext_result_lines(extdir):
+    lines = []
+    for res in sorted(glob.glob(os.path.join(extdir, "runs", "*", "guest",
+                                             "bench", "results.txt"))):
+        with open(res) as f:
+            lines += [(res, line.rstrip("\n")) for line in f if line.strip()]
+    if not lines:
+        raise ReportError(f"no results under {extdir}/runs/*/guest/bench")
+    return lines
+
+
+def call_ns(rec):
+    """Tick-free ns per call of one "call" record (as in the core tables)."""
+    return min((t - rec["ovh"]) / rec["iters"] for t in rec["ns"])
+
+
+def jited_insns(path):
+    """x86 instructions in a raw JIT image (bpftool prog dump jited file)."""
+    import subprocess
+    if not os.path.exists(path):
+        return None
+    try:
+        out = subprocess.run(["objdump", "-D", "-b", "binary", "-mi386:x86-64",
+                              path], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return sum(1 for line in out.splitlines() if re.match(r"^\s+[0-9a-f]+:\t", line))
+
+
+TC_MODES = ["off", "tracepoints", "probes", "fentry", "kprobe", "kpmulti"]
+TC_LABEL = {"tracepoints": "b: chainscope latency (tracepoints)",
+            "probes": "p: chainscope latency (probes)",
+            "fentry": "c: fentry/fexit", "kprobe": "d: kprobe/kretprobe",
+            "kpmulti": "e: kprobe.multi/kretprobe.multi"}
+# Guest output of earlier trees: "latency" was chainscope latency in its
+# default (auto = tracepoints on our kernel) mode.
+TC_ALIAS = {"latency": "tracepoints"}
+
+
+def ratio_of(a, b):
+    return a / b if a is not None and b else None
+
+
+def ext_tracing_cost(extdir):
+    calls, progs, skipped = {}, [], {}
+    for src, line in ext_result_lines(extdir):
+        rec = parse_line(line)
+        if rec is None:
+            continue
+        if rec["type"] == "call":
+            for k in ("mode", "kind", "n", "iters", "ovh", "ns"):
+                if k not in rec:
+                    raise ReportError(f"tracing_cost: {src}: call line without {k}: {line}")
+            mode = TC_ALIAS.get(rec["mode"], rec["mode"])
+            if mode not in TC_MODES:
+                raise ReportError(f"tracing_cost: {src}: unknown mode '{rec['mode']}'")
+            calls[(mode, rec["kind"], rec["n"])] = call_ns(rec)
+        elif rec["type"] == "tcskip":
+            skipped[TC_ALIAS.get(rec.get("mode"), rec.get("mode"))] = rec.get("rc")
+        elif rec["type"] == "bpfprog":
+            rec["jited_insns"] = jited_insns(os.path.join(
+                os.path.dirname(src), f"jited-{rec['mode']}-{rec['name']}.bin"))
+            progs.append(rec)
+    points = sorted({(k, n) for (_m, k, n) in calls})
+    if not points:
+        raise ReportError(f"tracing_cost: no call results in {extdir}")
+    rows, raw = [], []
+    added = {}  # (mode, kind) -> [added ns/cb at each n]
+    for kind, n in points:
+        base = calls.get(("off", kind, n))
+        if base is None:
+            raise ReportError(f"tracing_cost: no untraced run for {kind} n={n}")
+        if n <= 0 or base <= 0:
+            raise ReportError(f"tracing_cost: {kind} n={n}: no callbacks or no time")
+        row = [kind, n, fmt(base, 1)]
+        item = {"kind": kind, "n": n, "off_ns_per_call": base}
+        per = {}
+        for m in TC_MODES[1:]:
+            t = calls.get((m, kind, n))
+            if t is None:
+                if m in skipped:
+                    why = (f"n/a (probes mode not merged: `chainscope latency --mode "
+                           f"probes` exit {skipped[m]})" if m == "probes" else
+                           f"n/a (did not start: exit {skipped[m]})")
+                else:
+                    why = "-"
+                item[f"{m}_ns_per_call"] = None
+                row += [why]
+                continue
+            per[m] = (t - base) / n
+            added.setdefault((m, kind), []).append(per[m])
+            item[f"{m}_ns_per_call"] = t
+            item[f"{m}_x_off"] = t / base
+            item[f"{m}_added_ns_per_cb"] = per[m]
+            row += [f"{fmt(t, 1)} (x{t / base:.2f}; +{per[m]:.1f}/cb = "
+                    f"{per[m] / 2:.1f} instr)"]
+        b, c, d = per.get("tracepoints"), per.get("fentry"), per.get("kprobe")
+        p, e = per.get("probes"), per.get("kpmulti")
+        bc, bd = ratio_of(b, c), ratio_of(b, d)
+        pb, pc, pe = ratio_of(p, b), ratio_of(p, c), ratio_of(p, e)
+        item.update({"b_over_c": bc, "b_over_d": bd, "p_over_b": pb,
+                     "p_over_c": pc, "p_over_e": pe})
+        row += [fmt(bc, 3), fmt(bd, 3), fmt(pb, 2), fmt(pc, 3), fmt(pe, 3),
+                "-" if bc is None else ("ok" if bc <= 1 else "MISSED"),
+                "-" if bd is None else ("ok" if bd <= 1 / 3 else "MISSED")]
+        rows.append(row)
+        raw.append(item)
+    notes = [
+        "Booted with `-icount shift=1,sleep=off`, one vCPU, the chainscope "
+        "kernel: ns are exact (2 ns = 1 guest instruction). ns/call = minimum "
+        "over 15 timed loops of (loop - ktime pair) / calls, as in table 1; "
+        "xR = traced / untraced ns per call (the ratio against the "
+        "no-tracing run a of the same boot); +X/cb = (traced - untraced) ns "
+        "per call / K callbacks, i.e. the added cost of one traced callback "
+        "invocation. Added cost ratios (b/c, p/b, ...) are ratios of +X/cb.",
+        "b: `chainscope latency --mode tracepoints -n -f cs_bench_cb` "
+        "(notifier_return tracepoint, tp_btf program; the filter is in BPF, "
+        "so every callback still fires the event). p: `chainscope latency "
+        "--mode probes -n -f cs_bench_cb` (fentry/fexit on the exported "
+        "chain API + one kprobe.multi/kretprobe.multi link pair over the "
+        "watched callbacks, bpf/probemode.bpf.h). c: `benchattach -m fentry "
+        "-f cs_bench_cb` (fentry stores bpf_ktime_get_ns() per thread in a "
+        "hash map, fexit looks it up, deletes it and bumps a log2 histogram "
+        "array slot). d: `benchattach -m kprobe`, the same programs as "
+        "kprobe/kretprobe. e: `benchattach -m kprobe-multi`, the same "
+        "programs as one kprobe.multi/kretprobe.multi link pair (the "
+        "mechanism p uses for callbacks). Each tracer is started in the "
+        "background and the loop begins once it printed \"Tracing\".",
+        "Targets: b <= c (b/c <= 1) and b <= d/3 (b/d <= 0.333). p/b: what "
+        "probes mode costs per callback against tracepoints mode; p/e: "
+        "against the bare kprobe.multi pair.",
+    ]
+    # Per-program cost: one more untimed loop with bpf_stats_enabled.
+    prow = []
+    for p in progs:
+        if not p.get("run_cnt"):
+            continue
+        per_run = p["run_time_ns"] / p["run_cnt"]
+        prow.append(f"{p['mode']}/{p['name']}: {p['run_cnt']} runs, "
+                    f"{per_run:.0f} ns/run (~{per_run / 2:.0f} instr incl. the "
+                    f"stats' clock reads), {p['xlated_insns']} BPF insns, "
+                    f"jited {p['jited_b']} B"
+                    + (f" = {p['jited_insns']} x86 insns" if p.get("jited_insns") else ""))
+    if prow:
+        notes.append("BPF programs (bpftool prog show after a loop with "
+                     "kernel.bpf_stats_enabled=1, atomic K=64): " + "; ".join(prow) + ".")
+    summary = {}
+    for (m, kind), v in sorted(added.items()):
+        summary[f"{m}/{kind}"] = statistics.mean(v)
+    return {
+        "title": "Added cost per traced callback invocation: cs_bench call "
+                 "loop over K empty callbacks, chainscope kernel, icount "
+                 "(`-icount shift=1,sleep=off`, `-smp 1`). Columns b, p, c, d, e: "
+                 "ns per call with the tracer attached (x traced/untraced; + "
+                 "added ns and guest instructions per callback over "
+                 "untraced).",
+        "columns": ["kind", "K", "a: off ns/call", TC_LABEL["tracepoints"],
+                    TC_LABEL["probes"], TC_LABEL["fentry"], TC_LABEL["kprobe"],
+                    TC_LABEL["kpmulti"], "b/c", "b/d", "p/b", "p/c", "p/e",
+                    "b <= c", "b <= d/3"],
+        "rows": rows, "notes": notes, "ratio_note": False,
+        "raw": {"points": raw, "added_ns_per_cb_mean": summary,
+                "bpf_programs": progs, "skipped": skipped},
+    }
+
+
+REC_RE = re.compile(r"^(pace .*?) \| recorded (\d+) events .*?; lost (\d+) "
+                    r"\(ring buffer full\), missed (\d+)")
+
+
+def ext_recorder_throughput(extdir):
+    pts = []
+    for src, line in ext_result_lines(extdir):
+        m = REC_RE.match(line)
+        if not m:
+            continue
+        pace = parse_line(m.group(1))
+        if isinstance(pace["calls"], list):  # parse_value: "calls" is a list key
+            pace["calls"] = sum(pace["calls"])
+        rec, lost, missed = int(m.group(2)), int(m.group(3)), int(m.group(4))
+        secs = pace["elapsed_ns"] / 1e9
+        total = rec + lost
+        pts.append({"target_calls_per_s": pace["rate"], "n": pace["n"],
+                    "calls": pace["calls"], "elapsed_s": secs,
+                    "calls_per_s": pace["calls"] / secs,
+                    "events_recorded": rec, "events_lost": lost, "missed": missed,
+                    "events_per_call": total / pace["calls"] if pace["calls"] else None,
+                    "events_per_s": total / secs,
+                    "recorded_per_s": rec / secs,
+                    "loss": lost / total if total else 0.0})
+    if not pts:
+        raise ReportError(f"recorder_throughput: no record summary lines in {extdir}")
+    pts.sort(key=lambda p: p["target_calls_per_s"])
+    rows = [[fmt(p["target_calls_per_s"], 0), fmt(p["calls_per_s"], 0),
+             fmt(p["events_per_s"], 0), fmt(p["events_recorded"], 0),
+             fmt(p["events_lost"], 0), f"{100 * p['loss']:.2f}%", p["missed"],
+             fmt(p["recorded_per_s"], 0)] for p in pts]
+    ok = [p for p in pts if p["events_lost"] == 0]
+    best = max(ok, key=lambda p: p["events_per_s"]) if ok else None
+    over = [p for p in pts if p["events_lost"]]
+    notes = [
+        "Plain TCG, `-smp 2`, chainscope kernel: **absolute rates are TCG "
+        "rates** (a QEMU-emulated guest on a shared 2-CPU host), not native "
+        "ones. Each row: `chainscope record -b 1 -o /tmp/... -- sh -c 'echo "
+        "\"pace blocking 4 RATE 2000\" > ctl'` "
+        "(/sys/kernel/debug/cs_bench/ctl): cs_bench calls the blocking "
+        "chain (4 empty callbacks) RATE times a second for 2 s (each "
+        "millisecond's share back to back, then a sleep); events/s = "
+        "(recorded + lost) / elapsed; lost = failed bpf_ringbuf_reserve() "
+        "(record's summary line). Zero loss means lost = 0; missed (the "
+        "programs' recursion_misses: events the kernel skipped because one of "
+        "our programs already ran on that CPU) is shown apart, it is not "
+        "ring-buffer loss. events/s includes the events of other chains "
+        "during the run.",
+        "A 1 MiB ring buffer (~10900 96-byte events) so that what is measured "
+        "is the sustained drain rate, not the buffer absorbing a 2 s burst "
+        "(the default 16 MiB holds ~175000 events).",
+    ]
+    if best:
+        notes.append(f"Highest rate with zero loss: {best['events_per_s']:,.0f} "
+                     f"events/s ({best['calls_per_s']:,.0f} chain calls/s, "
+                     f"{best['events_per_call']:.1f} events per call).")
+    else:
+        notes.append("Every rate lost events: zero loss not reached.")
+    if over:
+        o = over[0]
+        notes.append(f"Past it: from {o['events_per_s']:,.0f} events/s the recorder "
+                     f"drops {100 * o['loss']:.2f}% and reports it: record's summary "
+                     f"line says \"lost {o['events_lost']}\" and prints a WARNING; "
+                     f"the count also goes into the trace trailer. Recorded "
+                     f"events/s at the highest load: "
+                     f"{over[-1]['recorded_per_s']:,.0f}.")
+    else:
+        notes.append("No rate tried lost events: the zero-loss limit lies above "
+                     "the highest rate tried.")
+    return {
+        "title": "Events/s that `chainscope record` keeps, against a paced "
+                 "load of rising rate (plain TCG, `-smp 2`).",
+        "columns": ["target calls/s", "calls/s", "events/s", "recorded",
+                    "lost", "loss", "missed", "recorded/s"],
+        "rows": rows, "notes": notes, "ratio_note": False, "raw": pts,
+    }
+
+
+AT_MODES = ["kprobe-multi", "fentry", "kprobe"]
+AT_LABEL = {"kprobe-multi": "kprobe.multi pair (probes mode)",
+            "fentry": "fentry/fexit per callback",
+            "kprobe": "kprobe/kretprobe per callback"}
+AT_PHASES = ["resolve_ns", "load_ns", "attach_ns", "detach_ns"]
+
+
+def ext_attach_time(extdir):
+    per = {}  # (mode, n) -> {phase: [values over repetitions]}
+    for src, line in ext_result_lines(extdir):
+        rec = parse_line(line)
+        if rec is None or rec["type"] != "attach":
+            continue
+        missing = [k for k in ["mode", "n"] + AT_PHASES if k not in rec]
+        if missing:
+            raise ReportError(f"attach_time: {src}: attach line without {missing}: {line}")
+        if rec["mode"] not in AT_MODES:
+            raise ReportError(f"attach_time: {src}: unknown mode '{rec['mode']}'")
+        for k in ["n"] + AT_PHASES:
+            if not isinstance(rec[k], int) or rec[k] < 0:
+                raise ReportError(f"attach_time: {src}: bad {k}={rec[k]}")
+        d = per.setdefault((rec["mode"], rec["n"]), {k: [] for k in AT_PHASES})
+        for k in AT_PHASES:
+            d[k].append(rec[k])
+    if not per:
+        raise ReportError(f"attach_time: no attach lines in {extdir}")
+    sizes = sorted({n for (_m, n) in per})
+    rows, raw = [], []
+    for n in sizes:
+        item = {"n": n}
+        row = [n]
+        for m in AT_MODES:
+            d = per.get((m, n))
+            if d is None:
+                item[m] = None
+                row += ["-"]
+                continue
+            med = {k: statistics.median(v) for k, v in d.items()}
+            start = med["load_ns"] + med["attach_ns"]
+            item[m] = dict(med, start_ns=start, start_ns_per_cb=start / n,
+                           reps=len(d["load_ns"]))
+            row += [f"{start / 1e6:,.1f} = {med['load_ns'] / 1e6:,.1f} + "
+                    f"{med['attach_ns'] / 1e6:,.1f} ({start / n / 1e3:,.1f} us/cb); "
+                    f"resolve {med['resolve_ns'] / 1e6:,.1f}; detach "
+                    f"{med['detach_ns'] / 1e6:,.1f}"]
+        k = item.get("kprobe-multi")
+        for m in AT_MODES[1:]:
+            o = item.get(m)
+            item[f"{m}_over_kprobe_multi"] = (o["start_ns"] / k["start_ns"]
+                                             if o and k and k["start_ns"] else None)
+            row.append(fmt(item[f"{m}_over_kprobe_multi"], 1))
+        rows.append(row)
+        raw.append(item)
+    notes = [
+        "`benchattach -m MODE -a LIST` on the first N of cs_bench's 1024 "
+        "distinct never-called callbacks cs_bench_cb_000..3ff (module "
+        "functions with BTF, like the callbacks of a module's chain), "
+        "chainscope kernel, booted with `-icount shift=1,sleep=off`, one "
+        "vCPU: times are guest instructions (2 ns each) plus idle time "
+        "skipped forward (grace periods), so they are reproducible but not "
+        "native times; compare them as ratios.",
+        "Cells: ms to start tracing = load + attach (per callback in us), "
+        "then the ms spent resolving the names beforehand and the ms to "
+        "detach (close every link and program). resolve, shown apart as "
+        "chainscope has both tables at hand anyway: BTF ids from vmlinux and "
+        "module BTF (fentry), addresses from /proc/kallsyms (kprobe.multi; "
+        "the probes mode takes them from the chain walk instead), none for "
+        "kprobe (the kernel resolves the name). load: open and load the "
+        "skeleton, and for fentry one more "
+        "fentry and fexit program per further callback (a tracing program "
+        "is bound to its target at load: BPF_PROG_LOAD with attach_btf_id). "
+        "attach: one kprobe.multi and one kretprobe.multi link over all N "
+        "addresses (cookie = index), or per callback an fexit then an "
+        "fentry link (two BPF trampoline updates) resp. a kretprobe and a "
+        "kprobe link.",
+        "Ratios: load + attach of each per-callback mechanism over the "
+        "kprobe.multi pair's, same N. A \"-\" was not measured (qemu/bench.sh "
+        "runs kprobe per callback up to N = 100 only, csbench.akmax).",
+    ]
+    return {
+        "title": "Time to start tracing N watched callbacks (and to stop): one "
+                 "kprobe.multi/kretprobe.multi link pair with cookies (what "
+                 "probes mode uses) against fentry/fexit and kprobe/kretprobe "
+                 "per callback; ms of icount time (`-icount shift=1,sleep=off`, "
+                 "`-smp 1`).",
+        "columns": ["N", "kprobe.multi pair: ms = load + attach",
+                    "fentry/fexit per callback: ms = load + attach",
+                    "kprobe/kretprobe per callback: ms = load + attach",
+                    "fentry / kprobe.multi", "kprobe / kprobe.multi"],
+        "rows": rows, "notes": notes, "ratio_note": False, "raw": raw,
+    }
+
+
+EXT_BUILDERS = {"tracing_cost": ext_tracing_cost,
+                "attach_time": ext_attach_time,
+                "recorder_throughput": ext_recorder_throughput}

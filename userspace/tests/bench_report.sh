@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Host test of qemu/bench_report.py's extension rows (no guest, no BPF):
+# guest result lines with known numbers go through `bench_report.py --ext
+# tracing_cost|attach_time`, and the rows and ratios of result.json are
+# checked against values worked out by hand; bad guest output must be an
+# error. Run by tests/bench_offline.sh (make bench-offline, part of make
+# bench) and by make test-bench-report.
+#
+#   tests/bench_report.sh [BENCH_REPORT.PY]
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPORT=$(readlink -f "${1:-$HERE/../../qemu/bench_report.py}")
+PREFIX=host.bench-report
+# shellcheck source=userspace/tests/lib.sh
+. "$HERE/lib.sh"
+
+# results FILE LINE...: one extension boot's guest results.txt
+results() {
+	local f=$1
+	shift
+	mkdir -p "$(dirname "$f")"
+	printf '%s\n' "$@" > "$f"
+}
+
+# jget DIR EXPR: a value of DIR/result.json (EXPR in Python over `r`)
+jget() {
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1] + "/result.json"))
+v = eval(sys.argv[2])
+print(v if not isinstance(v, float) else f"{v:.6g}")' "$1" "$2"
+}
+
+# expect_eq NAME DIR EXPR VALUE
+expect_eq() {
+	local got
+	got=$(jget "$2" "$3" 2>&1)
+	if [ "$got" = "$4" ]; then
+		pass "$1"
+	else
+		fail "$1" "$3: got '$got', want '$4'"
+	fi
+}
+
+# --- tracing_cost: ratios against the untraced run, probes row -------------
+# call lines: ns per call = min over loops of (ns - ovh) / iters; iters 100,
+# ovh 0, K = 16 callbacks. off: 500 ns/call; tracepoints 500 + 16*400;
+# probes 500 + 16*1200; fentry 500 + 16*1000; kprobe 500 + 16*1600;
+# kpmulti 500 + 16*800.
+T=$TMP/tc
+R=$T/runs/tracecost/guest/bench/results.txt
+callline() { # MODE NS_PER_CALL
+	echo "call kind=atomic n=16 iters=100 ovh=0 ns=$(($2 * 100 + 700)),$(($2 * 100)) mode=$1"
+}
+results "$R" "$(callline off 500)" "$(callline tracepoints 6900)" \
+	"$(callline probes 19700)" "$(callline fentry 16500)" \
+	"$(callline kprobe 26100)" "$(callline kpmulti 13300)"
+run python3 "$REPORT" --ext tracing_cost "$T"
+if [ "$rc" = 0 ]; then
+	pass tc.parses
+	expect_eq tc.off "$T" 'r["raw"]["points"][0]["off_ns_per_call"]' 500
+	expect_eq tc.x-off "$T" 'r["raw"]["points"][0]["probes_x_off"]' 39.4
+	expect_eq tc.added-probes "$T" 'r["raw"]["points"][0]["probes_added_ns_per_cb"]' 1200
+	expect_eq tc.added-kpmulti "$T" 'r["raw"]["points"][0]["kpmulti_added_ns_per_cb"]' 800
+	expect_eq tc.b-over-c "$T" 'r["raw"]["points"][0]["b_over_c"]' 0.4
+	expect_eq tc.b-over-d "$T" 'r["raw"]["points"][0]["b_over_d"]' 0.25
+	expect_eq tc.p-over-b "$T" 'r["raw"]["points"][0]["p_over_b"]' 3
+	expect_eq tc.p-over-c "$T" 'r["raw"]["points"][0]["p_over_c"]' 1.2
+	expect_eq tc.p-over-e "$T" 'r["raw"]["points"][0]["p_over_e"]' 1.5
+	# the probes column of the rendered row: traced ns, xR and +X/cb
+	expect_eq tc.probes-cell "$T" 'r["rows"][0][r["columns"].index("p: chainscope latency (probes)")]' \
+		'19,700.0 (x39.40; +1200.0/cb = 600.0 instr)'
+	expect_eq tc.verdicts "$T" 'r["rows"][0][-2:]' "['ok', 'ok']"
+else
+	fail tc.parses "exit $rc: $err"
+fi
+
+# probes mode did not start: its column says so, the other rows stand
+results "$R" "$(callline off 500)" "$(callline tracepoints 6900)" \
+	"tcskip mode=probes rc=9" "$(callline fentry 16500)"
+run python3 "$REPORT" --ext tracing_cost "$T"
+if [ "$rc" = 0 ]; then
+	# shellcheck disable=SC2016 # the backquotes are the cell's own
+	expect_eq tc.probes-na "$T" 'r["rows"][0][r["columns"].index("p: chainscope latency (probes)")]' \
+		'n/a (probes mode not merged: `chainscope latency --mode probes` exit 9)'
+	expect_eq tc.probes-na-ratio "$T" 'r["raw"]["points"][0]["p_over_b"]' None
+	expect_eq tc.probes-na-b-over-c "$T" 'r["raw"]["points"][0]["b_over_c"]' 0.4
+else
+	fail tc.probes-na "exit $rc: $err"
+fi
+
+# an earlier tree's "latency" lines are the tracepoints column
+results "$R" "$(callline off 500)" "$(callline latency 6900)"
+run python3 "$REPORT" --ext tracing_cost "$T"
+if [ "$rc" = 0 ]; then
+	expect_eq tc.latency-alias "$T" 'r["raw"]["points"][0]["tracepoints_added_ns_per_cb"]' 400
+else
+	fail tc.latency-alias "exit $rc: $err"
+fi
+
+# bad guest output: an error naming the problem, no result.json
+for c in "no-baseline|no untraced run for atomic n=16|$(callline probes 19700)" \
+	 "unknown-mode|unknown mode 'bogus'|$(callline off 500)|$(callline bogus 900)" \
+	 "no-ns|call line without ns|call kind=atomic n=16 iters=100 ovh=0 mode=off"; do
+	IFS='|' read -r n e l1 l2 <<<"$c"
+	rm -f "$T/result.json"
+	results "$R" "$l1" ${l2:+"$l2"}
+	run python3 "$REPORT" --ext tracing_cost "$T"
+	if [ "$rc" = 1 ] && grep -q -- "$e" <<<"$err" && [ ! -e "$T/result.json" ]; then
+		pass "tc.bad-$n"
+	else
+		fail "tc.bad-$n" "exit $rc: $err"
+	fi
+done
+
+# --- attach_time: phases, medians over repetitions, ratios ---------------
+A=$TMP/at
+R=$A/runs/attachtime/guest/bench/results.txt
+atline() { # MODE N RESOLVE LOAD ATTACH DETACH REP
+	echo "attach mode=$1 n=$2 resolve_ns=$3 load_ns=$4 attach_ns=$5 detach_ns=$6 rep=$7"
+}
+results "$R" \
+	"$(atline kprobe-multi 10 1000000 2000000 1000000 500000 0)" \
+	"$(atline fentry 10 3000000 20000000 13000000 4000000 0)" \
+	"$(atline kprobe 10 0 2000000 6000000 1000000 0)" \
+	"$(atline kprobe-multi 1000 3000000 2000000 5000000 1000000 0)" \
+	"$(atline kprobe-multi 1000 3000000 2000000 9000000 1000000 1)" \
+	"$(atline kprobe-multi 1000 3000000 2000000 7000000 1000000 2)" \
+	"$(atline fentry 1000 4000000 1500000000 1300000000 90000000 0)"
+run python3 "$REPORT" --ext attach_time "$A"
+if [ "$rc" = 0 ]; then
+	pass at.parses
+	expect_eq at.sizes "$A" '[x["n"] for x in r["raw"]]' '[10, 1000]'
+	expect_eq at.kpm-start "$A" 'r["raw"][0]["kprobe-multi"]["start_ns"]' 3000000
+	expect_eq at.fentry-ratio "$A" 'r["raw"][0]["fentry_over_kprobe_multi"]' 11
+	expect_eq at.kprobe-ratio "$A" 'r["raw"][0]["kprobe_over_kprobe_multi"]' 2.66667
+	# median of the three repetitions' attach times (5, 9, 7 ms): 7 ms
+	expect_eq at.median "$A" 'r["raw"][1]["kprobe-multi"]["attach_ns"]' 7000000
+	expect_eq at.reps "$A" 'r["raw"][1]["kprobe-multi"]["reps"]' 3
+	expect_eq at.fentry-ratio-1000 "$A" 'r["raw"][1]["fentry_over_kprobe_multi"]' 311.111
+	expect_eq at.missing-mode "$A" 'r["rows"][1][3]' -
+	expect_eq at.cell "$A" 'r["rows"][0][1]' \
+		'3.0 = 2.0 + 1.0 (300.0 us/cb); resolve 1.0; detach 0.5'
+else
+	fail at.parses "exit $rc: $err"
+fi
+for c in "no-lines|no attach lines|call kind=atomic n=1 iters=1 ovh=0 ns=1 mode=off" \
+	 "missing-phase|attach line without \\['detach_ns'\\]|attach mode=fentry n=10 resolve_ns=1 load_ns=1 attach_ns=1" \
+	 "bad-mode|unknown mode 'uprobe'|$(atline uprobe 10 1 1 1 1 0)" \
+	 "bad-number|bad load_ns=x|$(atline fentry 10 1 x 1 1 0)"; do
+	IFS='|' read -r n e l <<<"$c"
+	rm -f "$A/result.json"
+	results "$R" "$l"
+	run python3 "$REPORT" --ext attach_time "$A"
+	if [ "$rc" = 1 ] && grep -q -- "$e" <<<"$err" && [ ! -e "$A/result.json" ]; then
+		pass "at.bad-$n"
+	else
+		fail "at.bad-$n" "exit $rc: $err"
+	fi
+done
+
+# --- both render in bench.md without core runs (qemu/bench.sh -s ext) ----
+D=$TMP/full
+mkdir -p "$D/ext"
+cp -r "$T" "$D/ext/tracing_cost"
+cp -r "$A" "$D/ext/attach_time"
+results "$D/ext/attach_time/runs/attachtime/guest/bench/results.txt" \
+	"$(atline kprobe-multi 10 1000000 2000000 1000000 500000 0)"
+python3 "$REPORT" --ext attach_time "$D/ext/attach_time" >/dev/null 2>&1
+results "$D/ext/tracing_cost/runs/tracecost/guest/bench/results.txt" \
+	"$(callline off 500)" "$(callline probes 19700)"
+python3 "$REPORT" --ext tracing_cost "$D/ext/tracing_cost" >/dev/null 2>&1
+run python3 "$REPORT" "$D"
+if [ "$rc" = 0 ] && grep -q '^### (3) Attach time for 10, 100 and 1000 watched callbacks' "$D/bench.md" &&
+   grep -q '^| 10 | 3.0 = 2.0 + 1.0 (300.0 us/cb); resolve 1.0; detach 0.5 | - | - | - | - |$' "$D/bench.md" &&
+   grep -q 'x39.40; +1200.0/cb' "$D/bench.md"; then
+	pass render
+else
+	fail render "exit $rc: $err $(grep -A3 'Attach time' "$D/bench.md" 2>/dev/null | head -5)"
+fi
+
+exit "$failed"
