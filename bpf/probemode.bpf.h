@@ -67,6 +67,8 @@ static __always_inline void cs_pm_membership(int rec_type, void *cb, void *head,
 
 /* die_chain is static: its address comes from user space (kallsyms) */
 const volatile __u64 cs_pm_die_chain = 0;
+/* -c: every other head is ignored from its first sight (0: watch all) */
+const volatile __u64 cs_pm_only_head = 0;
 
 /* cookie -> callback address, set by user space before each attach */
 struct {
@@ -250,6 +252,11 @@ static __always_inline struct cs_pm_head *cs_pm_head_note(void *head, int kind)
 
 	if (h)
 		return h;
+	if (cs_pm_only_head && key != cs_pm_only_head) {
+		init.state = CS_PM_HEAD_IGNORED;
+		bpf_map_update_elem(&cs_pm_heads, &key, &init, BPF_NOEXIST);
+		return bpf_map_lookup_elem(&cs_pm_heads, &key);
+	}
 	if (!bpf_map_update_elem(&cs_pm_heads, &key, &init, BPF_NOEXIST))
 		cs_pm_notify(CS_PM_MSG_HEAD, head, kind, 0, 0);
 	return bpf_map_lookup_elem(&cs_pm_heads, &key);

@@ -446,6 +446,7 @@ int cmd_latency(int argc, char **argv)
 	skel->rodata->targ_units = env.c.units;
 	skel->rodata->targ_per_val = env.per_val;
 	skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks);
+	skel->rodata->cs_pm_only_head = head;
 
 	if (cs_map_entries()) {
 		bpf_map__set_max_entries(skel->maps.hists_0, cs_map_entries());

@@ -136,5 +136,15 @@ if [ "$CS_VARIANT" != stock ]; then
 	OUT=$TOUT
 	expect_eq "tracepoints: busy callback's log2 bucket (us)" "$(top_bucket "$BUSY")" 512
 fi
+
+# -c: that chain is walked at start (its kind inferred), no pass of it is
+# early; the others are ignored, nested passes included
+cs_start onlyraw latency -c cs_loadgen_raw --mode probes
+ctl "timer raw 7"
+ctl "call atomic 3"
+cs_stop
+expect_eq "probes -c: busy count (7 timer + 3 nested)" "$(field count "$(header "^chain: $BUSY")")" 10
+grep -q "cs_loadgen_atomic\|cs_loadgen_blocking" "$OUT" && fail "probes -c: other chains reported"
+grep -q "NOTE: probes: .* cs_loadgen_raw before" "$OUT" && fail "probes -c: early passes on the -c chain"
 cs_cleanup
 echo "probes mode gives the scenario's numbers${CS_VARIANT:+ on $CS_VARIANT}"
