@@ -59,9 +59,8 @@ const char *cs_rec_loss_reason_name(unsigned int reason)
 
 /* --- reader --------------------------------------------------------------- */
 
-__attribute__((format(printf, 5, 6)))
-static int bad(char *err, size_t errlen, const char *what, __u64 off,
-	       const char *fmt, ...)
+int cs_trace_bad(char *err, size_t errlen, const char *what, __u64 off,
+		 const char *fmt, ...)
 {
 	int n;
 	va_list ap;
@@ -97,24 +96,24 @@ static int check_loss(const struct cs_rec_event *e, __u64 off, char *err,
 	size_t i;
 
 	if (!e->val)
-		return bad(err, errlen, "corrupted", FOFF(val),
-			   "loss record of 0 events (the recorder writes none)");
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(val),
+				    "loss record of 0 events (the recorder writes none)");
 	if ((e->reason == CS_REC_LOSS_MISSED) != (e->cpu == CS_REC_CPU_ANY))
-		return bad(err, errlen, "corrupted", FOFF(cpu),
-			   "%s loss record on %s (want %s)",
-			   cs_rec_loss_reason_name(e->reason),
-			   e->cpu == CS_REC_CPU_ANY ? "no CPU" : "a CPU",
-			   e->reason == CS_REC_LOSS_MISSED ? "CPU 0xffffffff (any)" :
-			   "the CPU that lost the events");
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(cpu),
+				    "%s loss record on %s (want %s)",
+				    cs_rec_loss_reason_name(e->reason),
+				    e->cpu == CS_REC_CPU_ANY ? "no CPU" : "a CPU",
+				    e->reason == CS_REC_LOSS_MISSED ? "CPU 0xffffffff (any)" :
+				    "the CPU that lost the events");
 	rest.ts = rest.val = 0;
 	rest.cpu = 0;
 	rest.type = 0;
 	rest.reason = 0;
 	for (i = 0; i < sizeof(rest); i++)
 		if (b[i])
-			return bad(err, errlen, "corrupted", off + i,
-				   "loss record with a field set that only events have "
-				   "(byte %zu of the record)", i);
+			return cs_trace_bad(err, errlen, "corrupted", off + i,
+					    "loss record with a field set that only events have "
+					    "(byte %zu of the record)", i);
 	return 0;
 #undef FOFF
 }
@@ -128,29 +127,29 @@ static int check_record(const struct cs_rec_event *e, __u32 version, __u64 off,
 				version == 2 ? CS_REC_SNAPSHOT : CS_REC_MAX;
 
 	if (e->type >= max_type)
-		return bad(err, errlen, "corrupted", FOFF(type),
-			   "record type %u is not a notifier event (0..%u in version %u)",
-			   e->type, max_type - 1, version);
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(type),
+				    "record type %u is not a notifier event (0..%u in version %u)",
+				    e->type, max_type - 1, version);
 	if (e->kind > 3)
-		return bad(err, errlen, "corrupted", FOFF(kind),
-			   "chain kind %u (0..3)", e->kind);
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(kind),
+				    "chain kind %u (0..3)", e->kind);
 	if (e->call_type > 2)
-		return bad(err, errlen, "corrupted", FOFF(call_type),
-			   "call type %u (0..2)", e->call_type);
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(call_type),
+				    "call type %u (0..2)", e->call_type);
 	if (e->lock_op > 1)
-		return bad(err, errlen, "corrupted", FOFF(lock_op),
-			   "lock op %u (0..1)", e->lock_op);
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(lock_op),
+				    "lock op %u (0..1)", e->lock_op);
 	if (e->ctx > CS_REC_CTX_NMI)
-		return bad(err, errlen, "corrupted", FOFF(ctx),
-			   "execution context %u (0..%d)", e->ctx, CS_REC_CTX_NMI);
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(ctx),
+				    "execution context %u (0..%d)", e->ctx, CS_REC_CTX_NMI);
 	if (version == 1)
 		return 0;	/* reason and __pad were padding: not looked at */
 	if (e->type == CS_REC_LOSS ? e->reason >= CS_REC_LOSS_MAX : e->reason != 0)
-		return bad(err, errlen, "corrupted", FOFF(reason),
-			   "loss reason %u (%s)", e->reason,
-			   e->type == CS_REC_LOSS ? "0..2" : "0 outside a loss record");
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(reason),
+				    "loss reason %u (%s)", e->reason,
+				    e->type == CS_REC_LOSS ? "0..2" : "0 outside a loss record");
 	if (e->__pad)
-		return bad(err, errlen, "corrupted", FOFF(__pad), "padding is not zero");
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(__pad), "padding is not zero");
 	if (e->type == CS_REC_LOSS)
 		return check_loss(e, off, err, errlen);
 	if (e->type == CS_REC_SNAPSHOT)
@@ -167,53 +166,53 @@ static int parse_header(const unsigned char *p, size_t len, struct cs_trace *t,
 	size_t i;
 
 	if (len < sizeof(h->magic))
-		return bad(err, errlen, "truncated", len,
-			   "%zu bytes, shorter than the %zu-byte magic", len,
-			   sizeof(h->magic));
+		return cs_trace_bad(err, errlen, "truncated", len,
+				    "%zu bytes, shorter than the %zu-byte magic", len,
+				    sizeof(h->magic));
 	if (memcmp(p, CS_TRACE_MAGIC, sizeof(h->magic)))
-		return bad(err, errlen, "wrong magic", 0,
-			   "not a chainscope trace (want \"%s\\0\")", CS_TRACE_MAGIC);
+		return cs_trace_bad(err, errlen, "wrong magic", 0,
+				    "not a chainscope trace (want \"%s\\0\")", CS_TRACE_MAGIC);
 	if (len < offsetof(struct cs_trace_header, header_size))
-		return bad(err, errlen, "truncated", len, "header ends before its version");
+		return cs_trace_bad(err, errlen, "truncated", len, "header ends before its version");
 	memcpy(&t->hdr.version, p + offsetof(struct cs_trace_header, version), 4);
 	if (t->hdr.version < CS_TRACE_VERSION_MIN || t->hdr.version > CS_TRACE_VERSION)
-		return bad(err, errlen, "wrong version",
-			   offsetof(struct cs_trace_header, version),
-			   "version %u, this chainscope reads versions %d..%d",
-			   t->hdr.version, CS_TRACE_VERSION_MIN, CS_TRACE_VERSION);
+		return cs_trace_bad(err, errlen, "wrong version",
+				    offsetof(struct cs_trace_header, version),
+				    "version %u, this chainscope reads versions %d..%d",
+				    t->hdr.version, CS_TRACE_VERSION_MIN, CS_TRACE_VERSION);
 	if (len < sizeof(t->hdr))
-		return bad(err, errlen, "truncated", len,
-			   "%zu bytes, the header alone is %zu", len, sizeof(t->hdr));
+		return cs_trace_bad(err, errlen, "truncated", len,
+				    "%zu bytes, the header alone is %zu", len, sizeof(t->hdr));
 	memcpy(&t->hdr, p, sizeof(t->hdr));
 	if (h->header_size != CS_TRACE_HEADER_SIZE)
-		return bad(err, errlen, "corrupted",
-			   offsetof(struct cs_trace_header, header_size),
-			   "header size %u, want %d", h->header_size, CS_TRACE_HEADER_SIZE);
+		return cs_trace_bad(err, errlen, "corrupted",
+				    offsetof(struct cs_trace_header, header_size),
+				    "header size %u, want %d", h->header_size, CS_TRACE_HEADER_SIZE);
 	/* a larger record is a newer writer's: its tail is ignored */
 	if (h->record_size < sizeof(struct cs_rec_event))
-		return bad(err, errlen, "corrupted",
-			   offsetof(struct cs_trace_header, record_size),
-			   "record size %u, want at least %zu", h->record_size,
-			   sizeof(struct cs_rec_event));
+		return cs_trace_bad(err, errlen, "corrupted",
+				    offsetof(struct cs_trace_header, record_size),
+				    "record size %u, want at least %zu", h->record_size,
+				    sizeof(struct cs_rec_event));
 	if (h->clock != CS_TRACE_CLOCK_MONOTONIC)
-		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, clock),
-			   "clock %u, want %d (CLOCK_MONOTONIC)", h->clock,
-			   CS_TRACE_CLOCK_MONOTONIC);
+		return cs_trace_bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, clock),
+				    "clock %u, want %d (CLOCK_MONOTONIC)", h->clock,
+				    CS_TRACE_CLOCK_MONOTONIC);
 	if (!nul_terminated(h->release, sizeof(h->release)))
-		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, release),
-			   "kernel release is not NUL-terminated");
+		return cs_trace_bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, release),
+				    "kernel release is not NUL-terminated");
 	if (!nul_terminated(h->boot_id, sizeof(h->boot_id)))
-		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, boot_id),
-			   "boot id is not NUL-terminated");
+		return cs_trace_bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, boot_id),
+				    "boot id is not NUL-terminated");
 	if (h->source >= CS_TRACE_SOURCE_MAX || (h->version < 2 && h->source))
-		return bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, source),
-			   "event source %u, want 0 (tracepoints)%s", h->source,
-			   h->version < 2 ? " in version 1" : " or 1 (probes)");
+		return cs_trace_bad(err, errlen, "corrupted", offsetof(struct cs_trace_header, source),
+				    "event source %u, want 0 (tracepoints)%s", h->source,
+				    h->version < 2 ? " in version 1" : " or 1 (probes)");
 	for (i = 0; i < sizeof(h->reserved); i++)
 		if (h->reserved[i])
-			return bad(err, errlen, "corrupted",
-				   offsetof(struct cs_trace_header, reserved) + i,
-				   "reserved header byte is not zero");
+			return cs_trace_bad(err, errlen, "corrupted",
+					    offsetof(struct cs_trace_header, reserved) + i,
+					    "reserved header byte is not zero");
 	return 0;
 }
 
@@ -232,8 +231,8 @@ static int load_records(const unsigned char *p, struct cs_trace *t, __u64 nr,
 	if (h->record_size != sizeof(struct cs_rec_event) && nr) {
 		copy = malloc(nr * sizeof(*copy));
 		if (!copy)
-			return bad(err, errlen, "out of memory", h->header_size,
-				   "%llu records", (unsigned long long)nr);
+			return cs_trace_bad(err, errlen, "out of memory", h->header_size,
+					    "%llu records", (unsigned long long)nr);
 	}
 	for (i = 0; i < nr; i++) {
 		__u64 roff = h->header_size + i * h->record_size;
@@ -272,11 +271,11 @@ static int sum_loss(const struct cs_trace *t, __u64 *lost, __u64 *missed,
 		if (e->type != CS_REC_LOSS)
 			continue;
 		if (__builtin_add_overflow(*sum, e->val, sum))
-			return bad(err, errlen, "corrupted",
-				   h->header_size + (__u64)i * h->record_size +
-				   offsetof(struct cs_rec_event, val),
-				   "loss records add up to more than 2^64-1 %s events",
-				   e->reason == CS_REC_LOSS_MISSED ? "missed" : "lost");
+			return cs_trace_bad(err, errlen, "corrupted",
+					    h->header_size + (__u64)i * h->record_size +
+					    offsetof(struct cs_rec_event, val),
+					    "loss records add up to more than 2^64-1 %s events",
+					    e->reason == CS_REC_LOSS_MISSED ? "missed" : "lost");
 	}
 	return 0;
 }
@@ -293,70 +292,70 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 
 	/* the footer says where the trailer is */
 	if (len < h->header_size + sizeof(tr) + sizeof(ft))
-		return bad(err, errlen, "truncated", len,
-			   "%zu bytes: no room for the trailer and footer "
-			   "(recording did not finish?)", len);
+		return cs_trace_bad(err, errlen, "truncated", len,
+				    "%zu bytes: no room for the trailer and footer "
+				    "(recording did not finish?)", len);
 	memcpy(&ft, p + len - sizeof(ft), sizeof(ft));
 	if (memcmp(ft.magic, CS_TRACE_END_MAGIC, sizeof(ft.magic)))
-		return bad(err, errlen, "truncated", len - sizeof(ft.magic),
-			   "no end marker \"%s\" in the last 8 of %zu bytes "
-			   "(file cut short, or the recording did not finish)",
-			   CS_TRACE_END_MAGIC, len);
+		return cs_trace_bad(err, errlen, "truncated", len - sizeof(ft.magic),
+				    "no end marker \"%s\" in the last 8 of %zu bytes "
+				    "(file cut short, or the recording did not finish)",
+				    CS_TRACE_END_MAGIC, len);
 	if (ft.trailer_off < h->header_size ||
 	    ft.trailer_off > len - sizeof(ft) - sizeof(tr))
-		return bad(err, errlen, "corrupted", len - sizeof(ft),
-			   "trailer offset %llu outside [%u, %zu]",
-			   (unsigned long long)ft.trailer_off, h->header_size,
-			   len - sizeof(ft) - sizeof(tr));
+		return cs_trace_bad(err, errlen, "corrupted", len - sizeof(ft),
+				    "trailer offset %llu outside [%u, %zu]",
+				    (unsigned long long)ft.trailer_off, h->header_size,
+				    len - sizeof(ft) - sizeof(tr));
 	rec_bytes = ft.trailer_off - h->header_size;
 	if (rec_bytes % h->record_size)
-		return bad(err, errlen, "corrupted", len - sizeof(ft),
-			   "trailer offset %llu leaves a partial record (%llu bytes "
-			   "of records, records are %u bytes)",
-			   (unsigned long long)ft.trailer_off,
-			   (unsigned long long)rec_bytes, h->record_size);
+		return cs_trace_bad(err, errlen, "corrupted", len - sizeof(ft),
+				    "trailer offset %llu leaves a partial record (%llu bytes "
+				    "of records, records are %u bytes)",
+				    (unsigned long long)ft.trailer_off,
+				    (unsigned long long)rec_bytes, h->record_size);
 
 	off = ft.trailer_off;
 	memcpy(&tr, p + off, sizeof(tr));
 	if (memcmp(tr.magic, CS_TRACE_TRAILER_MAGIC, sizeof(tr.magic)))
-		return bad(err, errlen, "corrupted", off, "no trailer magic \"%s\"",
-			   CS_TRACE_TRAILER_MAGIC);
+		return cs_trace_bad(err, errlen, "corrupted", off, "no trailer magic \"%s\"",
+				    CS_TRACE_TRAILER_MAGIC);
 	if (tr.trailer_size != len - sizeof(ft) - off)
-		return bad(err, errlen, "corrupted",
-			   off + offsetof(struct cs_trace_trailer, trailer_size),
-			   "trailer size %u, but %llu bytes lie between trailer and footer",
-			   tr.trailer_size,
-			   (unsigned long long)(len - sizeof(ft) - off));
+		return cs_trace_bad(err, errlen, "corrupted",
+				    off + offsetof(struct cs_trace_trailer, trailer_size),
+				    "trailer size %u, but %llu bytes lie between trailer and footer",
+				    tr.trailer_size,
+				    (unsigned long long)(len - sizeof(ft) - off));
 	if (tr.nr_records != rec_bytes / h->record_size)
-		return bad(err, errlen, "corrupted",
-			   off + offsetof(struct cs_trace_trailer, nr_records),
-			   "trailer counts %llu records, the file holds %llu",
-			   (unsigned long long)tr.nr_records,
-			   (unsigned long long)(rec_bytes / h->record_size));
+		return cs_trace_bad(err, errlen, "corrupted",
+				    off + offsetof(struct cs_trace_trailer, nr_records),
+				    "trailer counts %llu records, the file holds %llu",
+				    (unsigned long long)tr.nr_records,
+				    (unsigned long long)(rec_bytes / h->record_size));
 	if (tr.end_ns < h->start_ns)
-		return bad(err, errlen, "corrupted",
-			   off + offsetof(struct cs_trace_trailer, end_ns),
-			   "recording ends (%llu ns) before it starts (%llu ns)",
-			   (unsigned long long)tr.end_ns,
-			   (unsigned long long)h->start_ns);
+		return cs_trace_bad(err, errlen, "corrupted",
+				    off + offsetof(struct cs_trace_trailer, end_ns),
+				    "recording ends (%llu ns) before it starts (%llu ns)",
+				    (unsigned long long)tr.end_ns,
+				    (unsigned long long)h->start_ns);
 	need = sizeof(tr) + (__u64)tr.nr_syms * sizeof(struct cs_trace_fsym) +
 	       tr.strtab_size;
 	if (need != tr.trailer_size)
-		return bad(err, errlen, "corrupted",
-			   off + offsetof(struct cs_trace_trailer, nr_syms),
-			   "%u symbols and a %u-byte string table need a %llu-byte "
-			   "trailer, it is %u", tr.nr_syms, tr.strtab_size,
-			   (unsigned long long)need, tr.trailer_size);
+		return cs_trace_bad(err, errlen, "corrupted",
+				    off + offsetof(struct cs_trace_trailer, nr_syms),
+				    "%u symbols and a %u-byte string table need a %llu-byte "
+				    "trailer, it is %u", tr.nr_syms, tr.strtab_size,
+				    (unsigned long long)need, tr.trailer_size);
 	if (tr.reserved)
-		return bad(err, errlen, "corrupted",
-			   off + offsetof(struct cs_trace_trailer, reserved),
-			   "reserved trailer field is not zero");
+		return cs_trace_bad(err, errlen, "corrupted",
+				    off + offsetof(struct cs_trace_trailer, reserved),
+				    "reserved trailer field is not zero");
 	strtab = (const char *)p + off + sizeof(tr) +
 		 (size_t)tr.nr_syms * sizeof(struct cs_trace_fsym);
 	if (tr.strtab_size && strtab[tr.strtab_size - 1] != '\0')
-		return bad(err, errlen, "corrupted",
-			   (__u64)(strtab - (const char *)p) + tr.strtab_size - 1,
-			   "string table does not end in NUL");
+		return cs_trace_bad(err, errlen, "corrupted",
+				    (__u64)(strtab - (const char *)p) + tr.strtab_size - 1,
+				    "string table does not end in NUL");
 
 	if (load_records(p, t, tr.nr_records, err, errlen))
 		return -1;
@@ -374,19 +373,19 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 		if (sum_loss(t, &lost, &missed, err, errlen))
 			goto fail;
 		if (lost != tr.lost) {
-			bad(err, errlen, "corrupted",
-			    off + offsetof(struct cs_trace_trailer, lost),
-			    "trailer counts %llu lost events, the ring-full and NMI "
-			    "loss records add up to %llu", (unsigned long long)tr.lost,
-			    (unsigned long long)lost);
+			cs_trace_bad(err, errlen, "corrupted",
+				     off + offsetof(struct cs_trace_trailer, lost),
+				     "trailer counts %llu lost events, the ring-full and NMI "
+				     "loss records add up to %llu", (unsigned long long)tr.lost,
+				     (unsigned long long)lost);
 			goto fail;
 		}
 		if (missed != tr.missed) {
-			bad(err, errlen, "corrupted",
-			    off + offsetof(struct cs_trace_trailer, missed),
-			    "trailer counts %llu missed events, the recursion-miss "
-			    "loss records add up to %llu", (unsigned long long)tr.missed,
-			    (unsigned long long)missed);
+			cs_trace_bad(err, errlen, "corrupted",
+				     off + offsetof(struct cs_trace_trailer, missed),
+				     "trailer counts %llu missed events, the recursion-miss "
+				     "loss records add up to %llu", (unsigned long long)tr.missed,
+				     (unsigned long long)missed);
 			goto fail;
 		}
 	}
@@ -395,7 +394,7 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 	if (tr.nr_syms) {
 		t->syms = calloc(tr.nr_syms, sizeof(*t->syms));
 		if (!t->syms) {
-			bad(err, errlen, "out of memory", off, "%u symbols", tr.nr_syms);
+			cs_trace_bad(err, errlen, "out of memory", off, "%u symbols", tr.nr_syms);
 			goto fail;
 		}
 	}
@@ -405,25 +404,25 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 
 		memcpy(&fs, p + soff, sizeof(fs));
 		if (fs.name_off >= tr.strtab_size) {
-			bad(err, errlen, "corrupted",
-			    soff + offsetof(struct cs_trace_fsym, name_off),
-			    "symbol name offset %u outside the %u-byte string table",
-			    fs.name_off, tr.strtab_size);
+			cs_trace_bad(err, errlen, "corrupted",
+				     soff + offsetof(struct cs_trace_fsym, name_off),
+				     "symbol name offset %u outside the %u-byte string table",
+				     fs.name_off, tr.strtab_size);
 			goto fail;
 		}
 		if (fs.module_off != CS_TRACE_NO_MODULE && fs.module_off >= tr.strtab_size) {
-			bad(err, errlen, "corrupted",
-			    soff + offsetof(struct cs_trace_fsym, module_off),
-			    "module name offset %u outside the %u-byte string table",
-			    fs.module_off, tr.strtab_size);
+			cs_trace_bad(err, errlen, "corrupted",
+				     soff + offsetof(struct cs_trace_fsym, module_off),
+				     "module name offset %u outside the %u-byte string table",
+				     fs.module_off, tr.strtab_size);
 			goto fail;
 		}
 		if (i && fs.addr <= t->syms[i - 1].addr) {
-			bad(err, errlen, "corrupted", soff,
-			    "symbol 0x%llx is not above the previous one (0x%llx): "
-			    "the snapshot must be sorted and unique",
-			    (unsigned long long)fs.addr,
-			    (unsigned long long)t->syms[i - 1].addr);
+			cs_trace_bad(err, errlen, "corrupted", soff,
+				     "symbol 0x%llx is not above the previous one (0x%llx): "
+				     "the snapshot must be sorted and unique",
+				     (unsigned long long)fs.addr,
+				     (unsigned long long)t->syms[i - 1].addr);
 			goto fail;
 		}
 		t->syms[i].addr = fs.addr;

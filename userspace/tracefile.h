@@ -196,6 +196,13 @@ char *cs_trace_sym_format(const struct cs_trace *t, __u64 addr, char *buf,
 const char *cs_rec_type_name(unsigned int type);	/* "notifier_run" */
 const char *cs_rec_loss_reason_name(unsigned int reason);	/* "ring-full" */
 
+/*
+ * The reader's error: "WHAT at byte offset OFF: ..." into err; returns
+ * -1 (tracefile.c, shared with tracefile_snap.c).
+ */
+__attribute__((format(printf, 5, 6)))
+int cs_trace_bad(char *err, size_t errlen, const char *what, __u64 off,
+		 const char *fmt, ...);
 /* tracefile_snap.c (the reader's, exposed for the tests) */
 /*
  * One CS_REC_SNAPSHOT record's own fields (e at byte offset off); 0, or -1

@@ -4,7 +4,6 @@
  * (version 3, bpf/record.h): each record's own fields, then the snapshots
  * as a whole (tracefile.h, "Snapshots").
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,25 +13,6 @@
 #include <uthash.h>
 
 #include "tracefile.h"
-
-__attribute__((format(printf, 5, 6)))
-static int bad(char *err, size_t errlen, const char *what, __u64 off,
-	       const char *fmt, ...)
-{
-	int n;
-	va_list ap;
-
-	if (!err || !errlen)
-		return -1;
-	n = snprintf(err, errlen, "%s at byte offset %llu: ", what,
-		     (unsigned long long)off);
-	if (n < 0 || (size_t)n >= errlen)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 #define FOFF(f) (off + offsetof(struct cs_rec_event, f))
 
@@ -44,28 +24,28 @@ int cs_trace_check_snap_record(const struct cs_rec_event *e, __u64 off,
 	size_t i;
 
 	if (!e->head)
-		return bad(err, errlen, "corrupted", FOFF(head), "snapshot of head 0");
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(head), "snapshot of head 0");
 	if (e->ret < 0 || e->ret >= CS_REC_SNAP_MAX)
-		return bad(err, errlen, "corrupted", FOFF(ret),
-			   "snapshot state %d (0 stable, 1 unstable)", e->ret);
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(ret),
+				    "snapshot state %d (0 stable, 1 unstable)", e->ret);
 	if (e->nr_to_call < 0)
-		return bad(err, errlen, "corrupted", FOFF(nr_to_call),
-			   "snapshot of a chain of length %d", e->nr_to_call);
+		return cs_trace_bad(err, errlen, "corrupted", FOFF(nr_to_call),
+				    "snapshot of a chain of length %d", e->nr_to_call);
 	if (!e->nr_to_call) {
 		if (e->nr_calls || e->cb || e->nb || e->priority)
-			return bad(err, errlen, "corrupted", FOFF(nr_calls),
-				   "snapshot of an empty chain with a block in it "
-				   "(position %d, nb 0x%llx)", e->nr_calls,
-				   (unsigned long long)e->nb);
+			return cs_trace_bad(err, errlen, "corrupted", FOFF(nr_calls),
+					    "snapshot of an empty chain with a block in it "
+					    "(position %d, nb 0x%llx)", e->nr_calls,
+					    (unsigned long long)e->nb);
 	} else {
 		if (e->nr_calls < 0 || e->nr_calls >= e->nr_to_call)
-			return bad(err, errlen, "corrupted", FOFF(nr_calls),
-				   "snapshot position %d outside the chain's length %d",
-				   e->nr_calls, e->nr_to_call);
+			return cs_trace_bad(err, errlen, "corrupted", FOFF(nr_calls),
+					    "snapshot position %d outside the chain's length %d",
+					    e->nr_calls, e->nr_to_call);
 		if (!e->nb || !e->cb)
-			return bad(err, errlen, "corrupted", FOFF(cb),
-				   "snapshot block at position %d without %s", e->nr_calls,
-				   e->nb ? "a callback" : "a notifier_block");
+			return cs_trace_bad(err, errlen, "corrupted", FOFF(cb),
+					    "snapshot block at position %d without %s", e->nr_calls,
+					    e->nb ? "a callback" : "a notifier_block");
 	}
 	/* what only events have */
 	rest.ts = rest.head = rest.cb = rest.nb = 0;
@@ -74,9 +54,9 @@ int cs_trace_check_snap_record(const struct cs_rec_event *e, __u64 off,
 	rest.kind = 0;
 	for (i = 0; i < sizeof(rest); i++)
 		if (b[i])
-			return bad(err, errlen, "corrupted", off + i,
-				   "snapshot record with a field set that only events have "
-				   "(byte %zu of the record)", i);
+			return cs_trace_bad(err, errlen, "corrupted", off + i,
+					    "snapshot record with a field set that only events have "
+					    "(byte %zu of the record)", i);
 	return 0;
 }
 
@@ -137,39 +117,39 @@ int cs_trace_check_snapshots(const struct cs_trace *t, size_t *nr, bool salvage,
 
 		if (first && e->type == CS_REC_SNAPSHOT && e->head == first->head &&
 		    e->nr_calls != (int)(i - start)) {
-			bad(err, errlen, "corrupted", FOFF(nr_calls),
-			    "snapshot of head 0x%llx: position %d where position %zu is "
-			    "due (out of order)", (unsigned long long)e->head, e->nr_calls,
-			    i - start);
+			cs_trace_bad(err, errlen, "corrupted", FOFF(nr_calls),
+				     "snapshot of head 0x%llx: position %d where position %zu is "
+				     "due (out of order)", (unsigned long long)e->head, e->nr_calls,
+				     i - start);
 			goto out;
 		}
 		if (first && (e->type != CS_REC_SNAPSHOT || e->head != first->head)) {
-			bad(err, errlen, "corrupted", FOFF(type),
-			    "snapshot of head 0x%llx (from byte offset %llu) cut short: "
-			    "position %zu of %d is due, this is %s%s",
-			    (unsigned long long)first->head,
-			    (unsigned long long)(h->header_size +
-						 (__u64)start * h->record_size),
-			    i - start, first->nr_to_call, cs_rec_type_name(e->type),
-			    e->type == CS_REC_SNAPSHOT ? " of another head" : "");
+			cs_trace_bad(err, errlen, "corrupted", FOFF(type),
+				     "snapshot of head 0x%llx (from byte offset %llu) cut short: "
+				     "position %zu of %d is due, this is %s%s",
+				     (unsigned long long)first->head,
+				     (unsigned long long)(h->header_size +
+				     (__u64)start * h->record_size),
+				     i - start, first->nr_to_call, cs_rec_type_name(e->type),
+				     e->type == CS_REC_SNAPSHOT ? " of another head" : "");
 			goto out;
 		}
 		if (e->type != CS_REC_SNAPSHOT)
 			continue;
 		if (!first) {
 			if (e->nr_calls) {
-				bad(err, errlen, "corrupted", FOFF(nr_calls),
-				    "snapshot of head 0x%llx starts at position %d, not 0",
-				    (unsigned long long)e->head, e->nr_calls);
+				cs_trace_bad(err, errlen, "corrupted", FOFF(nr_calls),
+					     "snapshot of head 0x%llx starts at position %d, not 0",
+					     (unsigned long long)e->head, e->nr_calls);
 				goto out;
 			}
 			dup = seen_add(&heads, e->head, i);
 			if (dup) {
-				bad(err, errlen, "corrupted", FOFF(head),
-				    "head 0x%llx has a snapshot already (byte offset %llu)",
-				    (unsigned long long)e->head,
-				    (unsigned long long)(h->header_size +
-							 (__u64)dup->idx * h->record_size));
+				cs_trace_bad(err, errlen, "corrupted", FOFF(head),
+					     "head 0x%llx has a snapshot already (byte offset %llu)",
+					     (unsigned long long)e->head,
+					     (unsigned long long)(h->header_size +
+					     (__u64)dup->idx * h->record_size));
 				goto out;
 			}
 			first = e;
@@ -177,37 +157,37 @@ int cs_trace_check_snapshots(const struct cs_trace *t, size_t *nr, bool salvage,
 			seen_free(&blocks);
 		} else if (e->nr_to_call != first->nr_to_call || e->kind != first->kind ||
 			   e->ts != first->ts || e->ret != first->ret) {
-			bad(err, errlen, "corrupted", e->nr_to_call != first->nr_to_call ?
-			    FOFF(nr_to_call) : e->kind != first->kind ? FOFF(kind) :
-			    e->ts != first->ts ? FOFF(ts) : FOFF(ret),
-			    "snapshot of head 0x%llx, position %d: its %s disagrees with "
-			    "position 0's", (unsigned long long)e->head, e->nr_calls,
-			    e->nr_to_call != first->nr_to_call ? "length" :
-			    e->kind != first->kind ? "chain kind" :
-			    e->ts != first->ts ? "time" : "stability");
+			cs_trace_bad(err, errlen, "corrupted", e->nr_to_call != first->nr_to_call ?
+				     FOFF(nr_to_call) : e->kind != first->kind ? FOFF(kind) :
+				     e->ts != first->ts ? FOFF(ts) : FOFF(ret),
+				     "snapshot of head 0x%llx, position %d: its %s disagrees with "
+				     "position 0's", (unsigned long long)e->head, e->nr_calls,
+				     e->nr_to_call != first->nr_to_call ? "length" :
+				     e->kind != first->kind ? "chain kind" :
+				     e->ts != first->ts ? "time" : "stability");
 			goto out;
 		} else if (e->priority > e[-1].priority) {
-			bad(err, errlen, "corrupted", FOFF(priority),
-			    "snapshot of head 0x%llx, position %d: priority %d after "
-			    "priority %d (a chain is sorted, highest first)",
-			    (unsigned long long)e->head, e->nr_calls, e->priority,
-			    e[-1].priority);
+			cs_trace_bad(err, errlen, "corrupted", FOFF(priority),
+				     "snapshot of head 0x%llx, position %d: priority %d after "
+				     "priority %d (a chain is sorted, highest first)",
+				     (unsigned long long)e->head, e->nr_calls, e->priority,
+				     e[-1].priority);
 			goto out;
 		}
 		if (e->nb) {
 			dup = seen_add(&blocks, e->nb, i);
 			if (dup) {
-				bad(err, errlen, "corrupted", FOFF(nb),
-				    "snapshot of head 0x%llx lists block 0x%llx twice "
-				    "(positions %d and %d)", (unsigned long long)e->head,
-				    (unsigned long long)e->nb, t->events[dup->idx].nr_calls,
-				    e->nr_calls);
+				cs_trace_bad(err, errlen, "corrupted", FOFF(nb),
+					     "snapshot of head 0x%llx lists block 0x%llx twice "
+					     "(positions %d and %d)", (unsigned long long)e->head,
+					     (unsigned long long)e->nb, t->events[dup->idx].nr_calls,
+					     e->nr_calls);
 				goto out;
 			}
 		}
 		if (oom) {
-			bad(err, errlen, "out of memory", off, "snapshot of head 0x%llx",
-			    (unsigned long long)e->head);
+			cs_trace_bad(err, errlen, "out of memory", off, "snapshot of head 0x%llx",
+				     (unsigned long long)e->head);
 			goto out;
 		}
 		if ((size_t)e->nr_calls + 1 >= (size_t)e->nr_to_call)
@@ -216,11 +196,11 @@ int cs_trace_check_snapshots(const struct cs_trace *t, size_t *nr, bool salvage,
 	if (first && salvage) {
 		*nr = start;	/* cut short with the file: dropped */
 	} else if (first) {
-		bad(err, errlen, "corrupted", h->header_size + (__u64)*nr * h->record_size,
-		    "snapshot of head 0x%llx (from byte offset %llu) cut short: the "
-		    "records end at position %zu of %d", (unsigned long long)first->head,
-		    (unsigned long long)(h->header_size + (__u64)start * h->record_size),
-		    *nr - start, first->nr_to_call);
+		cs_trace_bad(err, errlen, "corrupted", h->header_size + (__u64)*nr * h->record_size,
+			     "snapshot of head 0x%llx (from byte offset %llu) cut short: the "
+			     "records end at position %zu of %d", (unsigned long long)first->head,
+			     (unsigned long long)(h->header_size + (__u64)start * h->record_size),
+			     *nr - start, first->nr_to_call);
 		goto out;
 	}
 	rc = 0;
