@@ -138,31 +138,7 @@ struct head {
 /* "SYM", "MODULE:SYM" or "0xADDR" to an address; CS_EXIT_OK or _USAGE. */
 static int resolve_head(const struct ksyms *ks, const char *arg, __u64 *addr)
 {
-	char safe[CS_SAFE_STR_LEN(64)];
-	const char *colon = strchr(arg, ':');
-	const struct ksym *s;
-	size_t i, modlen;
-	int found = 0;
-
-	if (!colon)
-		return cs_resolve(env.cmd, ks, "chain", arg, addr);
-	modlen = colon - arg;
-	for (i = 0; i < ksyms__count(ks); i++) {
-		s = ksyms__get(ks, i);
-		if (!s->module || strcmp(s->name, colon + 1) ||
-		    strlen(s->module) != modlen || strncmp(s->module, arg, modlen))
-			continue;
-		if (found && s->addr == *addr)
-			continue;
-		*addr = s->addr;
-		found++;
-	}
-	if (found == 1)
-		return CS_EXIT_OK;
-	warn("%s: error: chain '%s' %s (give MODULE:SYMBOL of a loaded module, or 0xADDR)\n",
-	     env.cmd, cs_safe_str(arg, safe, sizeof(safe)),
-	     found ? "is ambiguous" : "is not in /proc/kallsyms");
-	return CS_EXIT_USAGE;
+	return cs_resolve(env.cmd, ks, "chain", arg, addr);
 }
 
 static bool ends_with(const char *s, const char *suffix)

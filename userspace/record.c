@@ -40,7 +40,7 @@ static struct env {
 	long buf_mib;		/* -b */
 	bool verbose;
 	int mode;		/* enum cs_mode */
-	char *chains[CS_REC_MAX_CHAINS];	/* -c, the ":KIND" cut off */
+	char *chains[CS_REC_MAX_CHAINS];	/* -c, a ":KIND" suffix cut off */
 	int kinds[CS_REC_MAX_CHAINS];		/* its kind, CS_KIND_ANY: -k's */
 	int nr_chains;
 	int kind;		/* -k, CS_KIND_ANY if none */
@@ -58,7 +58,7 @@ static const struct argp_option opts[] = {
 	  "Event source: auto (default: tracepoints if the kernel has ours, "
 	  "else probes), tracepoints, probes", 0 },
 	{ "chain", 'c', "CHAIN[:KIND]", 0,
-	  "probes mode: watch CHAIN (symbol or 0x address) of KIND from the start, "
+	  "probes mode: watch CHAIN (SYMBOL, MODULE:SYMBOL or 0xADDR) of KIND from the start, "
 	  "its callbacks attached before recording begins (repeatable, up to 16)", 0 },
 	{ "kind", 'k', "KIND", 0,
 	  "The kind of the -c chains without one: raw, atomic, blocking, srcu", 0 },
@@ -147,18 +147,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				       arg);
 		return 0;
 	case 'c': {
-		char *kind = strchr(arg, ':');
+		/* [MODULE:]SYMBOL or 0xADDR, then :KIND if the last part is a kind */
+		char *kind = strrchr(arg, ':');
 
 		if (env.nr_chains == CS_REC_MAX_CHAINS)
 			cs_usage_error(state, "more than %d -c chains", CS_REC_MAX_CHAINS);
 		env.kinds[env.nr_chains] = CS_KIND_ANY;
-		if (kind) {
-			*kind++ = '\0';
-			env.kinds[env.nr_chains] = cs_kind_parse(kind);
-			if (env.kinds[env.nr_chains] < 0)
-				cs_usage_error(state, "unknown kind '%s' in -c (raw, atomic, "
-					       "blocking, srcu)", kind);
+		if (kind && cs_kind_parse(kind + 1) >= 0) {
+			env.kinds[env.nr_chains] = cs_kind_parse(kind + 1);
+			*kind = '\0';
 		}
+		if (!*arg)
+			cs_usage_error(state, "empty -c CHAIN");
 		env.chains[env.nr_chains++] = arg;
 		return 0;
 	}
@@ -178,7 +178,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			cs_usage_error(state, "-k KIND needs -c CHAIN");
 		for (i = 0; i < env.nr_chains; i++)
 			if (env.kinds[i] == CS_KIND_ANY && env.kind == CS_KIND_ANY)
-				cs_usage_error(state, "-c %s: no kind (-c CHAIN:KIND or -k KIND)",
+				cs_usage_error(state, "-c %s: no kind (-c CHAIN:KIND or -k KIND; "
+					       "KIND: raw, atomic, blocking, srcu)",
 					       env.chains[i]);
 		return 0;
 	default:

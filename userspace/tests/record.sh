@@ -246,8 +246,8 @@ for args in "-c foo" "-c foo:bogus" "-k raw" "--mode bogus"; do
 	# shellcheck disable=SC2086
 	run "$CS" record -o "$TMP/x" $args
 	case $args in
-	"-c foo") want="-c foo: no kind \(-c CHAIN:KIND or -k KIND\)" ;;
-	"-c foo:bogus") want="unknown kind 'bogus' in -c" ;;
+	"-c foo") want="-c foo: no kind \(-c CHAIN:KIND or -k KIND;" ;;
+	"-c foo:bogus") want="-c foo:bogus: no kind \\(-c CHAIN:KIND or -k KIND; KIND: raw" ;;
 	"-k raw") want="-k KIND needs -c CHAIN" ;;
 	*) want="unknown --mode 'bogus' \(auto, tracepoints, probes\)" ;;
 	esac
