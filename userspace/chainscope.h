@@ -56,6 +56,7 @@ int cs_mode_parse(const char *s);	/* -1 if unknown */
 	"     so interrupt context cannot be told from task context\n" \
 	"  9  no event source works here: --mode probes on a kernel without\n" \
 	"     BPF trampolines and kprobe.multi (the message says which)\n" \
+	"  10 chains: a -c head does not validate as a chain\n" \
 	"\n"								\
 	"Environment:\n"						\
 	"  CHAINSCOPE_BTF=PATH        kernel BTF for the start-up probes\n" \
