@@ -29,6 +29,7 @@ CHAINS="-c $B:blocking -c $R:raw -c $A:atomic"
 # obj FILE CHAIN CALLBACK: the callbacks[] element (report -j: one line)
 obj() {
 	awk -v ch="\"$2\"" -v cb="\"callback\":\"$3\"" '{
+		sub(/,"snapshots":\[.*/, "")	# report -j: the membership walked at start
 		n = split($0, parts, /\{"chain":/)
 		for (i = 2; i <= n; i++)
 			if (index(parts[i], ch) == 1 && index(parts[i], cb)) { print parts[i]; exit }
@@ -38,6 +39,7 @@ obj() {
 # chain_obj FILE CHAIN: the chains[] element of report -j
 chain_obj() {
 	sed 's/.*"chains":\[//' "$1" | awk -v ch="\"$2\"" '{
+		sub(/,"snapshots":\[.*/, "")
 		n = split($0, parts, /\{"chain":/)
 		for (i = 2; i <= n; i++) if (index(parts[i], ch) == 1) { print parts[i]; exit }
 	}'
