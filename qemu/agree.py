@@ -12,8 +12,9 @@ one line each, test name agree.NAME-A-MODE-A-vs-NAME-B-MODE-B.WHAT:
   .calls     per (chain, callback): count, stop, bad, errno
   .passes    per chain: passes, robust, stopped, rollbacks, callbacks
   .bucket    the busy callback's most-used log2 bucket, report and latency
-PASS when equal, FAIL naming the differences, SKIP when a file is missing
-(the guest test did not get that far: its own result says why).
+PASS when equal, FAIL naming the differences or a missing file, SKIP when
+a guest's results directory is missing (that kernel was not tested)
+
 The JSON is only parsed (json module), never evaluated. Standard library.
 """
 
@@ -89,8 +90,15 @@ def main(argv):
             files[side, kind] = os.path.join(d, f"agree-{mode}.{kind}.json")
     missing = [p for p in files.values() if not os.path.isfile(p)]
     if missing:
+        # No guest results at all: that kernel's tests were not selected
+        # (make test T=...). A guest that ran but wrote no file failed.
+        gone = not os.path.isdir(os.path.dirname(missing[0]))
         for what in ("calls", "passes", "bucket"):
-            print(f"SKIP: {prefix}.{what}: no {missing[0]}")
+            if gone:
+                print(f"SKIP: {prefix}.{what}: no {os.path.dirname(missing[0])} "
+                      "(that guest did not run)")
+            else:
+                print(f"FAIL: {prefix}.{what}: no {missing[0]}")
         return 0
     try:
         data = {k: load(p) for k, p in files.items()}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Host tests of qemu/agree.py, the stock-vs-ours comparison that
 # qemu/test.sh runs after both guests: equal numbers pass, a differing
-# count, pass count or bucket fails naming it, a missing file skips.
+# count, pass count or bucket fails naming it, so does a missing file; a
+# guest that did not run (no results directory) skips.
 set -uo pipefail
 Q=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TMP=$(mktemp -d)
@@ -38,8 +39,14 @@ check differences-fail $? "$out"
 
 rm "$TMP/o/agree-tracepoints.latency.json"
 run
-[ "$(grep -c '^SKIP: agree.* no .*agree-tracepoints.latency.json$' <<<"$out")" = 3 ]
-check missing-file-skips $? "$out"
+[ "$(grep -c '^FAIL: agree.* no .*agree-tracepoints.latency.json$' <<<"$out")" = 3 ]
+check missing-file-fails $? "$out"
+
+mv "$TMP/o" "$TMP/o.away"
+run
+[ "$(grep -c '^SKIP: agree.* (that guest did not run)$' <<<"$out")" = 3 ]
+check missing-guest-skips $? "$out"
+mv "$TMP/o.away" "$TMP/o"
 
 echo '{"callbacks": [' > "$TMP/o/agree-tracepoints.latency.json"
 run
