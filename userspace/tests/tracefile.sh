@@ -172,6 +172,12 @@ snapbad bad-snap-end "corrupted at byte offset $((256 + 16 * 96)): snapshot of h
 poke "$TMP/snapfield.cstrace" $((256 + 64)) '\x01'
 expect2 snap-event-field "corrupted at byte offset $((256 + 64)): snapshot record with a field set that only events have" \
 	"$CS" report "$TMP/snapfield.cstrace"
+# a snapshot walked before the recording started (record walks after
+# cs_trace_begin()): record 4 is the empty chain's, its ts at 0
+"$GEN" clean-snapshot "$TMP/snapearly.cstrace"
+poke "$TMP/snapearly.cstrace" $((256 + 4 * 96)) '\x00\x00\x00\x00\x00\x00\x00\x00'
+expect2 snap-before-start "corrupted at byte offset $((256 + 4 * 96)): snapshot of head 0xffffffffc0002100 walked at 0 ns, before the recording started \(999500 ns\)$" \
+	"$CS" check "$TMP/snapearly.cstrace"
 # salvage: a snapshot cut short by the recorder's death is dropped whole
 "$GEN" --unfinished bad-snap-end "$TMP/snapcut.cstrace"
 run "$CS" check --salvage "$TMP/snapcut.cstrace"
