@@ -244,6 +244,14 @@ static int load_records(const unsigned char *p, struct cs_trace *t, __u64 nr,
 			free(copy);
 			return -1;
 		}
+		/* probes mode loads no notifier_lock_wait program */
+		if (h->source == CS_TRACE_SOURCE_PROBES && e.type == CS_REC_LOCK_WAIT) {
+			free(copy);
+			return bad(err, errlen, "corrupted",
+				   roff + offsetof(struct cs_rec_event, type),
+				   "a lock wait in a probes recording (probes mode "
+				   "records none)");
+		}
 		if (copy)
 			copy[i] = e;
 	}

@@ -178,6 +178,18 @@ expect2 snap-event-field "corrupted at byte offset $((256 + 64)): snapshot recor
 poke "$TMP/snapearly.cstrace" $((256 + 4 * 96)) '\x00\x00\x00\x00\x00\x00\x00\x00'
 expect2 snap-before-start "corrupted at byte offset $((256 + 4 * 96)): snapshot of head 0xffffffffc0002100 walked at 0 ns, before the recording started \(999500 ns\)$" \
 	"$CS" check "$TMP/snapearly.cstrace"
+# a probes recording (header source 1) has no lock waits: probes mode
+# loads no notifier_lock_wait program; `clean` has some (record 0 of
+# them, wherever it is, is named with its offset)
+"$GEN" clean "$TMP/probeslock.cstrace"
+poke "$TMP/probeslock.cstrace" 176 '\x01'
+run "$CS" report "$TMP/probeslock.cstrace"
+if [ "$rc" = 2 ] && grep -Eq 'corrupted at byte offset [0-9]+: a lock wait in a probes recording \(probes mode records none\)$' <<<"$err" &&
+   [ "$(wc -l <<<"$err")" = 1 ]; then
+	pass probes-lock-wait-refused
+else
+	fail probes-lock-wait-refused "exit $rc: ${err:0:300}"
+fi
 # salvage: a snapshot cut short by the recorder's death is dropped whole
 "$GEN" --unfinished bad-snap-end "$TMP/snapcut.cstrace"
 run "$CS" check --salvage "$TMP/snapcut.cstrace"
