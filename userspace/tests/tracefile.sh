@@ -178,6 +178,12 @@ expect2 snap-event-field "corrupted at byte offset $((256 + 64)): snapshot recor
 poke "$TMP/snapearly.cstrace" $((256 + 4 * 96)) '\x00\x00\x00\x00\x00\x00\x00\x00'
 expect2 snap-before-start "corrupted at byte offset $((256 + 4 * 96)): snapshot of head 0xffffffffc0002100 walked at 0 ns, before the recording started \(999500 ns\)$" \
 	"$CS" check "$TMP/snapearly.cstrace"
+# ... or after it ended: record takes the trailer's end time after its
+# last walk (the empty chain's record 4, its ts at 2^64-1)
+"$GEN" clean-snapshot "$TMP/snaplate.cstrace"
+poke "$TMP/snaplate.cstrace" $((256 + 4 * 96)) '\xff\xff\xff\xff\xff\xff\xff\xff'
+expect2 snap-after-end "corrupted at byte offset $((256 + 4 * 96)): snapshot of head 0xffffffffc0002100 walked at 18446744073709551615 ns, after the recording ended \([0-9]+ ns\)$" \
+	"$CS" check "$TMP/snaplate.cstrace"
 # a probes recording (header source 1) has no lock waits: probes mode
 # loads no notifier_lock_wait program; `clean` has some (record 0 of
 # them, wherever it is, is named with its offset)
