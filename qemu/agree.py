@@ -107,12 +107,19 @@ def main(argv):
             print(f"FAIL: {prefix}.{what}: {e}")
         return 0
     checks = {
-        "calls": (calls(data["a", "report"]), calls(data["b", "report"])),
-        "passes": (passes(data["a", "report"]), passes(data["b", "report"])),
-        "bucket": (buckets(data["a", "report"], data["a", "latency"]),
-                   buckets(data["b", "report"], data["b", "latency"])),
+        "calls": lambda side: calls(data[side, "report"]),
+        "passes": lambda side: passes(data[side, "report"]),
+        "bucket": lambda side: buckets(data[side, "report"], data[side, "latency"]),
     }
-    for what, (a, b) in checks.items():
+    for what, get in checks.items():
+        # valid JSON of another shape (a key missing, null for a list):
+        # a FAIL line, not a traceback (qemu/test.sh loses our exit status)
+        try:
+            a, b = get("a"), get("b")
+        except (KeyError, TypeError, AttributeError, IndexError) as e:
+            print(f"FAIL: {prefix}.{what}: unexpected JSON shape: "
+                  f"{type(e).__name__}: {e}")
+            continue
         d = diff(a, b)
         if not a:
             print(f"FAIL: {prefix}.{what}: nothing of the scenario in {name_a}'s files")

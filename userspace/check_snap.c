@@ -56,7 +56,8 @@ bool chk_snap_judge(struct checker *ck, const struct member *m, bool by_snap, __
 	sh = chk_snap_of(ck, m->key.head);
 	if (!sh)
 		return true;
-	if (ts <= sh->ts + CHK_SNAP_SLACK_NS)
+	/* (ts - sh->ts: a walk stamped near 2^64 must not wrap the slack) */
+	if (ts <= sh->ts || ts - sh->ts <= CHK_SNAP_SLACK_NS)
 		return false;	/* the walk may have seen this change already */
 	if (sh->unstable) {
 		ck->s->snap_unknown++;

@@ -708,6 +708,17 @@ int cmd_record(int argc, char **argv)
 			printf("NOTE: probes: %llu passes not recorded: their chain has a "
 			       "callback probes mode cannot see (named above)\n",
 			       (unsigned long long)partial);
+		/*
+		 * cs_lookup_or_init() counts a full per-task map (pass and
+		 * callback stacks, CS_PM_MAX_TASKS) in `stats`: those passes
+		 * are not recorded either, and nothing else says so.
+		 */
+		partial = cs_read_stat(bpf_map__fd(skel->maps.stats), CS_STAT_DROPPED) +
+			  cs_read_stat(bpf_map__fd(skel->maps.stats), CS_STAT_FAILED);
+		if (partial)
+			printf("NOTE: probes: %llu passes or callback runs not recorded: "
+			       "per-task state map full or failing\n",
+			       (unsigned long long)partial);
 		cs_pm_stop(pm);		/* the probes' links */
 		pm = NULL;
 	}

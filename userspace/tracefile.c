@@ -243,6 +243,14 @@ static int load_records(const unsigned char *p, struct cs_trace *t, __u64 nr,
 			free(copy);
 			return -1;
 		}
+		/* probes mode loads no notifier_lock_wait program */
+		if (h->source == CS_TRACE_SOURCE_PROBES && e.type == CS_REC_LOCK_WAIT) {
+			free(copy);
+			return bad(err, errlen, "corrupted",
+				   roff + offsetof(struct cs_rec_event, type),
+				   "a lock wait in a probes recording (probes mode "
+				   "records none)");
+		}
 		if (copy)
 			copy[i] = e;
 	}
@@ -361,6 +369,18 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 		return -1;
 	if (cs_trace_check_snapshots(t, &t->nr_events, false, err, errlen))
 		goto fail;
+	/* record stamps the trailer's end after its last walk */
+	for (i = 0; i < t->nr_events; i++) {
+		const struct cs_rec_event *e = &t->events[i];
+
+		if (e->type == CS_REC_SNAPSHOT && !e->nr_calls && e->ts > tr.end_ns) {
+			bad(err, errlen, "corrupted", h->header_size + i * h->record_size,
+			    "snapshot of head 0x%llx walked at %llu ns, after the "
+			    "recording ended (%llu ns)", (unsigned long long)e->head,
+			    (unsigned long long)e->ts, (unsigned long long)tr.end_ns);
+			goto fail;
+		}
+	}
 	/*
 	 * The recorder ends with a loss record for every count still
 	 * pending (record.c, flush_pending() and poll_missed()), so the

@@ -137,6 +137,15 @@ int cs_trace_check_snapshots(const struct cs_trace *t, size_t *nr, bool salvage,
 		if (e->type != CS_REC_SNAPSHOT)
 			continue;
 		if (!first) {
+			/* record walks after cs_trace_begin() stamped start_ns */
+			if (e->ts < h->start_ns) {
+				bad(err, errlen, "corrupted", FOFF(ts),
+				    "snapshot of head 0x%llx walked at %llu ns, before the "
+				    "recording started (%llu ns)", (unsigned long long)e->head,
+				    (unsigned long long)e->ts,
+				    (unsigned long long)h->start_ns);
+				goto out;
+			}
 			if (e->nr_calls) {
 				cs_trace_bad(err, errlen, "corrupted", FOFF(nr_calls),
 					     "snapshot of head 0x%llx starts at position %d, not 0",

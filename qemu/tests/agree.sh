@@ -52,3 +52,14 @@ echo '{"callbacks": [' > "$TMP/o/agree-tracepoints.latency.json"
 run
 [ "$(grep -c '^FAIL: agree.*\.\(calls\|passes\|bucket\): ' <<<"$out")" = 3 ]
 check bad-json-fails $? "$out"
+
+# valid JSON of the wrong shape (no "stop", no "rollbacks", "callbacks": null):
+# FAIL lines naming it, never a traceback that leaves no result at all
+# (qemu/test.sh pipes agree.py into its log: its exit status is lost)
+write "$TMP/o" tracepoints 25 5 256
+sed -i 's/"stop":0,//; s/"rollbacks":5,//' "$TMP/o/agree-tracepoints.report.json"
+echo '{"type":"latency","callbacks":null}' > "$TMP/s/agree-probes.latency.json"
+out=$(python3 "$Q/agree.py" stock "$TMP/s" probes ours "$TMP/o" tracepoints 2>&1)
+[ "$(grep -c '^FAIL: agree.*\.\(calls\|passes\|bucket\): ' <<<"$out")" = 3 ] &&
+! grep -q Traceback <<<"$out"
+check wrong-shape-fails $? "$out"

@@ -133,6 +133,7 @@ int snap_scenario(const char *full)
 		/* the walk ended after this pass began: E may have left since */
 		snap_at(H1, abc, 3, CS_REC_SNAP_STABLE, now + SLACK_NS);
 		pass(H1, ae, 2);
+		now += 2 * SLACK_NS;	/* the recording ends after the walk */
 	} else if (!strcmp(name, "midtrace")) {
 		/* a head walked later in the recording: B left in between */
 		member(CS_REC_REGISTER, H1, &A);

@@ -172,6 +172,30 @@ snapbad bad-snap-end "corrupted at byte offset $((256 + 16 * 96)): snapshot of h
 poke "$TMP/snapfield.cstrace" $((256 + 64)) '\x01'
 expect2 snap-event-field "corrupted at byte offset $((256 + 64)): snapshot record with a field set that only events have" \
 	"$CS" report "$TMP/snapfield.cstrace"
+# a snapshot walked before the recording started (record walks after
+# cs_trace_begin()): record 4 is the empty chain's, its ts at 0
+"$GEN" clean-snapshot "$TMP/snapearly.cstrace"
+poke "$TMP/snapearly.cstrace" $((256 + 4 * 96)) '\x00\x00\x00\x00\x00\x00\x00\x00'
+expect2 snap-before-start "corrupted at byte offset $((256 + 4 * 96)): snapshot of head 0xffffffffc0002100 walked at 0 ns, before the recording started \(999500 ns\)$" \
+	"$CS" check "$TMP/snapearly.cstrace"
+# ... or after it ended: record takes the trailer's end time after its
+# last walk (the empty chain's record 4, its ts at 2^64-1)
+"$GEN" clean-snapshot "$TMP/snaplate.cstrace"
+poke "$TMP/snaplate.cstrace" $((256 + 4 * 96)) '\xff\xff\xff\xff\xff\xff\xff\xff'
+expect2 snap-after-end "corrupted at byte offset $((256 + 4 * 96)): snapshot of head 0xffffffffc0002100 walked at 18446744073709551615 ns, after the recording ended \([0-9]+ ns\)$" \
+	"$CS" check "$TMP/snaplate.cstrace"
+# a probes recording (header source 1) has no lock waits: probes mode
+# loads no notifier_lock_wait program; `clean` has some (record 0 of
+# them, wherever it is, is named with its offset)
+"$GEN" clean "$TMP/probeslock.cstrace"
+poke "$TMP/probeslock.cstrace" 176 '\x01'
+run "$CS" report "$TMP/probeslock.cstrace"
+if [ "$rc" = 2 ] && grep -Eq 'corrupted at byte offset [0-9]+: a lock wait in a probes recording \(probes mode records none\)$' <<<"$err" &&
+   [ "$(wc -l <<<"$err")" = 1 ]; then
+	pass probes-lock-wait-refused
+else
+	fail probes-lock-wait-refused "exit $rc: ${err:0:300}"
+fi
 # salvage: a snapshot cut short by the recorder's death is dropped whole
 "$GEN" --unfinished bad-snap-end "$TMP/snapcut.cstrace"
 run "$CS" check --salvage "$TMP/snapcut.cstrace"
