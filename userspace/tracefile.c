@@ -246,10 +246,10 @@ static int load_records(const unsigned char *p, struct cs_trace *t, __u64 nr,
 		/* probes mode loads no notifier_lock_wait program */
 		if (h->source == CS_TRACE_SOURCE_PROBES && e.type == CS_REC_LOCK_WAIT) {
 			free(copy);
-			return bad(err, errlen, "corrupted",
-				   roff + offsetof(struct cs_rec_event, type),
-				   "a lock wait in a probes recording (probes mode "
-				   "records none)");
+			return cs_trace_bad(err, errlen, "corrupted",
+					    roff + offsetof(struct cs_rec_event, type),
+					    "a lock wait in a probes recording (probes mode "
+					    "records none)");
 		}
 		if (copy)
 			copy[i] = e;
@@ -374,10 +374,10 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 		const struct cs_rec_event *e = &t->events[i];
 
 		if (e->type == CS_REC_SNAPSHOT && !e->nr_calls && e->ts > tr.end_ns) {
-			bad(err, errlen, "corrupted", h->header_size + i * h->record_size,
-			    "snapshot of head 0x%llx walked at %llu ns, after the "
-			    "recording ended (%llu ns)", (unsigned long long)e->head,
-			    (unsigned long long)e->ts, (unsigned long long)tr.end_ns);
+			cs_trace_bad(err, errlen, "corrupted", h->header_size + i * h->record_size,
+				     "snapshot of head 0x%llx walked at %llu ns, after the "
+				     "recording ended (%llu ns)", (unsigned long long)e->head,
+				     (unsigned long long)e->ts, (unsigned long long)tr.end_ns);
 			goto fail;
 		}
 	}

@@ -139,11 +139,11 @@ int cs_trace_check_snapshots(const struct cs_trace *t, size_t *nr, bool salvage,
 		if (!first) {
 			/* record walks after cs_trace_begin() stamped start_ns */
 			if (e->ts < h->start_ns) {
-				bad(err, errlen, "corrupted", FOFF(ts),
-				    "snapshot of head 0x%llx walked at %llu ns, before the "
-				    "recording started (%llu ns)", (unsigned long long)e->head,
-				    (unsigned long long)e->ts,
-				    (unsigned long long)h->start_ns);
+				cs_trace_bad(err, errlen, "corrupted", FOFF(ts),
+					     "snapshot of head 0x%llx walked at %llu ns, before the "
+					     "recording started (%llu ns)", (unsigned long long)e->head,
+					     (unsigned long long)e->ts,
+					     (unsigned long long)h->start_ns);
 				goto out;
 			}
 			if (e->nr_calls) {
