@@ -340,8 +340,6 @@ struct {
 
 static struct rec_pm_stack rec_pm_zero_stack;
 
-/* Blocks looked at per pass by rec_pm_complete() */
-#define REC_PM_MAX_WALK 64
 
 static __always_inline struct notifier_block *rec_pm_first(void *head, int kind)
 {
@@ -363,23 +361,25 @@ static __always_inline struct notifier_block *rec_pm_first(void *head, int kind)
  * it) would leave its runs out of the pass, and with them the value the
  * pass returns, the stop that ends it, a robust pass's rollback: check
  * would rightly call that a violation. Such passes are not recorded, only
- * counted (CS_REC_STAT_PARTIAL). A block that a writer links meanwhile is
- * covered by probemode.bpf.h (its callback, if new, makes the chain
- * pending); one freed under us reads as an unknown callback: not recorded.
+ * counted (CS_REC_STAT_PARTIAL), and so are those of a chain longer than
+ * CS_REC_PM_MAX_WALK blocks (CS_REC_STAT_LONG). A block that a writer
+ * links meanwhile is covered by probemode.bpf.h (its callback, if new,
+ * makes the chain pending); one freed under us reads as an unknown
+ * callback: not recorded.
  */
-static __always_inline bool rec_pm_complete(void *head, int kind)
+static __always_inline int rec_pm_complete(void *head, int kind)
 {
 	struct notifier_block *nb = rec_pm_first(head, kind);
 	__u64 cb;
 	int i;
 
-	for (i = 0; i < REC_PM_MAX_WALK && nb; i++) {
+	for (i = 0; i < CS_REC_PM_MAX_WALK && nb; i++) {
 		cb = (__u64)BPF_CORE_READ(nb, notifier_call);
 		if (!bpf_map_lookup_elem(&cs_pm_cbmap, &cb))
-			return false;
+			return CS_REC_STAT_PARTIAL;
 		nb = BPF_CORE_READ(nb, next);
 	}
-	return !nb;
+	return nb ? CS_REC_STAT_LONG : -1;	/* -1: complete */
 }
 
 /* Push (or, for a rollback, take over) this pass's frame: recorded? */
@@ -406,13 +406,17 @@ static __always_inline bool rec_pm_begin(void *head, int kind, int type)
 		}
 	}
 	rec = !stopping;
-	if (rec && !rec_pm_complete(head, kind)) {
-		__u32 idx = CS_REC_STAT_PARTIAL;
-		__u64 *cnt = bpf_map_lookup_elem(&rec_stats, &idx);
+	if (rec) {
+		int why = rec_pm_complete(head, kind);
 
-		if (cnt)
-			__sync_fetch_and_add(cnt, 1);
-		rec = false;
+		if (why >= 0) {
+			__u32 idx = why;
+			__u64 *cnt = bpf_map_lookup_elem(&rec_stats, &idx);
+
+			if (cnt)
+				__sync_fetch_and_add(cnt, 1);
+			rec = false;
+		}
 	}
 	if (d < CS_MAX_DEPTH) {
 		f = &st->f[d & (CS_MAX_DEPTH - 1)];

@@ -104,8 +104,12 @@ enum cs_rec_stat {
 	CS_REC_STAT_LOST,	/* bpf_ringbuf_reserve() failed: ring full */
 	CS_REC_STAT_LOST_NMI,	/* it failed in NMI: lock busy, a bigger -b won't help */
 	CS_REC_STAT_PARTIAL,	/* probes: passes not recorded, a callback unseen */
+	CS_REC_STAT_LONG,	/* probes: passes not recorded, chain too long to check */
 	CS_REC_STAT_MAX,
 };
+
+/* probes mode: blocks record checks per pass (as many as `chains` shows) */
+#define CS_REC_PM_MAX_WALK 256
 
 /* default ring buffer size, bytes (a power of two, pages) */
 #define CS_REC_RINGBUF_SIZE (16u << 20)

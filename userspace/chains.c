@@ -6,8 +6,11 @@
  * BPF and BTF: it needs no notifier tracepoint.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "chainscope.h"
 #include "chainwalk.h"
@@ -377,11 +380,35 @@ static int write_object(void)
 	size_t size;
 	FILE *f;
 
+	struct stat st;
+	int fd, err = 0;
+
 	obj = cs_chainwalk_object(&size);
-	f = fopen(env.bpf_object, "wb");
-	if (!f || fwrite(obj, 1, size, f) != size || fclose(f)) {
+	/* a regular file only: O_NONBLOCK so that a FIFO cannot hang us */
+	fd = open(env.bpf_object, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC,
+		  0644);
+	if (fd < 0 || fstat(fd, &st)) {
+		err = errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		err = EINVAL;
+	} else {
+		f = fdopen(fd, "wb");
+		if (!f) {
+			err = errno;
+		} else {
+			fd = -1;
+			if (fwrite(obj, 1, size, f) != size)
+				err = errno ? errno : EIO;
+			if (fclose(f) && !err)
+				err = errno;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	if (err) {
 		warn("%s: error: cannot write %s: %s\n", env.cmd,
-		     cs_safe_str(env.bpf_object, safe, sizeof(safe)), strerror(errno));
+		     cs_safe_str(env.bpf_object, safe, sizeof(safe)),
+		     err == EINVAL ? "not a regular file" : strerror(err));
 		return CS_EXIT_OUTPUT;
 	}
 	return CS_EXIT_OK;

@@ -217,15 +217,20 @@ static int attach_cbs(struct cs_pm *pm, const __u64 *cbs, int n)
 		cookies[k] = e->slot;
 		k++;
 	}
+	/*
+	 * The return probes first: a callback that starts between the two
+	 * attaches then has an exit without an entry (counted as unpaired),
+	 * never an entry frame that no exit pops.
+	 */
 	cs_libbpf_quiet(true);
-	in = k ? attach_batch(pm, false, addrs, cookies, k) : NULL;
+	out = k ? attach_batch(pm, true, addrs, cookies, k) : NULL;
 	cs_libbpf_quiet(false);
-	if (k && !in) {
+	if (k && !out) {
 		int j = 0;
 
 		cs_libbpf_quiet(true);	/* libbpf's line per failure: ours says more */
 		for (i = 0; i < k; i++) {
-			struct bpf_link *t = attach_batch(pm, false, &addrs[i], &cookies[i], 1);
+			struct bpf_link *t = attach_batch(pm, true, &addrs[i], &cookies[i], 1);
 
 			if (!t) {
 				ents[i]->err = -errno;
@@ -238,18 +243,18 @@ static int attach_cbs(struct cs_pm *pm, const __u64 *cbs, int n)
 		}
 		cs_libbpf_quiet(false);
 		k = j;
-		in = k ? attach_batch(pm, false, addrs, cookies, k) : NULL;
-		if (k && !in)
+		out = k ? attach_batch(pm, true, addrs, cookies, k) : NULL;
+		if (k && !out)
 			for (i = 0; i < k; i++)
 				ents[i]->err = -errno;
 	}
-	if (in) {
-		out = attach_batch(pm, true, addrs, cookies, k);
-		if (!out) {
+	if (out) {
+		in = attach_batch(pm, false, addrs, cookies, k);
+		if (!in) {
 			for (i = 0; i < k; i++)
 				ents[i]->err = -errno;
-			bpf_link__destroy(in);
-			in = NULL;
+			bpf_link__destroy(out);
+			out = NULL;
 		}
 	}
 	if (in && (add_link(pm, in) || add_link(pm, out))) {

@@ -132,7 +132,9 @@ int cs_startup_probes(const char *cmd, const struct cs_tp *tps, int nr_tps)
 		}
 		if (r > 0) {
 			warn("%s: error: tracepoint notifier:%s has a prototype other "
-			     "than the %d arguments this chainscope expects\n", cmd,
+			     "than the %d arguments this chainscope expects (not a "
+			     "chainscope kernel: upstream's events since 6.4 carry only "
+			     "cb; --mode probes works here)\n", cmd,
 			     tps[i].name, tps[i].nr_args);
 			return CS_EXIT_NO_TP;
 		}

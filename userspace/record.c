@@ -708,6 +708,11 @@ int cmd_record(int argc, char **argv)
 			printf("NOTE: probes: %llu passes not recorded: their chain has a "
 			       "callback probes mode cannot see (named above)\n",
 			       (unsigned long long)partial);
+		partial = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LONG);
+		if (partial)
+			printf("NOTE: probes: %llu passes not recorded: their chain is longer "
+			       "than the %d blocks record checks per pass\n",
+			       (unsigned long long)partial, CS_REC_PM_MAX_WALK);
 		/*
 		 * cs_lookup_or_init() counts a full per-task map (pass and
 		 * callback stacks, CS_PM_MAX_TASKS) in `stats`: those passes

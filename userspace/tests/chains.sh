@@ -87,6 +87,9 @@ fi
 # --- --bpf-object: no privileges, no bpf() ------------------------------------
 expect bpf-object-unwritable 6 "cannot write /nonexistent/x.o" \
 	"$CS" chains --bpf-object /nonexistent/x.o
+mkfifo "$TMP/fifo"
+expect bpf-object-fifo 6 "cannot write $TMP/fifo" \
+	timeout 20 "$CS" chains --bpf-object "$TMP/fifo"
 : >"$TMP/kcalls"
 run "${GUARD[@]}" "$CS" chains --bpf-object "$TMP/chains.bpf.o"
 if [ "$rc" = 0 ] && ! grep -Eq "(${KCALLS//,/|})\\(" "$TMP/kcalls" &&
