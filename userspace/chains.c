@@ -532,19 +532,20 @@ static int watch_startup(int *mode)
 
 static void warn_seen(const struct ksyms *ks, const struct cs_seen_result *seen)
 {
-	char buf[300];
+	char buf[300], kinds[64];
 	int i, k;
 
 	for (i = 0; i < seen->nr; i++) {
 		if (seen->heads[i].kind != CS_CHAIN_KIND_UNKNOWN)
 			continue;
-		ksyms__format(ks, seen->heads[i].head, buf, sizeof(buf));
-		warn("%s: -w: events named %s with several kinds (", env.cmd, buf);
+		kinds[0] = 0;
 		for (k = CS_CHAIN_RAW; k <= CS_CHAIN_SRCU; k++)
 			if (seen->heads[i].kinds & (1U << k))
-				warn("%s%s", k == __builtin_ctz(seen->heads[i].kinds) ? "" : " ",
-				     cs_kind_name(k));
-		warn("): its kind is inferred\n");
+				snprintf(kinds + strlen(kinds), sizeof(kinds) - strlen(kinds),
+					 "%s%s", kinds[0] ? " " : "", cs_kind_name(k));
+		ksyms__format(ks, seen->heads[i].head, buf, sizeof(buf));
+		warn("%s: -w: events named %s with several kinds (%s): its kind is inferred\n",
+		     env.cmd, buf, kinds);
 	}
 	if (seen->dropped)
 		warn("%s: WARNING: -w: %llu events named heads beyond the first %d, not "

@@ -44,6 +44,60 @@ static int pick_programs(struct chainseen_bpf *skel, int mode)
 	return n;
 }
 
+/* every program of the object, loaded or not */
+#define MAX_PROGS 32
+
+/*
+ * Attach each loaded program. Tracepoints mode needs them all; probes
+ * mode takes what attaches, saying what did not (a function may be
+ * notrace on some kernel). Programs attached, 0 when probes mode got
+ * none (exit 9), -1 on another failure; a one-line message either way.
+ */
+static int attach(const char *cmd, struct chainseen_bpf *skel, int mode,
+		  struct bpf_link **links)
+{
+	struct bpf_program *p;
+	int i = 0, n = 0, err = 0;
+
+	bpf_object__for_each_program(p, skel->obj) {
+		if (i == MAX_PROGS)
+			break;
+		if (!bpf_program__autoload(p)) {
+			i++;
+			continue;
+		}
+		links[i] = bpf_program__attach(p);
+		if (links[i]) {
+			n++;
+		} else {
+			err = -errno;
+			links[i] = NULL;
+			if (mode == CS_MODE_TRACEPOINTS) {
+				warn("%s: error: -w: cannot attach to %s: %s\n", cmd,
+				     bpf_program__section_name(p), strerror(-err));
+				return -1;
+			}
+			warn("%s: -w: cannot attach to %s (%s): its events are not seen\n",
+			     cmd, bpf_program__section_name(p), strerror(-err));
+		}
+		i++;
+	}
+	if (!n)
+		warn("%s: error: no event source for -w: no notifier tracepoints, and fentry "
+		     "on the chain API failed: %s (BPF trampolines?)\n", cmd, strerror(-err));
+	return n;
+}
+
+static void detach(struct bpf_link **links)
+{
+	int i;
+
+	for (i = 0; i < MAX_PROGS; i++) {
+		bpf_link__destroy(links[i]);
+		links[i] = NULL;
+	}
+}
+
 static int cmp_head(const void *a, const void *b)
 {
 	const struct cs_seen_head *x = a, *y = b;
@@ -101,6 +155,7 @@ int cs_chains_watch(const char *cmd, int mode, long seconds, const struct ksyms 
 		    struct cs_seen_result *res)
 {
 	struct cs_common c = { .cmd = cmd, .interval = seconds };
+	struct bpf_link *links[MAX_PROGS] = {};
 	struct chainseen_bpf *skel;
 	int err, n;
 
@@ -126,18 +181,9 @@ int cs_chains_watch(const char *cmd, int mode, long seconds, const struct ksyms 
 		err = CS_EXIT_ERROR;
 		goto out;
 	}
-	err = chainseen_bpf__attach(skel);
-	if (err) {
-		if (mode == CS_MODE_PROBES) {
-			warn("%s: error: no event source for -w: no notifier tracepoints, and "
-			     "fentry on the chain API failed: %s (BPF trampolines?)\n", cmd,
-			     strerror(-err));
-			err = CS_EXIT_NO_MODE;
-		} else {
-			warn("%s: error: -w: failed to attach to the notifier tracepoints: %s\n",
-			     cmd, strerror(-err));
-			err = CS_EXIT_ERROR;
-		}
+	n = attach(cmd, skel, mode, links);
+	if (n <= 0) {
+		err = n ? CS_EXIT_ERROR : CS_EXIT_NO_MODE;
 		goto out;
 	}
 
@@ -145,7 +191,7 @@ int cs_chains_watch(const char *cmd, int mode, long seconds, const struct ksyms 
 	warn("Tracing notifier chain heads for %ld s (mode %s, %d programs)... "
 	     "Hit Ctrl-C to end early.\n", seconds, cs_mode_name(mode), n);
 	cs_wait_interval(&c);
-	chainseen_bpf__detach(skel);
+	detach(links);
 
 	err = read_seen(bpf_map__fd(skel->maps.seen), res);
 	if (err) {
@@ -159,6 +205,7 @@ int cs_chains_watch(const char *cmd, int mode, long seconds, const struct ksyms 
 	res->dropped = skel->bss->seen_dropped;
 	err = CS_EXIT_OK;
 out:
+	detach(links);
 	chainseen_bpf__destroy(skel);
 	return err;
 }
