@@ -270,11 +270,28 @@ wobj "$OUT" reboot_notifier_list | grep -q '"status":"ok",.*"source":"table","se
 grep -q -- "-w: [0-9]* heads seen in notifier events" "$W/watch.err" ||
 	fail "-w: no 'heads seen' line"
 
+# calls_during CHAIN NAME ARGS...: chainscope ARGS in the background,
+# calling CHAIN once every 0.1 s until it exits (a kthread calling
+# non-stop would starve a non-preemptible stock guest); rc as run()'s
+calls_during() {
+	chain=$1
+	name=$2
+	shift 2
+	"$CS" "$@" > "$W/$name.out" 2> "$W/$name.err" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		echo "call $chain 1" > "$CTL"
+		usleep 100000
+	done
+	wait "$pid"
+	rc=$?
+	echo "\$ chainscope $* (exit $rc)"
+	cat "$W/$name.out" "$W/$name.err"
+}
+
 # The window ends by itself, text output; a -c head keeps source cli
 # and gets the event's count (0 here: nothing calls blocking).
-ctl "callers atomic 1 0"
-run watch-text chains -w 2 -c cs_loadgen_blocking
-ctl stop
+calls_during atomic watch-text chains -w 2 -c cs_loadgen_blocking
 expect_eq "-w 2: exit" "$rc" 0
 grep -q "^chain: cs_loadgen_atomic \[cs_loadgen\] (atomic) addr=0x[0-9a-f]* source=seen seen=[1-9][0-9]* stable blocks=1\$" \
 	"$W/watch-text.out" || fail "-w 2: cs_loadgen_atomic not seen (text)"
@@ -287,9 +304,7 @@ if [ "$CS_VARIANT" = stock ]; then
 	expect_eq "stock: -w --mode tracepoints: exit" "$rc" 5
 else
 	# our kernel has the chain API too: probes mode sees the same
-	ctl "callers srcu 1 0"
-	run watch-probes chains -w 2 --mode probes -j
-	ctl stop
+	calls_during srcu watch-probes chains -w 2 --mode probes -j
 	expect_eq "-w --mode probes: exit" "$rc" 0
 	o=$(wobj "$W/watch-probes.out" cs_loadgen_srcu)
 	echo "$o" | grep -q '"kind":"srcu","kind_inferred":false,"status":"ok",.*"source":"seen","seen_events":[1-9][0-9]*}' ||
