@@ -7,19 +7,24 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
 #include "chainscope.h"
+#include "chainseen.h"
 #include "chainwalk.h"
+#include "probemode.h"
+#include "../bpf/chainseen.h"
 
 #define MAX_HEADS 64
 
 enum {
 	OPT_ALL = 0x100,
 	OPT_BPF_OBJECT,
+	OPT_MODE,
 };
 
 static struct env {
@@ -31,6 +36,9 @@ static struct env {
 	bool verbose;
 	bool all;
 	const char *bpf_object;	/* --bpf-object FILE */
+	long watch;		/* -w SECONDS, 0 if not given */
+	int mode;		/* --mode (for -w), enum cs_mode */
+	bool mode_given;
 } env = {
 	.kind = CS_CHAIN_KIND_UNKNOWN,
 };
@@ -43,6 +51,12 @@ static const struct argp_option opts[] = {
 	{ "all", OPT_ALL, NULL, 0,
 	  "Also every kallsyms data symbol named like a head that validates as "
 	  "exactly one kind", 0 },
+	{ "watch", 'w', "SECONDS", 0,
+	  "Also every head notifier events name during SECONDS (Ctrl-C ends "
+	  "the window early), marked seen", 0 },
+	{ "mode", OPT_MODE, "MODE", 0,
+	  "Where -w sees events: auto (default: tracepoints if the kernel has "
+	  "ours, else probes), tracepoints, probes", 0 },
 	{ "json", 'j', NULL, 0, "One JSON object", 0 },
 	{ "bpf-object", OPT_BPF_OBJECT, "FILE", 0,
 	  "Write the walker's BPF object to FILE (for bpftool prog loadall) and exit", 0 },
@@ -67,6 +81,16 @@ static const char doc[] =
 "exactly one kind, with evidence). A head that is not a chain prints why\n"
 "(bad-pointer, fault, too-long, bad-callback, bad-order, bad-lock,\n"
 "no-room, ambiguous, not-a-head, other-kind, no-evidence).\n"
+"\n"
+"-w SECONDS first watches notifier events for that long and adds every\n"
+"head they name, with the kind the event gives (tracepoints mode: the\n"
+"notifier_call_begin and (un)register tracepoints; probes mode: fentry on\n"
+"the exported *_notifier_call_chain and *_chain_(un)register functions,\n"
+"which miss calls that bypass the API). Each head says where it came\n"
+"from: cli (-c), table, all (--all) or seen (only events named it): the\n"
+"JSON field \"source\", and with -w the text's source=; with -w, seen=N\n"
+"(\"seen_events\") counts the events that named it. A seen head that does\n"
+"not validate is shown with its status, like a table head.\n"
 "\v"
 "Examples:\n"
 "  chainscope chains                         # the well-known heads\n"
@@ -74,11 +98,28 @@ static const char doc[] =
 "  chainscope chains -c cs_loadgen:cs_loadgen_blocking -j\n"
 "  chainscope chains -c 0xffffffffc0a02040 -k atomic\n"
 "  chainscope chains --all                   # every head kallsyms names\n"
+"  chainscope chains -w 10 -j                # and every head called or\n"
+"                                            # (un)registered within 10 s\n"
 "\n"
 "Exit status of chains: as below, and\n"
 "  10 a -c head does not validate as a chain (of its -k kind, or of any)\n"
 "\n"
 CS_EXIT_DOC;
+
+/* -w SECONDS: 1..INT_MAX, a usage error otherwise */
+static long parse_seconds(const struct argp_state *state, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end)
+		cs_usage_error(state, "invalid -w '%s': not a number of seconds", arg);
+	if (errno == ERANGE || v <= 0 || v > INT_MAX)
+		cs_usage_error(state, "invalid -w '%s': must be 1..%d seconds", arg, INT_MAX);
+	return v;
+}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -102,6 +143,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_ALL:
 		env.all = true;
 		return 0;
+	case 'w':
+		env.watch = parse_seconds(state, arg);
+		return 0;
+	case OPT_MODE:
+		env.mode = cs_mode_parse(arg);
+		if (env.mode < 0)
+			cs_usage_error(state, "unknown --mode '%s' (auto, tracepoints, probes)",
+				       arg);
+		env.mode_given = true;
+		return 0;
 	case OPT_BPF_OBJECT:
 		env.bpf_object = arg;
 		return 0;
@@ -117,6 +168,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (env.kind >= 0 && !env.nr_chains)
 			cs_usage_error(state, "-k KIND applies to -c heads: give -c CHAIN");
+		if (env.mode_given && !env.watch)
+			cs_usage_error(state, "--mode picks where -w sees events: give -w SECONDS");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -130,12 +183,26 @@ static const struct argp argp = {
 	.doc = doc,
 };
 
+/* Where a head to walk came from (the first of these that names it) */
+enum head_source {
+	SRC_CLI,		/* -c */
+	SRC_TABLE,		/* the curated table */
+	SRC_ALL,		/* --all: a kallsyms name */
+	SRC_SEEN,		/* -w: only notifier events named it */
+};
+
+static const char *const source_names[] = {
+	[SRC_CLI] = "cli", [SRC_TABLE] = "table", [SRC_ALL] = "all", [SRC_SEEN] = "seen",
+};
+
 /* A head to walk: where it came from decides its kind and the exit code. */
 struct head {
 	__u64 addr;
 	int kind;		/* CS_CHAIN_KIND_UNKNOWN: infer */
 	bool from_c;		/* -c: a head that does not validate fails the run */
-	bool from_all;		/* --all: kept only if it validates */
+	bool from_all;		/* --all: kept only if it validates (or was seen) */
+	int source;		/* enum head_source */
+	__u64 seen;		/* -w: events that named it */
 };
 
 /* "SYM", "MODULE:SYM" or "0xADDR" to an address; CS_EXIT_OK or _USAGE. */
@@ -217,12 +284,15 @@ static void print_blocks(const struct ksyms *ks, const struct cs_chain *c,
 }
 
 static void print_text(const struct ksyms *ks, const struct cs_chain *c,
-		       const int *per_kind)
+		       const int *per_kind, const struct head *h)
 {
 	int k;
 
 	printf("chain: %s (%s%s) addr=0x%llx", c->name, cs_kind_name(c->kind),
 	       c->kind_guessed ? ", inferred" : "", (unsigned long long)c->head);
+	if (env.watch)
+		printf(" source=%s seen=%llu", source_names[h->source],
+		       (unsigned long long)h->seen);
 	if (c->status != CS_CHAIN_OK) {
 		printf(" not a chain: %s (%s)", cs_chain_status_name(c->status),
 		       cs_chain_status_doc(c->status));
@@ -246,8 +316,15 @@ static void print_text(const struct ksyms *ks, const struct cs_chain *c,
 	print_blocks(ks, c, "  ");
 }
 
+static void json_source(json_object *o, const struct head *h)
+{
+	json_object_object_add(o, "source", json_object_new_string(source_names[h->source]));
+	if (env.watch)
+		json_object_object_add(o, "seen_events", json_object_new_uint64(h->seen));
+}
+
 static json_object *chain_json(const struct ksyms *ks, const struct cs_chain *c,
-			       const int *per_kind)
+			       const int *per_kind, const struct head *h)
 {
 	json_object *o = json_object_new_object(), *blocks, *b, *kinds;
 	int i, k;
@@ -271,8 +348,10 @@ static json_object *chain_json(const struct ksyms *ks, const struct cs_chain *c,
 			json_object_object_add(o, "as_kind", kinds);
 		}
 		/* the blocks read stay, so the offending one can be seen */
-		if (c->status != CS_CHAIN_BAD_CALLBACK && c->status != CS_CHAIN_BAD_ORDER)
+		if (c->status != CS_CHAIN_BAD_CALLBACK && c->status != CS_CHAIN_BAD_ORDER) {
+			json_source(o, h);
 			return o;
+		}
 	}
 	json_object_object_add(o, "stable", json_object_new_boolean(c->stable));
 	blocks = json_object_new_array();
@@ -284,6 +363,7 @@ static json_object *chain_json(const struct ksyms *ks, const struct cs_chain *c,
 		json_object_array_add(blocks, b);
 	}
 	json_object_object_add(o, "blocks", blocks);
+	json_source(o, h);
 	return o;
 }
 
@@ -336,6 +416,7 @@ static int collect(const struct ksyms *ks, const __u64 *c_addrs, struct head **o
 		h[n].addr = c_addrs[i];
 		h[n].kind = env.kind >= 0 ? env.kind : known_kind(known, nr_known, c_addrs[i]);
 		h[n].from_c = true;
+		h[n].source = SRC_CLI;
 		n++;
 	}
 	if (!env.nr_chains || env.all) {
@@ -344,6 +425,7 @@ static int collect(const struct ksyms *ks, const __u64 *c_addrs, struct head **o
 				continue;
 			h[n].addr = known[i].head;
 			h[n].kind = known[i].kind;
+			h[n].source = SRC_TABLE;
 			n++;
 		}
 	}
@@ -366,10 +448,88 @@ static int collect(const struct ksyms *ks, const __u64 *c_addrs, struct head **o
 		h[n].kind = CS_CHAIN_KIND_UNKNOWN;
 		h[n].from_all = true;
 		h[n].from_c = false;
+		h[n].source = SRC_ALL;
 		n++;
 	}
 	*out = h;
 	return n;
+}
+
+/*
+ * -w: mark the heads already listed that events named, append the others
+ * (source seen). The event's kind replaces an inference; a head the
+ * events gave several kinds is inferred. Count or -errno.
+ */
+static int add_seen(struct head **heads, int n, const struct cs_seen_result *seen)
+{
+	struct head *h = realloc(*heads, (n + seen->nr + 1) * sizeof(*h));
+	const struct cs_seen_head *s;
+	int i, j;
+
+	if (!h)
+		return -ENOMEM;
+	*heads = h;
+	for (i = 0; i < seen->nr; i++) {
+		s = &seen->heads[i];
+		for (j = 0; j < n; j++)
+			if (h[j].addr == s->head)
+				break;
+		if (j == n) {
+			memset(&h[n], 0, sizeof(h[n]));
+			h[n].addr = s->head;
+			h[n].kind = CS_CHAIN_KIND_UNKNOWN;
+			h[n].source = SRC_SEEN;
+			n++;
+		}
+		h[j].seen = s->events;
+		h[j].from_all = false;	/* seen: shown even if it does not validate */
+		if (h[j].kind == CS_CHAIN_KIND_UNKNOWN)
+			h[j].kind = s->kind;
+	}
+	return n;
+}
+
+/* -w: what start-up needs (tracepoints mode: these; probes: the API) */
+static int watch_startup(int *mode)
+{
+	static const struct cs_tp tps[] = {
+		{ "notifier_call_begin", 5 },
+		{ "notifier_register", 6 },
+		{ "notifier_unregister", 6 },
+		{ "notifier_register_error", 6 },
+		{ "notifier_unregister_error", 6 },
+	};
+	struct cs_common c;
+	int err;
+
+	cs_common_init(&c, env.cmd);
+	c.mode = env.mode;
+	err = cs_mode_startup(&c, tps, sizeof(tps) / sizeof(tps[0]), true);
+	*mode = c.mode;
+	return err;
+}
+
+static void warn_seen(const struct ksyms *ks, const struct cs_seen_result *seen)
+{
+	char buf[300], kinds[64];
+	int i, k;
+
+	for (i = 0; i < seen->nr; i++) {
+		if (seen->heads[i].kind != CS_CHAIN_KIND_UNKNOWN)
+			continue;
+		kinds[0] = 0;
+		for (k = CS_CHAIN_RAW; k <= CS_CHAIN_SRCU; k++)
+			if (seen->heads[i].kinds & (1U << k))
+				snprintf(kinds + strlen(kinds), sizeof(kinds) - strlen(kinds),
+					 "%s%s", kinds[0] ? " " : "", cs_kind_name(k));
+		ksyms__format(ks, seen->heads[i].head, buf, sizeof(buf));
+		warn("%s: -w: events named %s with several kinds (%s): its kind is inferred\n",
+		     env.cmd, buf, kinds);
+	}
+	if (seen->dropped)
+		warn("%s: WARNING: -w: %llu events named heads beyond the first %d, not "
+		     "listed\n", env.cmd, (unsigned long long)seen->dropped, CS_SEEN_MAX_HEADS);
+	warn("%s: -w: %d heads seen in notifier events\n", env.cmd, seen->nr);
 }
 
 /* --bpf-object FILE: no privileges needed, no bpf() call */
@@ -422,7 +582,8 @@ int cmd_chains(int argc, char **argv)
 	struct head *heads = NULL;
 	json_object *root = NULL, *arr = NULL;
 	int nr_known, nr_heads = 0, i, err, per_kind[4];
-	int shown = 0, rejected = 0, bad_c = 0;
+	int shown = 0, rejected = 0, bad_c = 0, mode = CS_MODE_AUTO;
+	struct cs_seen_result seen = {};
 	struct ksyms *ks = NULL;
 	bool inferred;
 
@@ -431,8 +592,11 @@ int cmd_chains(int argc, char **argv)
 	if (env.bpf_object)
 		return write_object();
 
-	/* capabilities (3) and BTF (4) first; no tracepoint needed */
-	err = cs_startup_probes(env.cmd, NULL, 0);
+	/*
+	 * capabilities (3) and BTF (4) first; no tracepoint needed, except
+	 * by -w in tracepoints mode (5; probes mode without the API: 9)
+	 */
+	err = env.watch ? watch_startup(&mode) : cs_startup_probes(env.cmd, NULL, 0);
 	if (err)
 		return err;
 	ks = ksyms__load(NULL);
@@ -453,7 +617,7 @@ int cmd_chains(int argc, char **argv)
 		if (err)
 			goto cleanup;
 	}
-	if (cs_probe_only(env.cmd)) {
+	if (cs_probe_only_mode(env.cmd, mode)) {
 		for (i = 0; i < env.nr_chains; i++)
 			warn("%s: chain %s is 0x%llx\n", env.cmd, env.chains[i],
 			     (unsigned long long)c_addrs[i]);
@@ -476,6 +640,18 @@ int cmd_chains(int argc, char **argv)
 	w = cs_chainwalk_open(env.cmd, env.verbose);
 	if (!w)
 		goto cleanup;
+	if (env.watch) {
+		err = cs_chains_watch(env.cmd, mode, env.watch, ks, &seen);
+		if (err)
+			goto cleanup;
+		warn_seen(ks, &seen);
+		err = CS_EXIT_ERROR;
+		nr_heads = add_seen(&heads, nr_heads, &seen);
+		if (nr_heads < 0) {
+			warn("%s: error: out of memory\n", env.cmd);
+			goto cleanup;
+		}
+	}
 
 	if (env.json) {
 		root = json_object_new_object();
@@ -506,10 +682,11 @@ int cmd_chains(int argc, char **argv)
 		shown++;
 		if (env.json)
 			json_object_array_add(arr, chain_json(ks, c, inferred ||
-					      c->status == CS_CHAIN_OTHER_KIND ? per_kind : NULL));
+					      c->status == CS_CHAIN_OTHER_KIND ? per_kind : NULL,
+					      &heads[i]));
 		else
 			print_text(ks, c, inferred || c->status == CS_CHAIN_OTHER_KIND ?
-				   per_kind : NULL);
+				   per_kind : NULL, &heads[i]);
 	}
 	if (env.json) {
 		cs_json_print(root);
@@ -525,6 +702,7 @@ cleanup:
 	cs_chainwalk_close(w);
 	free(c);
 	free(heads);
+	free(seen.heads);
 	free(known);
 	ksyms__free(ks);
 	return err;

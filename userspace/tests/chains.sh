@@ -69,13 +69,32 @@ expect missing-chain-arg 2 "requires an argument -- 'c'" "$CS" chains -c
 expect empty-chain 2 "empty -c CHAIN" "$CS" chains -c ''
 expect no-interval-options 2 "invalid option -- 'm'" "$CS" chains -m
 expect kind-one-line 2 "unknown -k 'a\\\\x0ab'" "$CS" chains -c x -k "$(printf 'a\nb')"
+# -w SECONDS: 1..INT_MAX, nothing else
+W_RANGE="must be 1\\.\\.2147483647 seconds"
+expect watch-zero 2 "invalid -w '0': $W_RANGE" "$CS" chains -w 0
+expect watch-negative 2 "invalid -w '-3': $W_RANGE" "$CS" chains -w -3
+expect watch-long-zero 2 "invalid -w '0': $W_RANGE" "$CS" chains --watch=0
+expect watch-over-int 2 "invalid -w '2147483648': $W_RANGE" "$CS" chains -w 2147483648
+expect watch-overflow 2 "invalid -w '99999999999999999999': $W_RANGE" \
+	"$CS" chains -w 99999999999999999999
+expect watch-junk 2 "invalid -w 'abc': not a number of seconds" "$CS" chains -w abc
+expect watch-trailing 2 "invalid -w '5x': not a number of seconds" "$CS" chains -w 5x
+expect watch-empty 2 "invalid -w '': not a number of seconds" "$CS" chains -w ''
+expect watch-one-line 2 "invalid -w '1\\\\x0a2': not a number" "$CS" chains -w "$(printf '1\n2')"
+expect watch-missing-arg 2 "requires an argument -- 'w'" "$CS" chains -w
+expect mode-without-watch 2 "--mode picks where -w sees events: give -w SECONDS" \
+	"$CS" chains --mode probes
+expect watch-unknown-mode 2 "unknown --mode 'bogus' \(auto, tracepoints, probes\)" \
+	"$CS" chains -w 1 --mode bogus
 run "$CS" chains --help
 if [ "$rc" = 0 ] && grep -q "^Examples:" <<<"$out" && grep -q "^Exit status:" <<<"$out" &&
 	grep -q "10 a -c head does not validate" <<<"$out" &&
-	grep -q -- "--all" <<<"$out" && grep -q "MODULE:SYMBOL" <<<"$out"; then
+	grep -q -- "--all" <<<"$out" && grep -q "MODULE:SYMBOL" <<<"$out" &&
+	grep -Eq -- "-w, --watch=SECONDS" <<<"$out" && grep -q -- "--mode=MODE" <<<"$out" &&
+	sed -n '/^Examples:/,/^Exit status/p' <<<"$out" | grep -q "chainscope chains -w [0-9]"; then
 	pass help
 else
-	fail help "exit $rc or missing Examples/Exit status/exit 10/--all: ${out:0:200}"
+	fail help "exit $rc or missing Examples/Exit status/exit 10/--all/-w: ${out:0:200}"
 fi
 run "$CS" --help
 if [ "$rc" = 0 ] && grep -Eq "^  chains +the blocks on notifier chains" <<<"$out"; then
@@ -115,6 +134,8 @@ if [ "$ROOT" != 1 ]; then
 	exit $failed
 fi
 expect no-btf 4 "no kernel BTF at /nonexistent" env CHAINSCOPE_BTF=/nonexistent "$CS" chains
+expect watch-no-btf 4 "no kernel BTF at /nonexistent" \
+	env CHAINSCOPE_BTF=/nonexistent "$CS" chains -w 1
 
 # --- resolution on synthetic BTF and kallsyms ------------------------------------
 # chains needs no notifier tracepoint: BTF without any passes
@@ -130,6 +151,28 @@ ffffffffc0004000 d cs_loadgen_blocking	[other]
 K
 export CHAINSCOPE_BTF=$TMP/plain.btf CHAINSCOPE_KALLSYMS=$TMP/kallsyms
 expect probes-pass-without-tracepoints 0 "start-up probes passed" "$CS" chains
+
+# -w: the event source. Ours: tracepoints; stock: probes on the chain
+# API; neither: 9; --mode tracepoints without ours: 5.
+TPS="notifier_call_begin:5 notifier_register:6 notifier_unregister:6"
+TPS="$TPS notifier_register_error:6 notifier_unregister_error:6"
+# shellcheck disable=SC2086
+"$MKBTF" "$TMP/ours.btf" $TPS func:atomic_notifier_call_chain &&
+"$MKBTF" "$TMP/stock.btf" func:atomic_notifier_call_chain &&
+"$MKBTF" "$TMP/partial.btf" notifier_call_begin:5 func:atomic_notifier_call_chain ||
+	{ fail mkbtf "cannot write BTF"; exit 1; }
+expect watch-ours 0 "start-up probes passed \(mode tracepoints\)" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" chains -w 1
+expect watch-ours-probes 0 "start-up probes passed \(mode probes\)" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" chains -w 1 --mode probes
+expect watch-stock 0 "start-up probes passed \(mode probes\)" \
+	env CHAINSCOPE_BTF="$TMP/stock.btf" "$CS" chains -w 1
+expect watch-partial 0 "start-up probes passed \(mode probes\)" \
+	env CHAINSCOPE_BTF="$TMP/partial.btf" "$CS" chains --watch 1
+expect watch-stock-tracepoints 5 "no notifier:notifier_register tracepoint" \
+	env CHAINSCOPE_BTF="$TMP/partial.btf" "$CS" chains -w 1 --mode tracepoints
+expect watch-no-api 9 "no event source: .*no function atomic_notifier_call_chain" \
+	"$CS" chains -w 1
 : >"$TMP/kcalls"
 run "${GUARD[@]}" "$CS" chains -c reboot_notifier_list -c cs_loadgen:cs_loadgen_blocking \
 	-c 0xffff888001234000 -k blocking

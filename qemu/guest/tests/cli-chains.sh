@@ -3,8 +3,9 @@
 # order, with the priorities and callbacks it registered (text and -j);
 # equal priorities in registration order; kind inference; a wrong -k and
 # heads that are not heads rejected with their reason and exit 10;
-# --all; the `bpftool prog run` recipe of userspace/README.md.
-# Needs no notifier tracepoint: runs the same on the stock kernel.
+# --all; the `bpftool prog run` recipe of userspace/README.md; -w, the
+# heads events name (tracepoints mode on ours, probes mode on stock).
+# The walk needs no notifier tracepoint: runs the same on the stock kernel.
 . /chainscope/tests/cli-common.inc
 loadgen
 
@@ -219,5 +220,98 @@ expect_eq "--all -v: rejected ones listed" \
 grep -q '^chainscope chains: --all: cs_loadgen_raw \[cs_loadgen\]: no-evidence$' "$W/all-v.err" ||
 	fail "--all -v: the empty raw head is not listed as no-evidence"
 
+# -w: every head the notifier events of the window name, walked, with
+# the kind the event gave (tracepoints mode on our kernel, probes mode's
+# fentry on the chain API on stock) and marked "source":"seen": the
+# loadgen's heads are in no table. Each chain is named by one kind of
+# event only: atomic and srcu by calls, blocking by a robust call, raw
+# by a registration. Ctrl-C ends the window.
+case $CS_VARIANT in
+stock) WMODE=probes ;;
+*) WMODE=tracepoints ;;
+esac
+ctl "add atomic fast prio=3"
+ctl "add blocking fast2 prio=5"
+ctl "add srcu fast prio=1"
+cs_start watch chains -w 600 -j
+grep -q "^Tracing notifier chain heads for 600 s (mode $WMODE, " "$W/watch.err" ||
+	fail "-w: not mode $WMODE: $(cat "$W/watch.err")"
+ctl "call atomic 2"
+ctl "robust blocking 1"
+ctl "call srcu 1"
+ctl "add raw fast2 prio=9"
+cs_stop
+expect_eq "-w -j: one line" "$(wc -l < "$OUT")" 1
+# wobj FILE NAME: the chains[] object of head NAME in chains -j output
+wobj() {
+	awk -v name="$2" '{
+		n = split($0, parts, /\{"chain":/)
+		for (i = 2; i <= n; i++)
+			if (index(parts[i], "\"" name "\",") == 1)
+				print parts[i]
+	}' "$1"
+}
+WANT_W_atomic=cs_loadgen_cb_fast:3
+WANT_W_blocking=cs_loadgen_cb_fast2:5
+WANT_W_srcu=cs_loadgen_cb_fast:1
+WANT_W_raw=cs_loadgen_cb_fast2:9
+for k in atomic blocking srcu raw; do
+	o=$(wobj "$OUT" cs_loadgen_$k)
+	[ -n "$o" ] || fail "-w: cs_loadgen_$k not listed"
+	echo "$o" | grep -q "\"kind\":\"$k\",\"kind_inferred\":false,\"status\":\"ok\",\"stable\":true," ||
+		fail "-w: cs_loadgen_$k: kind/status: $o"
+	echo "$o" | grep -q '"source":"seen","seen_events":[1-9][0-9]*}' ||
+		fail "-w: cs_loadgen_$k: not marked seen: $o"
+	eval want=\$WANT_W_$k
+	got=$(echo "{\"chain\":$o" > "$W/wobj"; json_order "$W/wobj")
+	expect_eq "-w: cs_loadgen_$k blocks" "$got" "$want"
+done
+# the table's heads are still there, as such
+wobj "$OUT" reboot_notifier_list | grep -q '"status":"ok",.*"source":"table","seen_events":[0-9]*}' ||
+	fail "-w: reboot_notifier_list not listed with source table"
+grep -q -- "-w: [0-9]* heads seen in notifier events" "$W/watch.err" ||
+	fail "-w: no 'heads seen' line"
+
+# calls_during CHAIN NAME ARGS...: chainscope ARGS in the background,
+# calling CHAIN once every 0.1 s until it exits (a kthread calling
+# non-stop would starve a non-preemptible stock guest); rc as run()'s
+calls_during() {
+	chain=$1
+	name=$2
+	shift 2
+	"$CS" "$@" > "$W/$name.out" 2> "$W/$name.err" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		echo "call $chain 1" > "$CTL"
+		usleep 100000
+	done
+	wait "$pid"
+	rc=$?
+	echo "\$ chainscope $* (exit $rc)"
+	cat "$W/$name.out" "$W/$name.err"
+}
+
+# The window ends by itself, text output; a -c head keeps source cli
+# and gets the event's count (0 here: nothing calls blocking).
+calls_during atomic watch-text chains -w 2 -c cs_loadgen_blocking
+expect_eq "-w 2: exit" "$rc" 0
+grep -q "^chain: cs_loadgen_atomic \[cs_loadgen\] (atomic) addr=0x[0-9a-f]* source=seen seen=[1-9][0-9]* stable blocks=1\$" \
+	"$W/watch-text.out" || fail "-w 2: cs_loadgen_atomic not seen (text)"
+grep -q "^chain: cs_loadgen_blocking \[cs_loadgen\] (blocking, inferred) addr=0x[0-9a-f]* source=cli seen=0 stable blocks=1\$" \
+	"$W/watch-text.out" || fail "-w 2: -c head not marked cli (text)"
+grep -q '^chain: reboot_notifier_list ' "$W/watch-text.out" &&
+	fail "-w 2 -c: the table is listed although -c was given"
+if [ "$CS_VARIANT" = stock ]; then
+	run watch-tp chains -w 1 --mode tracepoints
+	expect_eq "stock: -w --mode tracepoints: exit" "$rc" 5
+else
+	# our kernel has the chain API too: probes mode sees the same
+	calls_during srcu watch-probes chains -w 2 --mode probes -j
+	expect_eq "-w --mode probes: exit" "$rc" 0
+	o=$(wobj "$W/watch-probes.out" cs_loadgen_srcu)
+	echo "$o" | grep -q '"kind":"srcu","kind_inferred":false,"status":"ok",.*"source":"seen","seen_events":[1-9][0-9]*}' ||
+		fail "-w --mode probes: cs_loadgen_srcu not seen: $o"
+fi
+
 cs_cleanup
-echo "chains: order, priorities and callbacks as registered on all four kinds; wrong kinds and non-heads rejected"
+echo "chains: order, priorities and callbacks as registered on all four kinds; wrong kinds and non-heads rejected; -w lists the heads events name (mode $WMODE)"
