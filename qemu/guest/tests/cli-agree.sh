@@ -93,23 +93,6 @@ echo "del \$id" > \$C 2>/dev/null && exit 1
 exit 0
 LOAD
 
-# check_clean TRACE RECORD-OUT WHAT: 0 violations; as in cli-record.sh,
-# the only excuse is a begin-without-end per event that BPF recursion
-# protection made record miss (counted in its summary)
-check_clean() {
-	if "$CS" check "$1" > "$1.check" 2>&1; then
-		cat "$1.check"
-		return 0
-	fi
-	cat "$1.check"
-	missed=$(sed -n 's/.*missed \([0-9]*\) (BPF recursion.*/\1/p' "$2")
-	nv=$(grep -c ' rule ' "$1.check")
-	other=$(grep ' rule ' "$1.check" | grep -vc 'rule begin-without-end')
-	[ "$other" = 0 ] && [ "$nv" -le "${missed:-0}" ] ||
-		fail "$3: check found $nv violations ($other not explained by ${missed:-0} missed events)"
-	echo "ok: $3: $nv begin-without-end violations, all explained by $missed missed events"
-}
-
 # agree MODE [--mode ARG]: the scenario in one mode; MODE is what the
 # tools must say they use
 agree() {
@@ -125,7 +108,7 @@ agree() {
 		fail "$mode: record's header does not say mode $mode"
 	grep -q "^recorded [0-9]* events into $T (command exited 0); lost 0 .*; mode $mode$" \
 		"$W/rec.out" || fail "$mode: record summary: events lost, or not mode $mode"
-	check_clean "$T" "$W/rec.out" "$mode clean run"
+	check_trace "$T" "$W/rec.out" "$mode clean run"
 	# probes mode cannot see the module chain's notrace callbacks: its
 	# passes (insmod, rmmod) are counted, not recorded half
 	if [ "$mode" = probes ]; then
