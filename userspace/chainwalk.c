@@ -307,7 +307,14 @@ int cs_chain_infer(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
 			per_kind[kind] = cand->status;
 		if (cand->status != CS_CHAIN_OK)
 			continue;
-		score = (o->flags & CS_WALK_LOCK_STRONG ? 2 : 0) + (cand->nr > 0);
+		/*
+		 * A proven lock is evidence, but not a spinlock's magic
+		 * (CONFIG_DEBUG_SPINLOCK): any spinlock followed by a zero
+		 * word would read as an empty atomic head (kernfs_notify_lock
+		 * did, in --all). An atomic head needs a non-empty list.
+		 */
+		score = (o->flags & CS_WALK_LOCK_STRONG && kind != CS_CHAIN_ATOMIC ? 2 : 0) +
+			(cand->nr > 0);
 		if (score > best_score) {
 			best_score = score;
 			best = kind;
