@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the chainscope guest kernels from Debian's linux-source-6.1.
+# Build the chainscope guest kernels from Debian's linux-source-6.1 or
+# linux-source-6.12 (CS_KERNEL=6.1, the default, or CS_KERNEL=6.12).
 #
 #   kernel/build.sh build VARIANT [FLAVOR]   VARIANT: chainscope | stock
 #                                             FLAVOR:  normal (default) | debug
 #   kernel/build.sh check OBJ                 compile one object (e.g.
 #                                             kernel/notifier.o), chainscope
 #   kernel/build.sh tree                      unpack only; print the tree
+#   kernel/build.sh stage                     our sources as this tree gets
+#                                             them (core patches applied)
 #   kernel/build.sh config [FLAVOR]           unpack + configure; print build dir
 #   kernel/build.sh outdir VARIANT [FLAVOR]   print the artifact dir
 #
@@ -19,9 +22,11 @@
 #   linux-<srckey>/out/<flavor>-<variant>/  bzImage, System.map, vmlinux.h,
 #                                       modules; valid when .done holds the
 #                                       hash of the notifier sources built
-#   current -> linux-<srckey>
+#   current-<CS_KERNEL> -> linux-<srckey>
 # srckey hashes the package version, our patches and TREE_FORMAT; cfgkey
-# hashes the config fragments of the flavor. Variants share one build
+# hashes the config fragments of the flavor.  Patches and fragments are
+# shared (kernel/patches/*.patch, kernel/config/<flavor>.config) plus
+# per tree (kernel/patches/<CS_KERNEL>/, kernel/config/<flavor>-<CS_KERNEL>.config). Variants share one build
 # directory: switching swaps kernel/notifier.c and rebuilds incrementally.
 # Every step writes its stamp last, so an interrupted step is redone.
 set -euo pipefail
@@ -31,8 +36,13 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(dirname "$HERE")
 CACHE=${CHAINSCOPE_CACHE:-/var/cache/chainscope}
 JOBS=${JOBS:-$(($(nproc) + 1))}
-TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-PKG=linux-source-6.1
+KVER=${CS_KERNEL:-6.1}
+case "$KVER" in
+6.1 | 6.12) ;;
+*) echo "build.sh: error: CS_KERNEL=$KVER: not a kernel we build (6.1, 6.12)" >&2; exit 2 ;;
+esac
+TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-$KVER.tar.xz}
+PKG=linux-source-$KVER
 # Files of ours that land in the tree, "repo path:tree path".
 OURS="kernel/notifier.c:kernel/notifier.c
 kernel/notifier_kunit.c:kernel/notifier_kunit.c
@@ -40,6 +50,10 @@ kernel/notifier_kunit_harness.h:kernel/notifier_kunit_harness.h
 kernel/notifier_kunit_fixture.h:kernel/notifier_kunit_fixture.h
 kernel/notifier_kunit_trace.h:kernel/notifier_kunit_trace.h
 kernel/notifier_kunit_concurrency.h:kernel/notifier_kunit_concurrency.h
+include-trace/trace/events/notifier.h:include/trace/events/notifier.h"
+# The core: what the stock variant takes back from the tree (or removes,
+# where the tree has no such file).  The KUnit suite stays in both.
+CORE="kernel/notifier.c:kernel/notifier.c
 include-trace/trace/events/notifier.h:include/trace/events/notifier.h"
 
 die() { echo "build.sh: error: $*" >&2; exit 1; }
@@ -52,17 +66,30 @@ pkg_version() {
 		die "$PKG is not installed (run: make deps)"
 }
 
+# The patches for this tree, in order: shared ones, then its own.
+tree_patches() {
+	ls "$REPO"/kernel/patches/*.patch "$REPO/kernel/patches/$KVER"/*.patch \
+		2>/dev/null || true
+}
+
 srckey() {
-	{ echo "$TREE_FORMAT"; pkg_version; cat "$REPO"/kernel/patches/*.patch; } |
+	{ echo "$TREE_FORMAT"; pkg_version; cat $(tree_patches); } |
 		sha256sum | cut -c1-12
 }
 
 flavor_frags() {
+	local f frags=""
 	case "$1" in
-	normal) echo "$REPO/kernel/config/base.config" ;;
-	debug) echo "$REPO/kernel/config/base.config $REPO/kernel/config/debug.config" ;;
+	normal) set -- base ;;
+	debug) set -- base debug ;;
 	*) die "unknown flavor '$1' (normal, debug)" ;;
 	esac
+	for f in "$@"; do
+		frags="$frags $REPO/kernel/config/$f.config"
+		[ -f "$REPO/kernel/config/$f-$KVER.config" ] &&
+			frags="$frags $REPO/kernel/config/$f-$KVER.config"
+	done
+	echo $frags
 }
 
 TOP="$CACHE/linux-$(srckey)"
@@ -82,14 +109,20 @@ ensure_tree() {
 	local want
 	want=$(make -s -C "$tmp" kernelversion)
 	case "$want" in
-	6.1.*) ;;
-	*) die "$TARBALL holds Linux $want, expected 6.1.x" ;;
+	"$KVER".*) ;;
+	*) die "$TARBALL holds Linux $want, expected $KVER.x" ;;
 	esac
-	mkdir -p "$tmp/.chainscope/stock/kernel"
-	cp "$tmp/kernel/notifier.c" "$tmp/.chainscope/stock/kernel/notifier.c"
+	# The tree's own versions of the core files we replace (6.12 has an
+	# include/trace/events/notifier.h of its own, 6.1 has none).
+	local from to
+	while IFS=: read -r from to; do
+		[ -f "$tmp/$to" ] || continue
+		mkdir -p "$tmp/.chainscope/stock/$(dirname "$to")"
+		cp "$tmp/$to" "$tmp/.chainscope/stock/$to"
+	done <<<"$CORE"
 	# Pristine copies of every file our patches touch (for make patches).
 	local p f
-	for p in "$REPO"/kernel/patches/*.patch; do
+	for p in $(tree_patches); do
 		for f in $(sed -n 's|^+++ b/||p' "$p"); do
 			mkdir -p "$tmp/.chainscope/pristine/$(dirname "$f")"
 			cp "$tmp/$f" "$tmp/.chainscope/pristine/$f"
@@ -98,7 +131,7 @@ ensure_tree() {
 	done
 	touch "$tmp/.chainscope/unpacked"
 	mv "$tmp" "$SRC"
-	ln -sfn "$TOP" "$CACHE/current"
+	ln -sfn "$TOP" "$CACHE/current-$KVER"
 }
 
 # Copy $1 to $2 only when the content differs, so make sees no change
@@ -110,27 +143,54 @@ install_if_changed() {
 	fi
 }
 
-# Put the notifier core of VARIANT into the tree.
-install_variant() {
-	local line from to
+# Our files as this tree gets them: the repo's, with the tree's core
+# patches (kernel/patches/<CS_KERNEL>/core/*.patch) applied, in $TOP/stage.
+stage_ours() {
+	local st="$TOP/stage" from to p
+	rm -rf "$st"
+	mkdir -p "$st"
 	while IFS=: read -r from to; do
 		if [ -f "$REPO/$from" ]; then
-			install_if_changed "$REPO/$from" "$SRC/$to"
-		elif [ "${2:-}" != partial ]; then
+			mkdir -p "$st/$(dirname "$to")"
+			cp "$REPO/$from" "$st/$to"
+		elif [ "${1:-}" != partial ]; then
 			die "$from is missing"
 		fi
 	done <<<"$OURS"
+	for p in "$REPO/kernel/patches/$KVER/core"/*.patch; do
+		[ -f "$p" ] || continue
+		patch -s -p1 -d "$st" --no-backup-if-mismatch <"$p" ||
+			die "core patch $(basename "$p") does not apply to our sources"
+	done
+}
+
+# Put the notifier core of VARIANT into the tree.
+install_variant() {
+	local from to
+	stage_ours "${2:-}"
+	while IFS=: read -r from to; do
+		[ -f "$TOP/stage/$to" ] && install_if_changed "$TOP/stage/$to" "$SRC/$to"
+	done <<<"$OURS"
 	case "$1" in
 	chainscope) ;;
-	stock) install_if_changed "$SRC/.chainscope/stock/kernel/notifier.c" \
-		"$SRC/kernel/notifier.c" ;;
+	stock)
+		while IFS=: read -r from to; do
+			if [ -f "$SRC/.chainscope/stock/$to" ]; then
+				install_if_changed "$SRC/.chainscope/stock/$to" "$SRC/$to"
+			else
+				rm -f "$SRC/$to"
+			fi
+		done <<<"$CORE"
+		;;
 	*) die "unknown variant '$1' (chainscope, stock)" ;;
 	esac
 }
 
 variant_hash() {
 	local files=() from to
-	while IFS=: read -r from to; do files+=("$SRC/$to"); done <<<"$OURS"
+	while IFS=: read -r from to; do
+		[ -f "$SRC/$to" ] && files+=("$SRC/$to")
+	done <<<"$OURS"
 	{
 		echo "$1 $2"
 		cat "${files[@]}" $(flavor_frags "$2")
@@ -254,6 +314,7 @@ main() {
 	build) cmd_build "$@" ;;
 	check) cmd_check "$@" ;;
 	tree) ensure_tree && echo "$SRC" ;;
+	stage) ensure_tree && stage_ours && echo "$TOP/stage" ;;
 	config) ensure_tree && ensure_config "${1:-normal}" && builddir "${1:-normal}" ;;
 	*) die "usage: build.sh {build VARIANT [FLAVOR]|check OBJ|tree|outdir VARIANT [FLAVOR]}" ;;
 	esac

@@ -36,24 +36,30 @@
  * system_state is SYSTEM_BOOTING: only one CPU runs then and sleeping
  * locks cannot be used yet.
  *
- * Tracing (include/trace/events/notifier.h): every notifier event has
- * notifier_trace_reg()/notifier_trace_unreg() as its (un)registration
- * hooks, so notifier_trace_key is on exactly while at least one of them
- * is enabled.  Each call entry point tests that key once and either runs
- * the plain walk, which is the same loop as without tracepoints, or the
+ * Tracing (include/trace/events/notifier.h): two static keys, private to
+ * this file, are switched by the registration hooks of the events.
+ * notifier_call_trace_key is on while any event about chain calls is
+ * enabled, notifier_member_trace_key while any (un)registration event
+ * is.  Each call entry point tests the call key once and either runs the
+ * plain walk, which is the same loop as without tracepoints, or the
  * traced variant.  Both are generated from one __always_inline body with
  * a constant "traced" argument, so with tracing off a chain call costs a
  * single static-branch NOP more than before (a load and a branch without
  * CONFIG_JUMP_LABEL) and nothing per callback; the plain walk does not
- * even keep a call counter when there is no nr_to_call limit.
- * The traced variant checks the individual events and only then does any
- * extra work such as reading the clock (ktime_get_mono_fast_ns(), which
- * is NMI-safe).  (Un)registration tests the same key and reports to its
- * events from an out-of-line helper, so that the list surgery carries no
- * tracepoint argument setup while tracing is off.
+ * even keep a call counter when there is no nr_to_call limit.  The traced
+ * variant checks the individual events and only then does any extra work
+ * such as reading the clock (ktime_get_mono_fast_ns(), which is
+ * NMI-safe).  (Un)registration tests the membership key and reports to
+ * its events from an out-of-line helper, so that the list surgery carries
+ * no tracepoint argument setup while tracing is off.  Without
+ * CONFIG_TRACEPOINTS the keys, the hooks and every traced variant
+ * compile away.
  *
- * Everything on the atomic call path is NOKPROBE: the die chain is called
- * from the int3 and other exception handlers.
+ * The die chain is called from the int3 and other exception handlers:
+ * the functions of this file on the atomic call path, traced variants
+ * included, are NOKPROBE.  Functions of other files that they call keep
+ * their own annotations: ktime_get_mono_fast_ns(), called while
+ * notifier_return is enabled, is not NOKPROBE.
  */
 
 #include <linux/bug.h>
@@ -71,19 +77,51 @@
 #include <linux/srcu.h>
 #include <linux/timekeeping.h>
 
+#ifdef CONFIG_TRACEPOINTS
+/*
+ * The registration hooks of the notifier events (the _FN argument of
+ * their definitions): each enabled event holds one reference on the key
+ * of its kind.
+ */
+static DEFINE_STATIC_KEY_FALSE(notifier_call_trace_key);
+static DEFINE_STATIC_KEY_FALSE(notifier_member_trace_key);
+
+static int notifier_call_trace_reg(void)
+{
+	static_branch_inc(&notifier_call_trace_key);
+	return 0;
+}
+
+static void notifier_call_trace_unreg(void)
+{
+	static_branch_dec(&notifier_call_trace_key);
+}
+
+static int notifier_member_trace_reg(void)
+{
+	static_branch_inc(&notifier_member_trace_key);
+	return 0;
+}
+
+static void notifier_member_trace_unreg(void)
+{
+	static_branch_dec(&notifier_member_trace_key);
+}
+
+#define notifier_calls_traced() \
+	static_branch_unlikely(&notifier_call_trace_key)
+#define notifier_members_traced() \
+	static_branch_unlikely(&notifier_member_trace_key)
+/* Traced variants are called from the die chain: keep kprobes off them. */
+#define NOTIFIER_NOKPROBE_TRACED(fn) NOKPROBE_SYMBOL(fn)
+#else
+#define notifier_calls_traced()		false
+#define notifier_members_traced()	false
+#define NOTIFIER_NOKPROBE_TRACED(fn)
+#endif
+
 #define CREATE_TRACE_POINTS
 #include <trace/events/notifier.h>
-
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_register);
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_unregister);
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_register_error);
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_unregister_error);
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_run);
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_return);
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_stop);
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_call_begin);
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_call_end);
-EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_lock_wait);
 
 /*
  * Kernel code that wants to know about shutdown, e.g. to stop DMA, hangs
@@ -91,33 +129,39 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(notifier_lock_wait);
  */
 BLOCKING_NOTIFIER_HEAD(reboot_notifier_list);
 
-/* On while at least one notifier event is enabled. */
-DEFINE_STATIC_KEY_FALSE(notifier_trace_key);
-
-int notifier_trace_reg(void)
-{
-	static_branch_inc(&notifier_trace_key);
-	return 0;
-}
-
-void notifier_trace_unreg(void)
-{
-	static_branch_dec(&notifier_trace_key);
-}
-
 /*
- * List surgery.  Writers are serialised by the chain's lock, by running
- * alone during early boot, or (raw chains) by the caller, so plain
- * protected dereferences are enough here.
+ * List surgery.  Writers are serialised by the chain's lock (@lock), by
+ * running alone during early boot (@lock NULL), or, on raw chains, by
+ * the caller.  Under PROVE_RCU every protected dereference checks that
+ * the writer holds @lock; otherwise the check compiles away.
  */
-#define notifier_next_locked(p)	rcu_dereference_protected(p, true)
+static __always_inline bool notifier_writer_holds(const void *lock,
+						  enum notifier_chain_kind kind)
+{
+	if (!lock)
+		return true;
+	switch (kind) {
+	case NOTIFIER_CHAIN_ATOMIC:
+		return lockdep_is_held((const spinlock_t *)lock);
+	case NOTIFIER_CHAIN_BLOCKING:
+		return lockdep_is_held_type((const struct rw_semaphore *)lock, 0);
+	case NOTIFIER_CHAIN_SRCU:
+		return lockdep_is_held((const struct mutex *)lock);
+	default:
+		return true;	/* raw: the caller's own lock, unknown here */
+	}
+}
+
+#define notifier_deref_locked(p, lock, kind) \
+	rcu_dereference_protected(p, notifier_writer_holds(lock, kind))
 
 static int notifier_link(struct notifier_block __rcu **pos,
-			 struct notifier_block *nb, bool unique_prio)
+			 struct notifier_block *nb, bool unique_prio,
+			 const void *lock, enum notifier_chain_kind kind)
 {
 	struct notifier_block *cur;
 
-	while ((cur = notifier_next_locked(*pos))) {
+	while ((cur = notifier_deref_locked(*pos, lock, kind))) {
 		if (unlikely(cur == nb)) {
 			WARN(1, "notifier callback %ps already registered",
 			     nb->notifier_call);
@@ -137,15 +181,18 @@ static int notifier_link(struct notifier_block __rcu **pos,
 }
 
 static int notifier_unlink(struct notifier_block __rcu **pos,
-			   struct notifier_block *nb)
+			   struct notifier_block *nb, const void *lock,
+			   enum notifier_chain_kind kind)
 {
 	struct notifier_block *cur;
 
-	for (; (cur = notifier_next_locked(*pos)); pos = &cur->next) {
+	for (; (cur = notifier_deref_locked(*pos, lock, kind));
+	     pos = &cur->next) {
 		if (cur != nb)
 			continue;
 		/* Readers still on @nb keep following its ->next. */
-		rcu_assign_pointer(*pos, notifier_next_locked(nb->next));
+		rcu_assign_pointer(*pos, notifier_deref_locked(nb->next, lock,
+							       kind));
 		return 0;
 	}
 	return -ENOENT;
@@ -193,15 +240,16 @@ static noinline int notifier_trace_update(void *head,
 static __always_inline int
 notifier_update(struct notifier_block __rcu **first, void *head,
 		enum notifier_chain_kind kind, struct notifier_block *nb,
-		enum notifier_op op)
+		enum notifier_op op, const void *lock)
 {
 	int err;
 
 	if (op == NOTIFIER_OP_DEL)
-		err = notifier_unlink(first, nb);
+		err = notifier_unlink(first, nb, lock, kind);
 	else
-		err = notifier_link(first, nb, op == NOTIFIER_OP_ADD_UNIQUE_PRIO);
-	if (static_branch_unlikely(&notifier_trace_key))
+		err = notifier_link(first, nb, op == NOTIFIER_OP_ADD_UNIQUE_PRIO,
+				    lock, kind);
+	if (notifier_members_traced())
 		return notifier_trace_update(head, kind, nb, op, err);
 	return err;
 }
@@ -320,7 +368,7 @@ notifier_walk_traced(struct notifier_block __rcu **first, void *head,
 	return ret;
 }
 
-NOKPROBE_SYMBOL(notifier_walk_traced);
+NOTIFIER_NOKPROBE_TRACED(notifier_walk_traced);
 
 static __always_inline int
 notifier_pass(struct notifier_block __rcu **first, void *head,
@@ -394,7 +442,7 @@ static noinline int atomic_chain_call_traced(struct atomic_notifier_head *nh,
 	return atomic_chain_call(nh, val, v, true);
 }
 
-NOKPROBE_SYMBOL(atomic_chain_call_traced);
+NOTIFIER_NOKPROBE_TRACED(atomic_chain_call_traced);
 
 /*
  * Every (un)registration on an atomic chain: under ->lock with IRQs off,
@@ -409,7 +457,8 @@ atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
 	int err;
 
 	spin_lock_irqsave(&nh->lock, flags);
-	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, nb, op);
+	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, nb, op,
+			      &nh->lock);
 	spin_unlock_irqrestore(&nh->lock, flags);
 
 	if (op == NOTIFIER_OP_DEL)
@@ -432,7 +481,7 @@ atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
  */
 int atomic_notifier_call_chain(struct atomic_notifier_head *nh, unsigned long val, void *v)
 {
-	if (static_branch_unlikely(&notifier_trace_key))
+	if (notifier_calls_traced())
 		return atomic_chain_call_traced(nh, val, v);
 	return atomic_chain_call(nh, val, v, false);
 }
@@ -523,12 +572,23 @@ static __always_inline void notifier_rwsem_take(struct rw_semaphore *sem,
 		down_write(sem);
 }
 
+/*
+ * A trylock first tells a free rwsem from a contended one without
+ * reading the clock.  It must not cost debug coverage: a successful
+ * down_*_trylock() neither sleeps nor is validated by lockdep as a
+ * blocking acquisition, so say both beforehand, as down_*() would.
+ */
 static noinline void
 notifier_rwsem_take_timed(struct blocking_notifier_head *nh,
 			  enum notifier_lock_op op)
 {
 	u64 t0, waited = 0;
 
+	might_sleep();
+	if (op == NOTIFIER_LOCK_READ)
+		might_lock_read(&nh->rwsem);
+	else
+		might_lock(&nh->rwsem);
 	if (!notifier_rwsem_try(&nh->rwsem, op)) {
 		t0 = ktime_get_mono_fast_ns();
 		notifier_rwsem_take(&nh->rwsem, op);
@@ -561,10 +621,12 @@ blocking_chain_update(struct blocking_notifier_head *nh,
 	int err;
 
 	if (unlikely(system_state == SYSTEM_BOOTING))
-		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb, op);
+		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING,
+				       nb, op, NULL);
 
 	notifier_rwsem_lock(nh, NOTIFIER_LOCK_WRITE, true);
-	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb, op);
+	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb, op,
+			      &nh->rwsem);
 	up_write(&nh->rwsem);
 	return err;
 }
@@ -651,7 +713,7 @@ int blocking_notifier_call_chain_robust(struct blocking_notifier_head *nh,
 					unsigned long val_up,
 					unsigned long val_down, void *v)
 {
-	if (static_branch_unlikely(&notifier_trace_key))
+	if (notifier_calls_traced())
 		return blocking_chain_call_robust_traced(nh, val_up, val_down,
 							 v);
 	return blocking_chain_call_robust(nh, val_up, val_down, v, false);
@@ -673,7 +735,7 @@ EXPORT_SYMBOL_GPL(blocking_notifier_call_chain_robust);
  */
 int blocking_notifier_call_chain(struct blocking_notifier_head *nh, unsigned long val, void *v)
 {
-	if (static_branch_unlikely(&notifier_trace_key))
+	if (notifier_calls_traced())
 		return blocking_chain_call_traced(nh, val, v);
 	return blocking_chain_call(nh, val, v, false);
 }
@@ -766,7 +828,7 @@ int raw_notifier_call_chain_robust(struct raw_notifier_head *nh,
 				   unsigned long val_up,
 				   unsigned long val_down, void *v)
 {
-	if (static_branch_unlikely(&notifier_trace_key))
+	if (notifier_calls_traced())
 		return raw_chain_call_robust_traced(nh, val_up, val_down, v);
 	return notifier_pass_robust(&nh->head, nh, NOTIFIER_CHAIN_RAW, val_up,
 				    val_down, v, false);
@@ -788,7 +850,7 @@ EXPORT_SYMBOL_GPL(raw_notifier_call_chain_robust);
  */
 int raw_notifier_call_chain(struct raw_notifier_head *nh, unsigned long val, void *v)
 {
-	if (static_branch_unlikely(&notifier_trace_key))
+	if (notifier_calls_traced())
 		return raw_chain_call_traced(nh, val, v);
 	return notifier_walk(&nh->head, nh, NOTIFIER_CHAIN_RAW, val, v, -1,
 			     NULL, false);
@@ -806,7 +868,8 @@ EXPORT_SYMBOL_GPL(raw_notifier_call_chain);
  */
 int raw_notifier_chain_register(struct raw_notifier_head *nh, struct notifier_block *nb)
 {
-	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, NOTIFIER_OP_ADD);
+	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb,
+			       NOTIFIER_OP_ADD, NULL);
 }
 EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
 
@@ -821,7 +884,8 @@ EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
  */
 int raw_notifier_chain_unregister(struct raw_notifier_head *nh, struct notifier_block *nb)
 {
-	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, NOTIFIER_OP_DEL);
+	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb,
+			       NOTIFIER_OP_DEL, NULL);
 }
 EXPORT_SYMBOL_GPL(raw_notifier_chain_unregister);
 
@@ -859,6 +923,9 @@ static void notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
 		return;
 	}
 
+	/* As in notifier_rwsem_take_timed(). */
+	might_sleep();
+	might_lock(&nh->mutex);
 	if (!mutex_trylock(&nh->mutex)) {
 		t0 = ktime_get_mono_fast_ns();
 		mutex_lock(&nh->mutex);
@@ -881,10 +948,12 @@ srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
 	int err;
 
 	if (unlikely(system_state == SYSTEM_BOOTING))
-		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, op);
+		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb,
+				       op, NULL);
 
 	notifier_srcu_mutex_lock(nh);
-	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, op);
+	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, op,
+			      &nh->mutex);
 	mutex_unlock(&nh->mutex);
 
 	if (op == NOTIFIER_OP_DEL)
@@ -902,16 +971,10 @@ srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
  */
 void srcu_init_notifier_head(struct srcu_notifier_head *nh)
 {
-	RCU_INIT_POINTER(nh->head, NULL);
 	mutex_init(&nh->mutex);
-	/*
-	 * Fails only for lack of memory, and this function cannot report
-	 * it.  There is no recovery: without its per-CPU data the first
-	 * srcu_read_lock() on the head would scribble over per-CPU memory.
-	 * Stop here, naming the cause (stock 6.1 BUG()s at this point).
-	 */
 	if (init_srcu_struct(&nh->srcu) < 0)
-		panic("%s: no memory for the SRCU state of %ps\n", __func__, nh);
+		BUG();
+	RCU_INIT_POINTER(nh->head, NULL);
 }
 EXPORT_SYMBOL_GPL(srcu_init_notifier_head);
 
@@ -930,7 +993,7 @@ EXPORT_SYMBOL_GPL(srcu_init_notifier_head);
  */
 int srcu_notifier_call_chain(struct srcu_notifier_head *nh, unsigned long val, void *v)
 {
-	if (static_branch_unlikely(&notifier_trace_key))
+	if (notifier_calls_traced())
 		return srcu_chain_call_traced(nh, val, v);
 	return srcu_chain_call(nh, val, v, false);
 }

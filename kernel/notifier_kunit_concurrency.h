@@ -190,12 +190,12 @@ static atomic_long_t nt_stress_total_ops;
 static atomic_t nt_stress_cases;
 static atomic_t nt_stress_cases_out_of_time;
 
-static void nt_stress_setup(struct nt_stress *s, enum notifier_chain_kind kind)
+static void nt_stress_setup(struct nt_stress *s, enum nt_chain_kind kind)
 {
 	unsigned int i;
 
 	mutex_init(&s->raw_lock);
-	if (kind == NOTIFIER_CHAIN_RAW)
+	if (kind == NT_CHAIN_RAW)
 		s->chain->raw_lock = &s->raw_lock;
 	s->iters = max(stress_iters, 1U);
 	s->churn_min = max(stress_iters / 128, 8U);
@@ -281,7 +281,7 @@ static struct nt_irqtest *nt_irqtest_new(struct kunit *test)
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, it);
-	it->chain = nt_chain_new(test, NOTIFIER_CHAIN_ATOMIC, false);
+	it->chain = nt_chain_new(test, NT_CHAIN_ATOMIC, false);
 	for (i = 0; i < ARRAY_SIZE(it->blk); i++) {
 		it->blk[i].nb.notifier_call = nt_ctx_cb;
 		it->blk[i].nb.priority = i;
@@ -359,20 +359,20 @@ static int nt_sleeper_cb(struct notifier_block *nb, unsigned long val,
 /* A chain kind, the writer's operation, and whether it waits. */
 struct nt_writer_param {
 	const char *name;
-	enum notifier_chain_kind kind;
+	enum nt_chain_kind kind;
 	enum nt_op_type op;	/* REGISTER: a new block; UNREGISTER: the gate */
 	bool waits;
 };
 
 static const struct nt_writer_param nt_writer_params[] = {
-	{ "blocking-register-waits", NOTIFIER_CHAIN_BLOCKING, NT_OP_REGISTER, true },
-	{ "blocking-unregister-waits", NOTIFIER_CHAIN_BLOCKING, NT_OP_UNREGISTER, true },
-#ifdef CONFIG_SRCU
-	{ "srcu-register-proceeds", NOTIFIER_CHAIN_SRCU, NT_OP_REGISTER, false },
-	{ "srcu-unregister-waits", NOTIFIER_CHAIN_SRCU, NT_OP_UNREGISTER, true },
+	{ "blocking-register-waits", NT_CHAIN_BLOCKING, NT_OP_REGISTER, true },
+	{ "blocking-unregister-waits", NT_CHAIN_BLOCKING, NT_OP_UNREGISTER, true },
+#if NT_HAVE_SRCU
+	{ "srcu-register-proceeds", NT_CHAIN_SRCU, NT_OP_REGISTER, false },
+	{ "srcu-unregister-waits", NT_CHAIN_SRCU, NT_OP_UNREGISTER, true },
 #endif
-	{ "atomic-register-proceeds", NOTIFIER_CHAIN_ATOMIC, NT_OP_REGISTER, false },
-	{ "atomic-unregister-waits", NOTIFIER_CHAIN_ATOMIC, NT_OP_UNREGISTER, true },
+	{ "atomic-register-proceeds", NT_CHAIN_ATOMIC, NT_OP_REGISTER, false },
+	{ "atomic-unregister-waits", NT_CHAIN_ATOMIC, NT_OP_UNREGISTER, true },
 };
 
 static void nt_writer_desc(const struct nt_writer_param *p, char *desc)
@@ -416,17 +416,17 @@ static int nt_nest_cb(struct notifier_block *nb, unsigned long val,
 }
 
 struct nt_nest_param {
-	enum notifier_chain_kind outer;
-	enum notifier_chain_kind inner;
+	enum nt_chain_kind outer;
+	enum nt_chain_kind inner;
 	const char *name;
 };
 
 static const struct nt_nest_param nt_nest_params[] = {
-	{ NOTIFIER_CHAIN_BLOCKING, NOTIFIER_CHAIN_ATOMIC, "blocking>atomic" },
-	{ NOTIFIER_CHAIN_ATOMIC, NOTIFIER_CHAIN_RAW, "atomic>raw" },
-#ifdef CONFIG_SRCU
-	{ NOTIFIER_CHAIN_SRCU, NOTIFIER_CHAIN_BLOCKING, "srcu>blocking" },
-	{ NOTIFIER_CHAIN_RAW, NOTIFIER_CHAIN_SRCU, "raw>srcu" },
+	{ NT_CHAIN_BLOCKING, NT_CHAIN_ATOMIC, "blocking>atomic" },
+	{ NT_CHAIN_ATOMIC, NT_CHAIN_RAW, "atomic>raw" },
+#if NT_HAVE_SRCU
+	{ NT_CHAIN_SRCU, NT_CHAIN_BLOCKING, "srcu>blocking" },
+	{ NT_CHAIN_RAW, NT_CHAIN_SRCU, "raw>srcu" },
 #endif
 };
 

@@ -75,7 +75,7 @@ struct nt_fix {
 };
 
 static struct nt_fix nt_fix_new(struct kunit *test,
-				enum notifier_chain_kind kind,
+				enum nt_chain_kind kind,
 				const int *prio, unsigned int n)
 {
 	struct nt_fix f;
@@ -164,33 +164,33 @@ static void nt_robust_expect(struct kunit *test, struct nt_fix *f, int ret,
 }
 
 struct nt_kind_param {
-	enum notifier_chain_kind kind;
+	enum nt_chain_kind kind;
 	const char *name;
 };
 
 static const struct nt_kind_param nt_all_kinds[] = {
-	{ NOTIFIER_CHAIN_RAW, "raw" },
-	{ NOTIFIER_CHAIN_ATOMIC, "atomic" },
-	{ NOTIFIER_CHAIN_BLOCKING, "blocking" },
-#ifdef CONFIG_SRCU
-	{ NOTIFIER_CHAIN_SRCU, "srcu" },
+	{ NT_CHAIN_RAW, "raw" },
+	{ NT_CHAIN_ATOMIC, "atomic" },
+	{ NT_CHAIN_BLOCKING, "blocking" },
+#if NT_HAVE_SRCU
+	{ NT_CHAIN_SRCU, "srcu" },
 #endif
 };
 
 static const struct nt_kind_param nt_robust_kinds[] = {
-	{ NOTIFIER_CHAIN_RAW, "raw" },
-	{ NOTIFIER_CHAIN_BLOCKING, "blocking" },
+	{ NT_CHAIN_RAW, "raw" },
+	{ NT_CHAIN_BLOCKING, "blocking" },
 };
 
 static const struct nt_kind_param nt_unique_kinds[] = {
-	{ NOTIFIER_CHAIN_ATOMIC, "atomic" },
-	{ NOTIFIER_CHAIN_BLOCKING, "blocking" },
+	{ NT_CHAIN_ATOMIC, "atomic" },
+	{ NT_CHAIN_BLOCKING, "blocking" },
 };
 
 static const struct nt_kind_param nt_sleeping_kinds[] = {
-	{ NOTIFIER_CHAIN_BLOCKING, "blocking" },
-#ifdef CONFIG_SRCU
-	{ NOTIFIER_CHAIN_SRCU, "srcu" },
+	{ NT_CHAIN_BLOCKING, "blocking" },
+#if NT_HAVE_SRCU
+	{ NT_CHAIN_SRCU, "srcu" },
 #endif
 };
 
@@ -204,7 +204,7 @@ KUNIT_ARRAY_PARAM(nt_robust_kinds, nt_robust_kinds, nt_kind_desc);
 KUNIT_ARRAY_PARAM(nt_unique_kinds, nt_unique_kinds, nt_kind_desc);
 KUNIT_ARRAY_PARAM(nt_sleeping_kinds, nt_sleeping_kinds, nt_kind_desc);
 
-static enum notifier_chain_kind nt_kind(struct kunit *test)
+static enum nt_chain_kind nt_kind(struct kunit *test)
 {
 	return ((const struct nt_kind_param *)test->param_value)->kind;
 }

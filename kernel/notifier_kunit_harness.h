@@ -38,13 +38,13 @@ static BLOCKING_NOTIFIER_HEAD(nt_blocking_head);
 static RAW_NOTIFIER_HEAD(nt_raw_head2);
 static ATOMIC_NOTIFIER_HEAD(nt_atomic_head2);
 static BLOCKING_NOTIFIER_HEAD(nt_blocking_head2);
-#ifdef CONFIG_SRCU
+#if NT_HAVE_SRCU
 SRCU_NOTIFIER_HEAD_STATIC(nt_srcu_static_head);
 static bool nt_srcu_static_used;
 #endif
 
 struct nt_chain {
-	enum notifier_chain_kind kind;
+	enum nt_chain_kind kind;
 	void *head;		/* the raw/atomic/blocking/srcu_notifier_head */
 	struct mutex *raw_lock;	/* if set, held around raw chain operations */
 };
@@ -58,10 +58,10 @@ static atomic_long_t nt_made_calls;
 static atomic_long_t nt_made_regs;
 
 static const char * const nt_kind_names[] = {
-	[NOTIFIER_CHAIN_RAW] = "raw",
-	[NOTIFIER_CHAIN_ATOMIC] = "atomic",
-	[NOTIFIER_CHAIN_BLOCKING] = "blocking",
-	[NOTIFIER_CHAIN_SRCU] = "srcu",
+	[NT_CHAIN_RAW] = "raw",
+	[NT_CHAIN_ATOMIC] = "atomic",
+	[NT_CHAIN_BLOCKING] = "blocking",
+	[NT_CHAIN_SRCU] = "srcu",
 };
 
 static void nt_raw_lock(struct nt_chain *c)
@@ -81,19 +81,19 @@ static int nt_chain_register(struct nt_chain *c, struct notifier_block *nb)
 	int ret = -EINVAL;
 
 	switch (c->kind) {
-	case NOTIFIER_CHAIN_RAW:
+	case NT_CHAIN_RAW:
 		nt_raw_lock(c);
 		ret = raw_notifier_chain_register(c->head, nb);
 		nt_raw_unlock(c);
 		break;
-	case NOTIFIER_CHAIN_ATOMIC:
+	case NT_CHAIN_ATOMIC:
 		ret = atomic_notifier_chain_register(c->head, nb);
 		break;
-	case NOTIFIER_CHAIN_BLOCKING:
+	case NT_CHAIN_BLOCKING:
 		ret = blocking_notifier_chain_register(c->head, nb);
 		break;
-	case NOTIFIER_CHAIN_SRCU:
-		if (IS_ENABLED(CONFIG_SRCU))
+	case NT_CHAIN_SRCU:
+		if (NT_HAVE_SRCU)
 			ret = srcu_notifier_chain_register(c->head, nb);
 		break;
 	}
@@ -107,19 +107,19 @@ static int nt_chain_unregister(struct nt_chain *c, struct notifier_block *nb)
 	int ret = -EINVAL;
 
 	switch (c->kind) {
-	case NOTIFIER_CHAIN_RAW:
+	case NT_CHAIN_RAW:
 		nt_raw_lock(c);
 		ret = raw_notifier_chain_unregister(c->head, nb);
 		nt_raw_unlock(c);
 		break;
-	case NOTIFIER_CHAIN_ATOMIC:
+	case NT_CHAIN_ATOMIC:
 		ret = atomic_notifier_chain_unregister(c->head, nb);
 		break;
-	case NOTIFIER_CHAIN_BLOCKING:
+	case NT_CHAIN_BLOCKING:
 		ret = blocking_notifier_chain_unregister(c->head, nb);
 		break;
-	case NOTIFIER_CHAIN_SRCU:
-		if (IS_ENABLED(CONFIG_SRCU))
+	case NT_CHAIN_SRCU:
+		if (NT_HAVE_SRCU)
 			ret = srcu_notifier_chain_unregister(c->head, nb);
 		break;
 	}
@@ -132,19 +132,19 @@ static int nt_chain_call(struct nt_chain *c, unsigned long val, void *v)
 
 	atomic_long_inc(&nt_made_calls);
 	switch (c->kind) {
-	case NOTIFIER_CHAIN_RAW:
+	case NT_CHAIN_RAW:
 		nt_raw_lock(c);
 		ret = raw_notifier_call_chain(c->head, val, v);
 		nt_raw_unlock(c);
 		break;
-	case NOTIFIER_CHAIN_ATOMIC:
+	case NT_CHAIN_ATOMIC:
 		ret = atomic_notifier_call_chain(c->head, val, v);
 		break;
-	case NOTIFIER_CHAIN_BLOCKING:
+	case NT_CHAIN_BLOCKING:
 		ret = blocking_notifier_call_chain(c->head, val, v);
 		break;
-	case NOTIFIER_CHAIN_SRCU:
-		if (IS_ENABLED(CONFIG_SRCU))
+	case NT_CHAIN_SRCU:
+		if (NT_HAVE_SRCU)
 			ret = srcu_notifier_call_chain(c->head, val, v);
 		break;
 	}
@@ -155,16 +155,16 @@ static int nt_chain_call(struct nt_chain *c, unsigned long val, void *v)
 static int nt_chain_call_robust(struct nt_chain *c, void *v)
 {
 	atomic_long_inc(&nt_made_calls);
-	if (c->kind == NOTIFIER_CHAIN_BLOCKING)
+	if (c->kind == NT_CHAIN_BLOCKING)
 		return blocking_notifier_call_chain_robust(c->head, NT_VAL_UP,
 							   NT_VAL_DOWN, v);
 	return raw_notifier_call_chain_robust(c->head, NT_VAL_UP, NT_VAL_DOWN,
 					      v);
 }
 
-static bool nt_kind_has_robust(enum notifier_chain_kind kind)
+static bool nt_kind_has_robust(enum nt_chain_kind kind)
 {
-	return kind == NOTIFIER_CHAIN_RAW || kind == NOTIFIER_CHAIN_BLOCKING;
+	return kind == NT_CHAIN_RAW || kind == NT_CHAIN_BLOCKING;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -241,7 +241,7 @@ static int nt_reg_unique(struct kunit *test, struct nt_chain *c,
 {
 	int ret;
 
-	if (c->kind == NOTIFIER_CHAIN_ATOMIC)
+	if (c->kind == NT_CHAIN_ATOMIC)
 		ret = atomic_notifier_chain_register_unique_prio(c->head, nb);
 	else
 		ret = blocking_notifier_chain_register_unique_prio(c->head, nb);
@@ -276,7 +276,7 @@ static void nt_unreg_all(struct kunit *test)
 
 /* A chain of @kind; @second selects the second set of static heads. */
 static struct nt_chain *nt_chain_new(struct kunit *test,
-				     enum notifier_chain_kind kind,
+				     enum nt_chain_kind kind,
 				     bool second)
 {
 	struct nt_test_ctx *ctx = test->priv;
@@ -286,18 +286,18 @@ static struct nt_chain *nt_chain_new(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	c->kind = kind;
 	switch (kind) {
-	case NOTIFIER_CHAIN_RAW:
+	case NT_CHAIN_RAW:
 		c->head = second ? &nt_raw_head2 : &nt_raw_head;
 		break;
-	case NOTIFIER_CHAIN_ATOMIC:
+	case NT_CHAIN_ATOMIC:
 		c->head = second ? &nt_atomic_head2 : &nt_atomic_head;
 		break;
-	case NOTIFIER_CHAIN_BLOCKING:
+	case NT_CHAIN_BLOCKING:
 		c->head = second ? &nt_blocking_head2 : &nt_blocking_head;
 		break;
-	case NOTIFIER_CHAIN_SRCU:
-		if (!IS_ENABLED(CONFIG_SRCU))
-			kunit_skip(test, "SRCU notifier chains need CONFIG_SRCU");
+	case NT_CHAIN_SRCU:
+		if (!NT_HAVE_SRCU)
+			kunit_skip(test, "no SRCU notifier chains in this kernel (CONFIG_SRCU=n)");
 		KUNIT_ASSERT_LT(test, ctx->nr_srcu, NT_MAX_SRCU);
 		h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, h);
@@ -538,7 +538,7 @@ static void nt_test_exit(struct kunit *test)
 		&nt_raw_head.head, &nt_atomic_head.head, &nt_blocking_head.head,
 		&nt_raw_head2.head, &nt_atomic_head2.head,
 		&nt_blocking_head2.head,
-#ifdef CONFIG_SRCU
+#if NT_HAVE_SRCU
 		&nt_srcu_static_head.head,
 #endif
 	};
@@ -567,7 +567,7 @@ static void nt_test_exit(struct kunit *test)
 		unregister_die_notifier(ctx->die_nb);
 	if (ctx->sys_off)
 		unregister_sys_off_handler(ctx->sys_off);
-	for (i = 0; i < ctx->nr_srcu && IS_ENABLED(CONFIG_SRCU); i++)
+	for (i = 0; i < ctx->nr_srcu && NT_HAVE_SRCU; i++)
 		srcu_cleanup_notifier_head(ctx->srcu[i]);
 	for (i = 0; i < ARRAY_SIZE(heads); i++)
 		KUNIT_EXPECT_TRUE_MSG(test, !rcu_access_pointer(*heads[i]),

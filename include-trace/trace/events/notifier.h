@@ -6,12 +6,29 @@
  * with the largest ->priority runs first; blocks of equal priority run
  * in registration order.
  *
- * Every event carries the chain head (field "head", printed with %ps so
- * that static chains show up by name) and the kind of chain (@kind).
- * Events about a single callback take that callback as their first
- * argument and field, @cb, like the upstream (6.4+) notifier_register,
- * notifier_unregister and notifier_run events, so that filters such as
- * 'cb == 0x...' and scripts written for those keep working.
+ * Every event carries the chain head (field "head") and the kind of
+ * chain (@kind).  Events about a single callback take that callback as
+ * their first argument and field, @cb, and print its name first, exactly
+ * like upstream's (6.4+) notifier_register, notifier_unregister and
+ * notifier_run: text parsers, 'cb == 0x...' filters, tp_btf programs and
+ * bpftrace scripts written for those keep working; our fields follow.
+ * Heads, blocks and locks print hashed (%p): they may be heap memory.
+ *
+ * Two switches, set by the registration hooks of these events in
+ * kernel/notifier.c: enabling any of the four membership events
+ * (notifier_register, notifier_unregister and their _error variants)
+ * moves only the (un)registration paths to their traced variant; any of
+ * the others, the chain calls.  So watching membership does not slow
+ * down a single chain call.
+ *
+ * Ordering against a concurrent call: notifier_register fires after the
+ * block was published on the chain, and notifier_unregister after it was
+ * unlinked but before the (S)RCU grace period that unregistration waits
+ * for has ended.  A call running concurrently may therefore emit its
+ * notifier_run for the block before the block's notifier_register, or
+ * after its notifier_unregister.  Calls that begin after
+ * notifier_register returned, and after the unregistration function
+ * returned, are ordered as expected.
  *
  * The head argument is spelled @nh in the prototypes: perf_trace_<event>()
  * in 6.1's include/trace/perf.h has a local variable named "head" that a
@@ -63,8 +80,6 @@
 #ifndef _TRACE_NOTIFIER_ENUMS
 #define _TRACE_NOTIFIER_ENUMS
 
-#include <linux/jump_label.h>
-
 enum notifier_chain_kind {
 	NOTIFIER_CHAIN_RAW,
 	NOTIFIER_CHAIN_ATOMIC,
@@ -82,15 +97,6 @@ enum notifier_lock_op {
 	NOTIFIER_LOCK_READ,
 	NOTIFIER_LOCK_WRITE,
 };
-
-/*
- * Registration hooks shared by all events below: while any of them is
- * enabled, notifier_trace_key is on and the call paths take their traced
- * variant.  Only kernel/notifier.c may touch the key.
- */
-DECLARE_STATIC_KEY_FALSE(notifier_trace_key);
-int notifier_trace_reg(void);
-void notifier_trace_unreg(void);
 
 #endif /* _TRACE_NOTIFIER_ENUMS */
 
@@ -140,9 +146,14 @@ TRACE_DEFINE_ENUM(NOTIFIER_LOCK_WRITE);
 			 { NOTIFY_STOP, "STOP" },		\
 			 { NOTIFY_BAD, "BAD" })
 
-/* Output prefix of the events about one callback, and of one pass. */
-#define NOTIFIER_CB_FMT	"cb=%ps head=%ps nb=%ps priority=%d kind=%s"
-#define NOTIFIER_CALL_FMT "head=%ps kind=%s val=%lu nr_to_call=%d type=%s"
+/*
+ * Output prefix of the events about one callback: the callback's name
+ * first, exactly as upstream's notifier_register, notifier_unregister and
+ * notifier_run print it, then our fields.  Head, block and lock may live
+ * on the heap: they print as hashed pointers (%p), never raw.
+ */
+#define NOTIFIER_CB_FMT	"%ps head=%p nb=%p priority=%d kind=%s"
+#define NOTIFIER_CALL_FMT "head=%p kind=%s val=%lu nr_to_call=%d type=%s"
 
 DECLARE_EVENT_CLASS(notifier_membership,
 		    TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
@@ -172,25 +183,25 @@ DEFINE_EVENT_FN(notifier_membership, notifier_register,
 		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
 		TP_ARGS(cb, nh, nb, priority, kind, err),
-		notifier_trace_reg, notifier_trace_unreg);
+		notifier_member_trace_reg, notifier_member_trace_unreg);
 
 DEFINE_EVENT_FN(notifier_membership, notifier_unregister,
 		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
 		TP_ARGS(cb, nh, nb, priority, kind, err),
-		notifier_trace_reg, notifier_trace_unreg);
+		notifier_member_trace_reg, notifier_member_trace_unreg);
 
 DEFINE_EVENT_FN(notifier_membership, notifier_register_error,
 		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
 		TP_ARGS(cb, nh, nb, priority, kind, err),
-		notifier_trace_reg, notifier_trace_unreg);
+		notifier_member_trace_reg, notifier_member_trace_unreg);
 
 DEFINE_EVENT_FN(notifier_membership, notifier_unregister_error,
 		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
 		TP_ARGS(cb, nh, nb, priority, kind, err),
-		notifier_trace_reg, notifier_trace_unreg);
+		notifier_member_trace_reg, notifier_member_trace_unreg);
 
 TRACE_EVENT_FN(notifier_run,
 	       TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
@@ -215,7 +226,7 @@ TRACE_EVENT_FN(notifier_run,
 			 __entry->cb, __entry->head, __entry->nb,
 			 __entry->priority, show_notifier_kind(__entry->kind),
 			 __entry->val),
-	       notifier_trace_reg, notifier_trace_unreg);
+	       notifier_call_trace_reg, notifier_call_trace_unreg);
 
 TRACE_EVENT_FN(notifier_return,
 	       TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
@@ -228,8 +239,8 @@ TRACE_EVENT_FN(notifier_return,
 				__field(int, priority)
 				__field(enum notifier_chain_kind, kind)
 				__field(unsigned long, val)
-				__field(int, ret)
 				__field(u64, duration_ns)
+				__field(int, ret)
 	       ),
 	       TP_fast_assign(__entry->cb = cb;
 			      __entry->head = nh;
@@ -245,7 +256,7 @@ TRACE_EVENT_FN(notifier_return,
 			 __entry->priority, show_notifier_kind(__entry->kind),
 			 __entry->val, show_notifier_ret(__entry->ret),
 			 __entry->duration_ns),
-	       notifier_trace_reg, notifier_trace_unreg);
+	       notifier_call_trace_reg, notifier_call_trace_unreg);
 
 TRACE_EVENT_FN(notifier_stop,
 	       TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
@@ -275,7 +286,7 @@ TRACE_EVENT_FN(notifier_stop,
 			 __entry->priority, show_notifier_kind(__entry->kind),
 			 __entry->val, show_notifier_ret(__entry->ret),
 			 __entry->nr_calls),
-	       notifier_trace_reg, notifier_trace_unreg);
+	       notifier_call_trace_reg, notifier_call_trace_unreg);
 
 TRACE_EVENT_FN(notifier_call_begin,
 	       TP_PROTO(void *nh, enum notifier_chain_kind kind,
@@ -283,8 +294,8 @@ TRACE_EVENT_FN(notifier_call_begin,
 			enum notifier_call_type type),
 	       TP_ARGS(nh, kind, val, nr_to_call, type),
 	       TP_STRUCT__entry(__field(void *, head)
-				__field(enum notifier_chain_kind, kind)
 				__field(unsigned long, val)
+				__field(enum notifier_chain_kind, kind)
 				__field(int, nr_to_call)
 				__field(enum notifier_call_type, type)
 	       ),
@@ -298,7 +309,7 @@ TRACE_EVENT_FN(notifier_call_begin,
 			 __entry->head, show_notifier_kind(__entry->kind),
 			 __entry->val, __entry->nr_to_call,
 			 show_notifier_call_type(__entry->type)),
-	       notifier_trace_reg, notifier_trace_unreg);
+	       notifier_call_trace_reg, notifier_call_trace_unreg);
 
 TRACE_EVENT_FN(notifier_call_end,
 	       TP_PROTO(void *nh, enum notifier_chain_kind kind,
@@ -306,8 +317,8 @@ TRACE_EVENT_FN(notifier_call_end,
 			enum notifier_call_type type, int ret, int nr_calls),
 	       TP_ARGS(nh, kind, val, nr_to_call, type, ret, nr_calls),
 	       TP_STRUCT__entry(__field(void *, head)
-				__field(enum notifier_chain_kind, kind)
 				__field(unsigned long, val)
+				__field(enum notifier_chain_kind, kind)
 				__field(int, nr_to_call)
 				__field(enum notifier_call_type, type)
 				__field(int, ret)
@@ -326,7 +337,7 @@ TRACE_EVENT_FN(notifier_call_end,
 			 __entry->val, __entry->nr_to_call,
 			 show_notifier_call_type(__entry->type),
 			 show_notifier_ret(__entry->ret), __entry->nr_calls),
-	       notifier_trace_reg, notifier_trace_unreg);
+	       notifier_call_trace_reg, notifier_call_trace_unreg);
 
 TRACE_EVENT_FN(notifier_lock_wait,
 	       TP_PROTO(void *nh, void *lock, enum notifier_chain_kind kind,
@@ -344,11 +355,11 @@ TRACE_EVENT_FN(notifier_lock_wait,
 			      __entry->op = op;
 			      __entry->wait_ns = wait_ns;
 	       ),
-	       TP_printk("head=%ps lock=%ps kind=%s op=%s wait_ns=%llu",
+	       TP_printk("head=%p lock=%p kind=%s op=%s wait_ns=%llu",
 			 __entry->head, __entry->lock,
 			 show_notifier_kind(__entry->kind),
 			 show_notifier_lock_op(__entry->op), __entry->wait_ns),
-	       notifier_trace_reg, notifier_trace_unreg);
+	       notifier_call_trace_reg, notifier_call_trace_unreg);
 
 #endif /* _TRACE_NOTIFIER_H */
 
