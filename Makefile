@@ -1,13 +1,17 @@
-# chainscope - tracing-first notifier chains for Linux 6.1
+# chainscope - tracing-first notifier chains for Linux 6.1 and 6.12
 #
-#   make            build the chainscope kernel and the chainscope CLI
+#   make            build the chainscope kernel (6.1) and the chainscope CLI
 #   make demo       boot the guest and show notifier activity
-#   make test       everything: host tests, both kernels, self-tests, soak
+#   make test       everything: host tests, stock and chainscope kernels of
+#                   6.1 and 6.12, self-tests, soak (6.1)
 #                   (T='GLOB' selects tests by name, e.g. T='host.*')
-#   make test-debug only the debug-kernel soak
-#   make patches    the series as git format-patch files, checkpatch-clean
-#   make bench      benchmarks: our core against stock 6.1 (docs/bench.md),
+#   make test-debug only the debug-kernel soak (6.1)
+#   make test-debug-all  the debug-kernel soak on 6.1 and 6.12
+#   make patches    one series per kernel (output/patches/{6.1,6.12}/)
+#   make bench      benchmarks: our core against stock (docs/bench.md),
 #                   then check/report events/s offline (bench-offline)
+#
+# CS_KERNEL=6.12 makes kernel, kernel-stock and demo use the 6.12 tree.
 #
 # The kernel tree and builds live in $(CHAINSCOPE_CACHE) (default
 # /var/cache/chainscope), outside the repo; outputs go to output/.
@@ -17,7 +21,7 @@ export CHAINSCOPE_CACHE ?= /var/cache/chainscope
 T ?= *
 Q := $(if $(V),,@)
 
-.PHONY: all deps kernel kernel-stock cli demo test test-debug patches bench clean
+.PHONY: all deps kernel kernel-stock cli demo test test-debug test-debug-all patches bench clean
 .DELETE_ON_ERROR:
 
 all: deps kernel cli
@@ -47,6 +51,9 @@ test: deps
 
 test-debug: deps
 	$(Q)qemu/test.sh -t 'debug.*'
+
+test-debug-all: deps
+	$(Q)CS_DEBUG_KERNELS="6.1 6.12" qemu/test.sh -t 'debug*'
 
 patches: deps
 	$(Q)scripts/mkpatches.sh output/patches

@@ -13,6 +13,10 @@
 #                                             them (core patches applied)
 #   kernel/build.sh config [FLAVOR]           unpack + configure; print build dir
 #   kernel/build.sh outdir VARIANT [FLAVOR]   print the artifact dir
+#   kernel/build.sh notrace-check             compile our kernel/notifier.o
+#                                             with CONFIG_TRACEPOINTS=n and
+#                                             check that nothing of tracing
+#                                             is left in it
 #
 # Cache layout (CHAINSCOPE_CACHE, default /var/cache/chainscope):
 #   linux-<srckey>/src                  pristine tree + kernel/patches,
@@ -82,7 +86,8 @@ flavor_frags() {
 	case "$1" in
 	normal) set -- base ;;
 	debug) set -- base debug ;;
-	*) die "unknown flavor '$1' (normal, debug)" ;;
+	notrace) set -- notrace ;;
+	*) die "unknown flavor '$1' (normal, debug, notrace)" ;;
 	esac
 	for f in "$@"; do
 		frags="$frags $REPO/kernel/config/$f.config"
@@ -297,6 +302,33 @@ cmd_check() {
 	make -C "$SRC" O="$(builddir normal)" -j"$JOBS" W=1 "$@"
 }
 
+# Without CONFIG_TRACEPOINTS the static keys, their hooks and every traced
+# variant must compile away, leaving only the plain walks: no symbol of
+# tracing, no static-branch site (__jump_table) in kernel/notifier.o.
+cmd_notrace_check() {
+	local b obj syms bad
+	ensure_tree
+	install_variant chainscope
+	ensure_config notrace
+	b=$(builddir notrace)
+	log "compiling kernel/notifier.o with CONFIG_TRACEPOINTS=n (log: $b/build.log)"
+	if ! make -C "$SRC" O="$b" -j"$JOBS" W=1 kernel/notifier.o >"$b/build.log" 2>&1; then
+		grep -E 'error|warning' "$b/build.log" | head -20 >&2
+		die "kernel/notifier.o does not compile with CONFIG_TRACEPOINTS=n"
+	fi
+	if grep -E 'notifier\.c:[0-9]+:[0-9]+: warning' "$b/build.log" >&2; then
+		die "kernel/notifier.c has W=1 warnings with CONFIG_TRACEPOINTS=n"
+	fi
+	obj="$b/kernel/notifier.o"
+	syms=$(nm "$obj" | awk '{ print $NF }')
+	bad=$(echo "$syms" | grep -E '_traced$|trace|tracepoint' || true)
+	[ -z "$bad" ] || die "tracing left in notifier.o without CONFIG_TRACEPOINTS: $(echo $bad)"
+	if objdump -h "$obj" | grep -q '__jump_table'; then
+		die "notifier.o has static-branch sites without CONFIG_TRACEPOINTS"
+	fi
+	echo "$obj: $(echo "$syms" | grep -c 'notifier') notifier symbols, none of tracing, no __jump_table"
+}
+
 main() {
 	local cmd=${1:-}
 	shift || true
@@ -313,6 +345,7 @@ main() {
 	case "$cmd" in
 	build) cmd_build "$@" ;;
 	check) cmd_check "$@" ;;
+	notrace-check) cmd_notrace_check ;;
 	tree) ensure_tree && echo "$SRC" ;;
 	stage) ensure_tree && stage_ours && echo "$TOP/stage" ;;
 	config) ensure_tree && ensure_config "${1:-normal}" && builddir "${1:-normal}" ;;

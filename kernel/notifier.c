@@ -207,7 +207,7 @@ enum notifier_op {
 
 /*
  * Report an (un)registration to its events.  Out of line, and reached by
- * a tail call only while some notifier event is on, so that the list
+ * a tail call only while a membership event is enabled, so that the list
  * surgery keeps the length it has without tracepoints.
  */
 static noinline int notifier_trace_update(void *head,

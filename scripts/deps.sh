@@ -3,7 +3,7 @@
 #   scripts/deps.sh          install what is missing (needs root)
 #   scripts/deps.sh --check  list what is missing; exit 1 if anything is
 set -euo pipefail
-PKGS="linux-source-6.1 build-essential bc bison flex libssl-dev libelf-dev
+PKGS="linux-source-6.1 linux-source-6.12 build-essential bc bison flex libssl-dev libelf-dev
 dwarves cpio xz-utils kmod rsync python3 qemu-system-x86 busybox-static
 clang llvm libbpf-dev bpftool zlib1g-dev pkg-config libjson-c-dev strace
 libclang-rt-14-dev uthash-dev libfuzzer-14-dev libcap2-bin"

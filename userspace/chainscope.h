@@ -128,6 +128,7 @@ int cs_startup_probes(const char *cmd, const struct cs_tp *tps, int nr_tps);
 int cs_check_privileges(const char *cmd);
 /* After cs_startup_probes(): does the kernel BTF have this variable? */
 bool cs_btf_has_var(const char *name);
+bool cs_btf_has_preempt_count(void);
 /* After cs_startup_probes(): the parsed kernel BTF (NULL before) */
 struct btf;
 const struct btf *cs_kernel_btf(void);

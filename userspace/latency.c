@@ -397,9 +397,10 @@ int cmd_latency(int argc, char **argv)
 	 * by the kernel's per-CPU preempt count (bpf/exec_ctx.bpf.h). Without
 	 * it an interrupt's pass would pop its task's frames: refuse.
 	 */
-	if (env.chain_mode && !cs_btf_has_var("__preempt_count")) {
-		warn("%s: error: -C needs the kernel's per-CPU __preempt_count, which its "
-		     "BTF does not have: cannot tell interrupt from task context\n",
+	if (env.chain_mode && !cs_btf_has_preempt_count()) {
+		warn("%s: error: -C needs the kernel's per-CPU preempt count (__preempt_count "
+		     "or pcpu_hot), which its BTF does not have: cannot tell interrupt from "
+		     "task context\n",
 		     env.c.cmd);
 		return CS_EXIT_NO_CTX;
 	}

@@ -157,6 +157,12 @@ bool cs_btf_has_var(const char *name)
 	return probe_btf && btf__find_by_name_kind(probe_btf, name, BTF_KIND_VAR) > 0;
 }
 
+/* x86: __preempt_count up to 6.1, pcpu_hot.preempt_count from 6.2 */
+bool cs_btf_has_preempt_count(void)
+{
+	return cs_btf_has_var("__preempt_count") || cs_btf_has_var("pcpu_hot");
+}
+
 bool cs_probe_only_mode(const char *cmd, int mode)
 {
 	const char *p = getenv("CHAINSCOPE_PROBE_ONLY");

@@ -102,7 +102,8 @@ CS_EXIT_DOC
 "\n"
 "record also exits 6 when FILE cannot be created or exists and is not a\n"
 "regular file (a FIFO or a device), and 7 when the kernel BTF has no\n"
-"per-CPU __preempt_count (no execution context for the events).\n";
+"per-CPU preempt count, __preempt_count or pcpu_hot (no execution context\n"
+"for the events).\n";
 
 static long parse_num(const struct argp_state *state, const char *what,
 		      const char *arg, long max)
@@ -517,10 +518,10 @@ int cmd_record(int argc, char **argv)
 	 * read as task context, and check would nest an interrupt's pass in
 	 * the task's: refuse, as latency -C does.
 	 */
-	if (!cs_btf_has_var("__preempt_count")) {
-		warn("%s: error: record needs the kernel's per-CPU __preempt_count, "
-		     "which its BTF does not have: cannot tell interrupt from task "
-		     "context\n", env.cmd);
+	if (!cs_btf_has_preempt_count()) {
+		warn("%s: error: record needs the kernel's per-CPU preempt count "
+		     "(__preempt_count or pcpu_hot), which its BTF does not have: "
+		     "cannot tell interrupt from task context\n", env.cmd);
 		err = CS_EXIT_NO_CTX;
 		goto discard;
 	}

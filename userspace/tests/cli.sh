@@ -244,7 +244,7 @@ expect chain-mode-needs-call-events 5 "no notifier:notifier_call_begin tracepoin
 	env CHAINSCOPE_BTF="$TMP/noends.btf" "$CS" latency -C --mode tracepoints
 # -C tells interrupt from task context by the kernel's per-CPU preempt
 # count: without it in BTF, -C is refused (exit 7), plain latency is not
-expect chain-mode-needs-preempt-count 7 "-C needs the kernel's per-CPU __preempt_count" \
+expect chain-mode-needs-preempt-count 7 "-C needs the kernel's per-CPU preempt count \(__preempt_count or pcpu_hot\)" \
 	env CHAINSCOPE_BTF="$TMP/noctx.btf" "$CS" latency -C
 # BTF is checked before tracepoints, tracepoints before symbols
 expect btf-before-tracepoints 4 "no kernel BTF" env CHAINSCOPE_BTF=/nonexistent "$CS" latency -c nosuch

@@ -495,17 +495,22 @@ TPS="notifier_register:6 notifier_unregister:6 notifier_register_error:6
 if [ "$(id -u)" != 0 ]; then
 	skip record-needs-preempt-count "not root: the privilege probe comes first"
 elif ! "$MKBTF" "$TMP/rec.btf" $TPS var:__preempt_count ||
+     ! "$MKBTF" "$TMP/rechot.btf" $TPS var:pcpu_hot ||
      ! "$MKBTF" "$TMP/recnoctx.btf" $TPS; then
 	fail record-needs-preempt-count "mkbtf failed"
 else
 	printf 'ffffffff81000000 T _stext\n' > "$TMP/kallsyms"
 	expect2x record-needs-preempt-count 7 \
-		"record needs the kernel's per-CPU __preempt_count" \
+		"record needs the kernel's per-CPU preempt count" \
 		env CHAINSCOPE_BTF="$TMP/recnoctx.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
 		"$CS" record -o "$TMP/ctx.cstrace" -d 1
 	[ -e "$TMP/ctx.cstrace" ] && fail record-needs-preempt-count-no-file "left $TMP/ctx.cstrace"
 	expect2x record-with-preempt-count 0 "start-up probes passed" \
 		env CHAINSCOPE_BTF="$TMP/rec.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
+		"$CS" record -o "$TMP/ctx.cstrace" -d 1
+	# 6.2+ (6.12): the preempt count is a member of the per-CPU pcpu_hot
+	expect2x record-with-pcpu-hot 0 "start-up probes passed" \
+		env CHAINSCOPE_BTF="$TMP/rechot.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
 		"$CS" record -o "$TMP/ctx.cstrace" -d 1
 fi
 
