@@ -376,16 +376,11 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 			      "ran after the pass stopped at event %lld", f->stop_idx);
 	f->stop_due = false;	/* run-after-stop says it */
 	/*
-	 * Gone before the pass began: a stale run, or published again. The
-	 * file is in the order of the ring buffer's reservations, and a pass
-	 * reads the chain's head only after its call_begin was reserved, an
-	 * unregister event is reserved after the unlink: a pass that began
-	 * after that event cannot reach the block. A pass whose call_begin
-	 * is not in the trace (phantom) began after the run of the callback
-	 * it nests in (after_idx), which is all we know. Not listed by the
-	 * chain's snapshot: the pass must have begun after the walk ended
-	 * (by time: record writes a snapshot, not the ring), else it may
-	 * have read the list before the block left.
+	 * Gone before the pass began (after_idx; file order is the ring's,
+	 * record.md "Ordering"): a stale run, or published again. Not listed
+	 * by the snapshot: the pass must have begun after the walk ended (by
+	 * time: record, not the ring, writes it), else it may have read the
+	 * list before the block left.
 	 */
 	republished = m->state == M_GONE && m->gone_idx < f->after_idx;
 	if (republished && m->snap_state)
