@@ -22,7 +22,8 @@ $(OUTPUT)/safestr.o: safestr.h
 $(OUTPUT)/checker.o $(OUTPUT)/check_pass.o $(OUTPUT)/check_snap.o $(OUTPUT)/check.o: \
 	$(BPF_DIR)/record.h
 
-GENCHECK_SRCS := tests/gencheck.c tests/gencheck_bench.c tests/gencheck_snap.c
+GENCHECK_SRCS := tests/gencheck.c tests/gencheck_bench.c tests/gencheck_snap.c \
+	tests/gencheck_order.c
 $(OUTPUT)/cs-gencheck: $(GENCHECK_SRCS) tests/gencheck.h $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
 		tracefile.h $(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,BINARY,$@)

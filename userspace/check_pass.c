@@ -276,6 +276,8 @@ static struct frame *push_frame(struct checker *ck, struct stack *st)
 static struct frame *push_phantom(struct checker *ck, struct stack *st,
 				  const struct cs_rec_event *e, size_t idx)
 {
+	/* (callers push a phantom only on a pass with a callback in flight) */
+	size_t after = st->depth ? top(st)->last.idx : idx;
 	struct frame *f = push_frame(ck, st);
 
 	if (!f)
@@ -283,6 +285,7 @@ static struct frame *push_phantom(struct checker *ck, struct stack *st,
 	f->head = e->head;
 	f->val = e->val;
 	f->begin_idx = idx;
+	f->after_idx = after;
 	f->type = CALL_PLAIN;	/* its call_end tells */
 	f->nr_to_call = -1;
 	f->phantom = true;
@@ -373,20 +376,21 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 			      "ran after the pass stopped at event %lld", f->stop_idx);
 	f->stop_due = false;	/* run-after-stop says it */
 	/*
-	 * gone before the pass began: a stale run, or published again. Not
-	 * listed by the chain's snapshot: the pass must have begun after the
-	 * walk ended (a recorded call_begin), else it may have read the list
-	 * before the block left.
+	 * Gone before the pass began (after_idx; file order is the ring's,
+	 * record.md "Ordering"): a stale run, or published again. Not listed
+	 * by the snapshot: the pass must have begun after the walk ended (by
+	 * time: record, not the ring, writes it), else it may have read the
+	 * list before the block left.
 	 */
-	republished = m->state == M_GONE && m->gone_idx < f->begin_idx;
+	republished = m->state == M_GONE && m->gone_idx < f->after_idx;
 	if (republished && m->snap_state)
-		republished = !f->phantom && ck->t->events[f->begin_idx].ts >
+		republished = ck->t->events[f->after_idx].ts >
 			      ck->t->events[m->gone_idx].ts;
 	if (republished && !chk_gap_between(ck, m->gone_idx, idx)) {
 		if (!chk_grow((void **)&m->sus, &m->cap_sus, m->nr_sus, sizeof(*m->sus)))
 			return -ENOMEM;
-		m->sus[m->nr_sus++] = (struct suspect){ idx, f->begin_idx, e->cb,
-							m->snap_state };
+		m->sus[m->nr_sus++] = (struct suspect){ idx, f->after_idx, m->gone_idx,
+							e->cb, m->snap_state, f->phantom };
 	}
 	if (m->state == M_UNKNOWN) {
 		m->state = M_MEMBER;	/* on the chain, order unknown */
@@ -543,7 +547,7 @@ static int on_begin(struct checker *ck, struct stack *st, const struct cs_rec_ev
 	p = st->depth >= 2 ? &st->f[st->depth - 2].child : &st->base;
 	f->head = e->head;
 	f->val = e->val;
-	f->begin_idx = idx;
+	f->begin_idx = f->after_idx = idx;
 	f->type = e->call_type;
 	f->nr_to_call = e->nr_to_call;
 

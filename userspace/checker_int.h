@@ -39,9 +39,12 @@ struct mkey {
  * began after the walk
  */
 struct suspect {
-	size_t run_idx, begin_idx;
+	size_t run_idx;
+	size_t begin_idx;	/* its pass's call_begin, or (phantom) after_idx */
+	size_t gone_idx;	/* the unregister (or snapshot) it ran after */
 	__u64 cb;
 	bool snap;
+	bool phantom;		/* the pass's call_begin is not in the trace */
 };
 
 struct member {
@@ -101,6 +104,12 @@ struct robust {
 struct frame {
 	__u64 head, val;
 	size_t begin_idx;
+	/*
+	 * An event the pass surely began after: its call_begin (begin_idx);
+	 * for a phantom, the run of the callback it nests in (it began in
+	 * that callback, at some point before its first event, begin_idx)
+	 */
+	size_t after_idx;
 	int type, nr_to_call;
 	size_t nr_runs;
 	struct run last;	/* the latest run */

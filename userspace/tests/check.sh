@@ -171,6 +171,29 @@ expect gap-register 0 "" ', 1 passes checked, 0 violations'
 expect publish-window 0 "" ', 3 passes checked, 0 violations'
 expect republished 0 "" ', 1 passes checked, 0 violations'
 expect republished-midpass 0 "" ', 1 passes checked, 0 violations'
+# (tests/gencheck_order.c) the file is in ring-reservation order: a pass
+# whose call_begin follows a block's unregister event cannot reach it
+expect order-register-midpass 0 "" ', 2 passes checked, 0 violations'
+expect order-run-before-register 0 "" ', 1 passes checked, 0 violations'
+expect order-unregister-midpass 0 "" ', 1 passes checked, 0 violations'
+expect order-unregistered-before-pass 1 "run-after-unregister" \
+	'^event 11: chain test_chain: callback cb_e: rule run-after-unregister: ran in the pass of event 4, after its unregister at event 3, and was not registered again$'
+expect order-judged-at-enoent 1 "run-after-unregister" \
+	'^event 9: chain test_chain: callback cb_c: rule run-after-unregister: ran in the pass of event 4, after its unregister at event 3, and was not registered again$'
+expect order-rollback-after-unregister 1 "run-after-unregister" \
+	'^event 12: chain test_chain: callback cb_a: rule run-after-unregister: ran in the pass of event 11, after its unregister at event 10, and was not registered again$'
+# only a register event settles such a run in a probes recording, whose
+# membership records (the API's fexit, after the lock) of two writers may
+# come out of order; the tracepoint twin is judged at the -ENOENT
+expect order-enoent-then-register 1 "run-after-unregister" \
+	'^event 9: chain test_chain: callback cb_c: rule run-after-unregister: ran in the pass of event 4, after its unregister at event 3, and was not registered again$'
+expect probes-order-enoent-then-register 0 "" ', 1 passes checked, 0 violations'
+# a pass whose call_begin was dropped (recorder stopping) began after the
+# run of the callback it nests in, and no sooner: judged from there
+expect order-phantom-unregister 0 "" ', 1 passes checked, 0 violations' \
+	'orphans: 3 events .*\(1 runs, 1 returns, 0 stops, 1 ends\)$'
+expect order-phantom-unregister-before 1 "run-after-unregister" \
+	'^event 7: chain nest_chain: callback cb_d: rule run-after-unregister: ran in a pass without call_begin, nested in the callback of event 6, after its unregister at event 4, and was not registered again$'
 
 # --- snapshots (version 3): membership and order from the first event --------
 # each +nosnap twin holds the same events without the snapshot records:
@@ -194,6 +217,9 @@ expect snap-eexist 1 "membership-eexist" 'snapshot \(event 0\) does not list the
 expect snap-unstable 0 "" 'snapshots: 1 chains \(1 unstable, 3 blocks\) .*; 2 judgements unknown'
 expect snap-before-walk 0 "" ', 1 passes checked, 0 violations'
 expect snap-midtrace 1 "run-not-member" '^event 16: .*callback cb_b: rule run-not-member: .*snapshot \(event 11\)'
+expect snap-phantom-unlisted 1 "run-not-member" \
+	"^event 8: chain test_chain: callback cb_e: rule run-not-member: ran in a pass without call_begin, nested in the callback of event 5, but the chain's snapshot \(event 0\) does not list it and no notifier_register added it$"
+expect snap-phantom-unlisted+nosnap 0 "" ', 1 passes checked, 0 violations'
 expect snap-only 1 "" 'rule no-events: the trace has no notifier event \(0 loss markers, 5 snapshot records\)'
 # a salvaged trace (no end time bounds it) whose snapshot is stamped
 # 256 ns short of 2^64: the events after it in the file predate the walk,

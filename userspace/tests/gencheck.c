@@ -28,7 +28,7 @@ const struct blk E = { CB_E, 0xffff888000005000ULL, 0 };
 
 struct cs_trace_writer *w;
 __u64 now;
-static __u64 cur_task;
+__u64 cur_task;
 static __u32 cur_cpu;
 
 void emit(struct cs_rec_event *e)
@@ -94,7 +94,7 @@ void ret(__u64 head, __u64 val, const struct blk *b, int r)
 	put(&e, CS_REC_RETURN, head);
 }
 
-static void stop(__u64 head, __u64 val, const struct blk *b, int r, int nr_calls)
+void stop(__u64 head, __u64 val, const struct blk *b, int r, int nr_calls)
 {
 	struct cs_rec_event e = { .cb = b->cb, .nb = b->nb, .priority = b->prio,
 				  .val = val, .ret = r, .nr_calls = nr_calls };
@@ -163,6 +163,8 @@ static int scenario(const char *name)
 		return snap_scenario(name + 5);
 	if (!strncmp(name, "probes-", 7))
 		name += 7;	/* the same trace, from a probes recording */
+	if (!strncmp(name, "order-", 6))
+		return order_scenario(name + 6);
 	if (!strcmp(name, "reg-two-tasks") || !strcmp(name, "reg-one-task")) {
 		/*
 		 * B and C (0) registered by two tasks (one), C's event first;
@@ -616,6 +618,7 @@ static const char *const scenarios[] = {
 	"republished-midpass", "long-name", "no-events", "only-loss", "gap-zero",
 	"rollback-begin-dropped", "rollback-begin-dropped-plain",
 	SNAP_SCENARIOS
+	ORDER_SCENARIOS
 	"rollback-unknown", "probes-rollback-unknown", "probes-rollback-unknown-long",
 	"reg-two-tasks", "probes-reg-two-tasks", "probes-reg-one-task",
 	"probes-nr-to-call",

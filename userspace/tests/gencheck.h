@@ -43,6 +43,7 @@ extern const struct blk E;
 
 extern struct cs_trace_writer *w;
 extern __u64 now;
+extern __u64 cur_task;	/* the task of the next event: TASK1 or TASK2 */
 /* write one record, exit(1) on error */
 void emit(struct cs_rec_event *e);
 /* one event of the current task (tests/gencheck.c) */
@@ -53,6 +54,7 @@ void end(__u64 head, int type, __u64 val, int nr_to_call, int ret, int nr_calls)
 void run(__u64 head, __u64 val, const struct blk *b);
 void ret(__u64 head, __u64 val, const struct blk *b, int r);
 void cb(__u64 head, __u64 val, const struct blk *b, int r);
+void stop(__u64 head, __u64 val, const struct blk *b, int r, int nr_calls);
 
 /* tests/gencheck_snap.c: "snap-NAME" scenarios (NAME), -1 if unknown */
 int snap_scenario(const char *name);
@@ -61,7 +63,20 @@ int snap_scenario(const char *name);
 	"snap-unlisted-first", "snap-unlisted-first+nosnap", \
 	"snap-unlisted-registered", "snap-register-listed", "snap-register-slack", \
 	"snap-unregister-unlisted", "snap-enoent", "snap-eexist", "snap-unstable", \
-	"snap-before-walk", "snap-midtrace", "snap-only",
+	"snap-before-walk", "snap-midtrace", "snap-only", "snap-phantom-unlisted", \
+	"snap-phantom-unlisted+nosnap",
+
+/*
+ * tests/gencheck_order.c: "order-NAME" scenarios (NAME), -1 if unknown:
+ * runs against the documented order of the membership events
+ */
+int order_scenario(const char *name);
+#define ORDER_SCENARIOS \
+	"order-register-midpass", "order-run-before-register", \
+	"order-unregister-midpass", "order-unregistered-before-pass", \
+	"order-judged-at-enoent", "order-rollback-after-unregister", \
+	"order-phantom-unregister", "order-phantom-unregister-before", \
+	"order-enoent-then-register", "probes-order-enoent-then-register",
 
 /* cs-gencheck bench N FILE */
 int bench(unsigned long long n, const char *path);
