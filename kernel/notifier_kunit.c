@@ -69,6 +69,7 @@
 #include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
+#include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -1182,6 +1183,62 @@ static struct kunit_case notifier_concurrency_traced_cases[] = {
 	{}
 };
 
+/*
+ * Which walk ran a callback, by the function it returns to: the plain
+ * walk is inlined into raw_notifier_call_chain(), the traced one is
+ * notifier_walk_traced().
+ */
+static void *nt_walk_ret;
+
+static int nt_cb_note_caller(struct notifier_block *nb, unsigned long val,
+			     void *v)
+{
+	WRITE_ONCE(nt_walk_ret, __builtin_return_address(0));
+	return NOTIFY_OK;
+}
+
+static void nt_expect_walk(struct kunit *test, struct raw_notifier_head *nh,
+			   const char *want)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	WRITE_ONCE(nt_walk_ret, NULL);
+	KUNIT_EXPECT_EQ(test, raw_notifier_call_chain(nh, 0, NULL), NOTIFY_OK);
+	KUNIT_ASSERT_NOT_NULL(test, READ_ONCE(nt_walk_ret));
+	sprint_symbol_no_offset(sym, (unsigned long)READ_ONCE(nt_walk_ret));
+	KUNIT_EXPECT_STREQ(test, sym, want);
+}
+
+/*
+ * One static key per kind of event: with only the membership events
+ * enabled, chain calls keep the plain walk; any call event moves them to
+ * the traced one, and they go back once it is disabled.
+ */
+static void notifier_test_tp_keys(struct kunit *test)
+{
+	struct raw_notifier_head nh = RAW_NOTIFIER_INIT(nh);
+	struct notifier_block nb = { .notifier_call = nt_cb_note_caller };
+	struct nt_test_ctx *ctx = test->priv;
+
+	if (!IS_ENABLED(CONFIG_KALLSYMS))
+		kunit_skip(test, "needs CONFIG_KALLSYMS to name the walk");
+	/* Attaches nothing; skips unless the kernel has our events. */
+	nt_tp_attach_mask(test, 0);
+	KUNIT_ASSERT_EQ(test, raw_notifier_chain_register(&nh, &nb), 0);
+	nt_expect_walk(test, &nh, "raw_notifier_call_chain");
+
+	nt_tp_attach_mask(test, NT_EV_MEMBERSHIP);
+	nt_expect_walk(test, &nh, "raw_notifier_call_chain");
+
+	nt_tp_detach(ctx);
+	nt_tp_attach_mask(test, BIT(NT_EV_RUN));
+	nt_expect_walk(test, &nh, "notifier_walk_traced");
+
+	nt_tp_detach(ctx);
+	nt_expect_walk(test, &nh, "raw_notifier_call_chain");
+	KUNIT_EXPECT_EQ(test, raw_notifier_chain_unregister(&nh, &nb), 0);
+}
+
 static struct kunit_case notifier_tracepoints_cases[] = {
 	KUNIT_CASE_PARAM(notifier_test_tp_membership, nt_all_kinds_gen_params),
 	KUNIT_CASE(notifier_test_tp_die_chain),
@@ -1191,6 +1248,7 @@ static struct kunit_case notifier_tracepoints_cases[] = {
 	KUNIT_CASE_PARAM(notifier_test_tp_robust, nt_robust_kinds_gen_params),
 	KUNIT_CASE_PARAM(notifier_test_tp_empty_chain, nt_all_kinds_gen_params),
 	KUNIT_CASE(notifier_test_tp_lock_wait),
+	KUNIT_CASE(notifier_test_tp_keys),
 	{}
 };
 
