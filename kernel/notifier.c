@@ -112,12 +112,9 @@ static void notifier_member_trace_unreg(void)
 	static_branch_unlikely(&notifier_call_trace_key)
 #define notifier_members_traced() \
 	static_branch_unlikely(&notifier_member_trace_key)
-/* Traced variants are called from the die chain: keep kprobes off them. */
-#define NOTIFIER_NOKPROBE_TRACED(fn) NOKPROBE_SYMBOL(fn)
 #else
 #define notifier_calls_traced()		false
 #define notifier_members_traced()	false
-#define NOTIFIER_NOKPROBE_TRACED(fn)
 #endif
 
 #define CREATE_TRACE_POINTS
@@ -368,7 +365,10 @@ notifier_walk_traced(struct notifier_block __rcu **first, void *head,
 	return ret;
 }
 
-NOTIFIER_NOKPROBE_TRACED(notifier_walk_traced);
+/* Reached from the die chain; without tracepoints it compiles away. */
+#ifdef CONFIG_TRACEPOINTS
+NOKPROBE_SYMBOL(notifier_walk_traced);
+#endif
 
 static __always_inline int
 notifier_pass(struct notifier_block __rcu **first, void *head,
@@ -442,7 +442,9 @@ static noinline int atomic_chain_call_traced(struct atomic_notifier_head *nh,
 	return atomic_chain_call(nh, val, v, true);
 }
 
-NOTIFIER_NOKPROBE_TRACED(atomic_chain_call_traced);
+#ifdef CONFIG_TRACEPOINTS
+NOKPROBE_SYMBOL(atomic_chain_call_traced);
+#endif
 
 /*
  * Every (un)registration on an atomic chain: under ->lock with IRQs off,

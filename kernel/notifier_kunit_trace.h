@@ -363,7 +363,7 @@ static void nt_tp_attach_mask(struct kunit *test, unsigned long mask)
 	 * them with the wrong arguments.  notifier_call_begin is ours alone.
 	 */
 	if (!nt_tps[NT_EV_CALL_BEGIN].tp)
-		kunit_skip(test, "chainscope notifier tracepoints not present (stock kernel, %u upstream events)",
+		kunit_skip(test, "no chainscope notifier events (stock kernel, %u upstream)",
 			   found);
 	for (i = 0; i < NT_EV_NR; i++)
 		if (!nt_tps[i].tp)
