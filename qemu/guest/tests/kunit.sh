@@ -18,3 +18,10 @@ done
 rmmod notifier_kunit || { echo "rmmod notifier_kunit failed"; exit 1; }
 [ "$n" -gt 0 ] || { echo "no notifier KUnit suite results in debugfs"; exit 1; }
 echo "$n notifier KUnit suites ran"
+# warn_cases=1 ran the double registrations (announced WARNs), not skipped
+# them: their case reports plain "ok" in notifier_api.
+grep -Eq "^[[:space:]]*ok [0-9]+ notifier_test_double_register$" /out/kunit/notifier_api.ktap || {
+	echo "notifier_test_double_register did not run with warn_cases=1:"
+	grep "notifier_test_double_register" /out/kunit/notifier_api.ktap
+	exit 1
+}
