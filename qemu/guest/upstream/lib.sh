@@ -1,6 +1,7 @@
 # Shared by the upstream-* guest tests (sourced).
 U=/chainscope/upstream
 T=/sys/kernel/tracing
+KALLSYMS=${KALLSYMS:-/proc/kallsyms}
 # The callback every link change runs (net/core/rtnetlink.c, always built).
 KNOWN_CB=rtnetlink_event
 fail() { echo "FAIL $*"; exit 1; }
@@ -38,7 +39,7 @@ check_names() {
 	grep -qx "$KNOWN_CB" "$2" ||
 		fail "$1: $KNOWN_CB not among the parsed names: $(sort -u "$2" | tr '\n' ' ')"
 	bad=$(sort -u "$2" | awk 'NR == FNR { sym[$3] = 1; next } !($1 in sym)' \
-		/proc/kallsyms -)
+		"$KALLSYMS" -)
 	[ -z "$bad" ] || fail "$1: parsed names that are no kernel symbol: $bad"
 	echo "PASS $1: $(grep -cx "$KNOWN_CB" "$2") lines of $KNOWN_CB," \
 		"$(sort -u "$2" | wc -l) callbacks"
