@@ -1,6 +1,7 @@
 #!/bin/sh
 # The notifier tracepoints: present with the contract's fields on the
-# chainscope kernel, absent on stock; and real kernel chains fire them.
+# chainscope kernel; on stock, upstream's three (6.4+) or none (6.1); and
+# real kernel chains fire them.
 T=/sys/kernel/tracing
 fail() { echo "$*"; exit 1; }
 EVENTS="notifier_register notifier_unregister notifier_register_error
@@ -8,9 +9,35 @@ notifier_unregister_error notifier_run notifier_return notifier_stop
 notifier_call_begin notifier_call_end notifier_lock_wait"
 
 [ -d $T/events ] || fail "tracefs not mounted"
+# Upstream added notifier_register, notifier_unregister and notifier_run,
+# each with the one field 'void *cb', in 6.4.
+UPSTREAM="notifier_register notifier_run notifier_unregister"
+major=$(uname -r | cut -d. -f1) minor=$(uname -r | cut -d. -f2)
 if [ "$CS_VARIANT" = stock ]; then
-	[ ! -e $T/events/notifier ] || fail "stock kernel has notifier events"
-	echo "stock: no notifier events, as expected"
+	if [ "$major" -lt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -lt 4 ]; }; then
+		[ ! -e $T/events/notifier ] ||
+			fail "stock $(uname -r) has notifier events: $(ls $T/events/notifier)"
+		echo "stock $(uname -r): no notifier events, as expected"
+		exit 0
+	fi
+	have=$(cd $T/events/notifier 2>/dev/null && for e in *; do
+		[ -d "$e" ] && echo "$e"; done | sort | tr '\n' ' ')
+	[ "$have" = "$UPSTREAM " ] ||
+		fail "stock $(uname -r): notifier events '$have', want upstream's '$UPSTREAM'"
+	for e in $UPSTREAM; do
+		grep -q 'field:void \* cb;' $T/events/notifier/$e/format ||
+			fail "notifier:$e has no 'void * cb' field"
+	done
+	echo > $T/trace
+	echo 1 > $T/events/notifier/notifier_run/enable
+	ip link set lo down
+	ip link set lo up
+	echo 0 > $T/events/notifier/notifier_run/enable
+	cp $T/trace /out/tracepoints-trace.txt
+	grep -q 'notifier_run: rtnetlink_event$' /out/tracepoints-trace.txt ||
+		fail "no 'notifier_run: rtnetlink_event' for ip link set lo down/up"
+	echo "stock $(uname -r): upstream's $UPSTREAM, as expected;" \
+		"$(grep -c 'notifier_run: ' /out/tracepoints-trace.txt) notifier_run events"
 	exit 0
 fi
 for e in $EVENTS; do
@@ -31,7 +58,7 @@ ip link set lo down
 ip link set lo up
 echo 0 > $T/events/notifier/enable
 cp $T/trace /out/tracepoints-trace.txt
-grep -q 'notifier_run: .*cb=' /out/tracepoints-trace.txt ||
+grep -q 'notifier_run: [^ ]* head=' /out/tracepoints-trace.txt ||
 	fail "no notifier_run events for ip link set lo up"
 grep -q 'notifier_call_begin: ' /out/tracepoints-trace.txt ||
 	fail "no notifier_call_begin events"
