@@ -167,7 +167,9 @@ for kver in 6.1 6.12; do
 		p=$(prefix_of "$variant" "$kver")
 		selected "$p" || continue
 		log "guest tests on the $variant $kver kernel"
-		CS_KERNEL=$kver guest_run "$p" "$variant" normal -p test
+		# upstream-*: bpftrace, perf and trace-cmd in the initramfs
+		CS_KERNEL=$kver CS_GUEST_TOOLS=upstream \
+			guest_run "$p" "$variant" normal -p test
 		ran_guests="${ran_guests:-} $p"
 	done
 done
