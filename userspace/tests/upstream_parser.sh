@@ -22,9 +22,9 @@ expect() { # expect pass|fail FILE
 	(sh "$G/cbnames.sh" <"$D/$2" >"$TMP/names" && check_names "$2" "$TMP/names") \
 		>"$TMP/out" 2>&1 || rc=$?
 	if { [ "$1" = pass ] && [ $rc = 0 ]; } || { [ "$1" = fail ] && [ $rc != 0 ]; }; then
-		echo "ok: $2: $(cat "$TMP/out")"
+		echo "PASS: host.upstream.$2: parser says $1 as expected"
 	else
-		echo "NOT OK: $2: expected $1, got exit $rc: $(cat "$TMP/out")"
+		echo "FAIL: host.upstream.$2: expected $1, got exit $rc: $(tr '\n' ' ' <"$TMP/out")"
 		bad=1
 	fi
 }
