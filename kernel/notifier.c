@@ -162,11 +162,9 @@ static int notifier_link(struct notifier_block __rcu **pos,
 	struct notifier_block *cur;
 
 	while ((cur = notifier_deref_locked(*pos, lock, kind))) {
-		if (unlikely(cur == nb)) {
-			WARN(1, "notifier callback %ps already registered",
-			     nb->notifier_call);
+		/* notifier_update_slow() warns about it. */
+		if (unlikely(cur == nb))
 			return -EEXIST;
-		}
 		/* Insert in front of the first lower-priority block. */
 		if (cur->priority < nb->priority)
 			break;
@@ -206,17 +204,23 @@ enum notifier_op {
 };
 
 /*
- * Report an (un)registration to its events.  Out of line, and reached by
- * a tail call only while some notifier event is on, so that the list
- * surgery keeps the length it has without tracepoints.
+ * The rare ends of an (un)registration: a block registered twice, and
+ * every outcome while the membership events are on, which are reported
+ * here.  Out of line and reached by a tail call where the caller has
+ * nothing left to do, so that the list surgery needs no register saved
+ * across a call and keeps the length it has without tracepoints.
  */
-static noinline int notifier_trace_update(void *head,
-					  enum notifier_chain_kind kind,
-					  struct notifier_block *nb,
-					  enum notifier_op op, int err)
+static noinline int notifier_update_slow(void *head,
+					 enum notifier_chain_kind kind,
+					 struct notifier_block *nb,
+					 enum notifier_op op, int err)
 {
 	void *cb = (void *)nb->notifier_call;
 
+	if (err == -EEXIST)
+		WARN(1, "notifier callback %ps already registered", cb);
+	if (!notifier_members_traced())
+		return err;
 	if (op == NOTIFIER_OP_DEL) {
 		if (err)
 			trace_notifier_unregister_error(cb, head, nb, nb->priority, kind, err);
@@ -249,8 +253,8 @@ notifier_update(struct notifier_block __rcu **first, void *head,
 	else
 		err = notifier_link(first, nb, op == NOTIFIER_OP_ADD_UNIQUE_PRIO,
 				    lock, kind);
-	if (notifier_members_traced())
-		return notifier_trace_update(head, kind, nb, op, err);
+	if (unlikely(err == -EEXIST) || notifier_members_traced())
+		return notifier_update_slow(head, kind, nb, op, err);
 	return err;
 }
 
@@ -913,15 +917,10 @@ static noinline int srcu_chain_call_traced(struct srcu_notifier_head *nh,
 	return srcu_chain_call(nh, val, v, true);
 }
 
-/* Take @nh->mutex, reporting the wait if notifier_lock_wait is on. */
-static void notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
+/* Take @nh->mutex and report the wait to notifier_lock_wait. */
+static noinline void notifier_srcu_mutex_take_timed(struct srcu_notifier_head *nh)
 {
 	u64 t0, waited = 0;
-
-	if (!trace_notifier_lock_wait_enabled()) {
-		mutex_lock(&nh->mutex);
-		return;
-	}
 
 	/* As in notifier_rwsem_take_timed(). */
 	might_sleep();
@@ -933,6 +932,16 @@ static void notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
 	}
 	trace_notifier_lock_wait(nh, &nh->mutex, NOTIFIER_CHAIN_SRCU,
 				 NOTIFIER_LOCK_WRITE, waited);
+}
+
+/* Take @nh->mutex, reporting the wait if notifier_lock_wait is on. */
+static __always_inline void
+notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
+{
+	if (trace_notifier_lock_wait_enabled())
+		notifier_srcu_mutex_take_timed(nh);
+	else
+		mutex_lock(&nh->mutex);
 }
 
 /*
