@@ -162,9 +162,11 @@ static int notifier_link(struct notifier_block __rcu **pos,
 	struct notifier_block *cur;
 
 	while ((cur = notifier_deref_locked(*pos, lock, kind))) {
-		/* notifier_update_slow() warns about it. */
-		if (unlikely(cur == nb))
+		if (unlikely(cur == nb)) {
+			WARN(1, "notifier callback %ps already registered",
+			     nb->notifier_call);
 			return -EEXIST;
+		}
 		/* Insert in front of the first lower-priority block. */
 		if (cur->priority < nb->priority)
 			break;
@@ -203,24 +205,13 @@ enum notifier_op {
 	NOTIFIER_OP_DEL,
 };
 
-/*
- * The rare ends of an (un)registration: a block registered twice, and
- * every outcome while the membership events are on, which are reported
- * here.  Out of line and reached by a tail call where the caller has
- * nothing left to do, so that the list surgery needs no register saved
- * across a call and keeps the length it has without tracepoints.
- */
-static noinline int notifier_update_slow(void *head,
-					 enum notifier_chain_kind kind,
-					 struct notifier_block *nb,
-					 enum notifier_op op, int err)
+/* Report an (un)registration to its events. */
+static void notifier_trace_update(void *head, enum notifier_chain_kind kind,
+				  struct notifier_block *nb,
+				  enum notifier_op op, int err)
 {
 	void *cb = (void *)nb->notifier_call;
 
-	if (err == -EEXIST)
-		WARN(1, "notifier callback %ps already registered", cb);
-	if (!notifier_members_traced())
-		return err;
 	if (op == NOTIFIER_OP_DEL) {
 		if (err)
 			trace_notifier_unregister_error(cb, head, nb, nb->priority, kind, err);
@@ -232,19 +223,21 @@ static noinline int notifier_update_slow(void *head,
 		else
 			trace_notifier_register(cb, head, nb, nb->priority, kind, 0);
 	}
-	return err;
 }
 
 /*
- * Carry out @op on the chain at @first, writers already serialised, and
- * report the outcome to the (un)registration events.  Always inlined, so
- * that @op is a constant in every caller: a plain registration then
- * walks the chain without testing for unique priorities.
+ * Carry out @op on the chain at @first, writers already serialised, and,
+ * if @traced, report the outcome to the (un)registration events.  Always
+ * inlined, so that @op and @traced are constants in every caller: a plain
+ * registration then walks the chain without testing for unique
+ * priorities, and the untraced one is the bare list surgery.  Like the
+ * call paths, each (un)registration tests its static key once, on entry,
+ * and runs either the untraced update or an out-of-line traced one.
  */
 static __always_inline int
 notifier_update(struct notifier_block __rcu **first, void *head,
 		enum notifier_chain_kind kind, struct notifier_block *nb,
-		enum notifier_op op, const void *lock)
+		enum notifier_op op, const void *lock, const bool traced)
 {
 	int err;
 
@@ -253,8 +246,8 @@ notifier_update(struct notifier_block __rcu **first, void *head,
 	else
 		err = notifier_link(first, nb, op == NOTIFIER_OP_ADD_UNIQUE_PRIO,
 				    lock, kind);
-	if (unlikely(err == -EEXIST) || notifier_members_traced())
-		return notifier_update_slow(head, kind, nb, op, err);
+	if (traced)
+		notifier_trace_update(head, kind, nb, op, err);
 	return err;
 }
 
@@ -454,20 +447,37 @@ NOTIFIER_NOKPROBE_TRACED(atomic_chain_call_traced);
  * still walks through the block when this returns.
  */
 static __always_inline int
-atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
-		    enum notifier_op op)
+__atomic_chain_update(struct atomic_notifier_head *nh,
+		      struct notifier_block *nb, enum notifier_op op,
+		      const bool traced)
 {
 	unsigned long flags;
 	int err;
 
 	spin_lock_irqsave(&nh->lock, flags);
 	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, nb, op,
-			      &nh->lock);
+			      &nh->lock, traced);
 	spin_unlock_irqrestore(&nh->lock, flags);
 
 	if (op == NOTIFIER_OP_DEL)
 		synchronize_rcu();
 	return err;
+}
+
+static noinline int
+atomic_chain_update_traced(struct atomic_notifier_head *nh,
+			   struct notifier_block *nb, enum notifier_op op)
+{
+	return __atomic_chain_update(nh, nb, op, true);
+}
+
+static __always_inline int
+atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
+		    enum notifier_op op)
+{
+	if (notifier_members_traced())
+		return atomic_chain_update_traced(nh, nb, op);
+	return __atomic_chain_update(nh, nb, op, false);
 }
 
 /**
@@ -619,20 +629,38 @@ notifier_rwsem_lock(struct blocking_notifier_head *nh, enum notifier_lock_op op,
  * locks are not usable yet.
  */
 static __always_inline int
-blocking_chain_update(struct blocking_notifier_head *nh,
-		      struct notifier_block *nb, enum notifier_op op)
+__blocking_chain_update(struct blocking_notifier_head *nh,
+			struct notifier_block *nb, enum notifier_op op,
+			const bool traced)
 {
 	int err;
 
 	if (unlikely(system_state == SYSTEM_BOOTING))
 		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING,
-				       nb, op, NULL);
+				       nb, op, NULL, traced);
 
+	/* notifier_lock_wait is a call event: its own key, tested here. */
 	notifier_rwsem_lock(nh, NOTIFIER_LOCK_WRITE, true);
 	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb, op,
-			      &nh->rwsem);
+			      &nh->rwsem, traced);
 	up_write(&nh->rwsem);
 	return err;
+}
+
+static noinline int
+blocking_chain_update_traced(struct blocking_notifier_head *nh,
+			     struct notifier_block *nb, enum notifier_op op)
+{
+	return __blocking_chain_update(nh, nb, op, true);
+}
+
+static __always_inline int
+blocking_chain_update(struct blocking_notifier_head *nh,
+		      struct notifier_block *nb, enum notifier_op op)
+{
+	if (notifier_members_traced())
+		return blocking_chain_update_traced(nh, nb, op);
+	return __blocking_chain_update(nh, nb, op, false);
 }
 
 /*
@@ -798,6 +826,24 @@ EXPORT_SYMBOL_GPL(blocking_notifier_chain_unregister);
  *	Raw notifier chains: all locking is up to the caller.
  */
 
+static noinline int raw_chain_update_traced(struct raw_notifier_head *nh,
+					    struct notifier_block *nb,
+					    enum notifier_op op)
+{
+	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, op, NULL,
+			       true);
+}
+
+static __always_inline int raw_chain_update(struct raw_notifier_head *nh,
+					    struct notifier_block *nb,
+					    enum notifier_op op)
+{
+	if (notifier_members_traced())
+		return raw_chain_update_traced(nh, nb, op);
+	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, op, NULL,
+			       false);
+}
+
 static noinline int raw_chain_call_traced(struct raw_notifier_head *nh,
 					  unsigned long val, void *v)
 {
@@ -872,8 +918,7 @@ EXPORT_SYMBOL_GPL(raw_notifier_call_chain);
  */
 int raw_notifier_chain_register(struct raw_notifier_head *nh, struct notifier_block *nb)
 {
-	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb,
-			       NOTIFIER_OP_ADD, NULL);
+	return raw_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
 EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
 
@@ -888,8 +933,7 @@ EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
  */
 int raw_notifier_chain_unregister(struct raw_notifier_head *nh, struct notifier_block *nb)
 {
-	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb,
-			       NOTIFIER_OP_DEL, NULL);
+	return raw_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
 EXPORT_SYMBOL_GPL(raw_notifier_chain_unregister);
 
@@ -951,23 +995,39 @@ notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
  * for, so both are skipped.
  */
 static __always_inline int
-srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
-		  enum notifier_op op)
+__srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
+		    enum notifier_op op, const bool traced)
 {
 	int err;
 
 	if (unlikely(system_state == SYSTEM_BOOTING))
 		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb,
-				       op, NULL);
+				       op, NULL, traced);
 
 	notifier_srcu_mutex_lock(nh);
 	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, op,
-			      &nh->mutex);
+			      &nh->mutex, traced);
 	mutex_unlock(&nh->mutex);
 
 	if (op == NOTIFIER_OP_DEL)
 		synchronize_srcu(&nh->srcu);
 	return err;
+}
+
+static noinline int
+srcu_chain_update_traced(struct srcu_notifier_head *nh,
+			 struct notifier_block *nb, enum notifier_op op)
+{
+	return __srcu_chain_update(nh, nb, op, true);
+}
+
+static __always_inline int
+srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
+		  enum notifier_op op)
+{
+	if (notifier_members_traced())
+		return srcu_chain_update_traced(nh, nb, op);
+	return __srcu_chain_update(nh, nb, op, false);
 }
 
 /**
