@@ -669,23 +669,40 @@ blocking_chain_update(struct blocking_notifier_head *nh,
  * itself runs under the rwsem and sees a consistent list.
  */
 static __always_inline int
-blocking_chain_call(struct blocking_notifier_head *nh, unsigned long val,
+blocking_chain_walk(struct blocking_notifier_head *nh, unsigned long val,
 		    void *v, const bool traced)
 {
 	int ret;
-
-	if (!rcu_access_pointer(nh->head)) {
-		if (traced)
-			notifier_trace_empty(nh, NOTIFIER_CHAIN_BLOCKING, val,
-					     NOTIFIER_CALL_PLAIN);
-		return NOTIFY_DONE;
-	}
 
 	notifier_rwsem_lock(nh, NOTIFIER_LOCK_READ, traced);
 	ret = notifier_pass(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, val, v, -1,
 			    NOTIFIER_CALL_PLAIN, NULL, traced);
 	up_read(&nh->rwsem);
 	return ret;
+}
+
+static __always_inline int
+blocking_chain_call(struct blocking_notifier_head *nh, unsigned long val,
+		    void *v, const bool traced)
+{
+	if (!rcu_access_pointer(nh->head)) {
+		if (traced)
+			notifier_trace_empty(nh, NOTIFIER_CHAIN_BLOCKING, val,
+					     NOTIFIER_CALL_PLAIN);
+		return NOTIFY_DONE;
+	}
+	return blocking_chain_walk(nh, val, v, traced);
+}
+
+/*
+ * The untraced walk of a non-empty chain, out of line: the empty-chain
+ * test before it then needs no stack frame, as in stock.
+ */
+static noinline int
+blocking_chain_walk_plain(struct blocking_notifier_head *nh,
+			  unsigned long val, void *v)
+{
+	return blocking_chain_walk(nh, val, v, false);
 }
 
 static noinline int
@@ -769,7 +786,9 @@ int blocking_notifier_call_chain(struct blocking_notifier_head *nh, unsigned lon
 {
 	if (notifier_calls_traced())
 		return blocking_chain_call_traced(nh, val, v);
-	return blocking_chain_call(nh, val, v, false);
+	if (!rcu_access_pointer(nh->head))
+		return NOTIFY_DONE;
+	return blocking_chain_walk_plain(nh, val, v);
 }
 EXPORT_SYMBOL_GPL(blocking_notifier_call_chain);
 
