@@ -49,9 +49,11 @@
  * even keep a call counter when there is no nr_to_call limit.  The traced
  * variant checks the individual events and only then does any extra work
  * such as reading the clock (ktime_get_mono_fast_ns(), which is
- * NMI-safe).  (Un)registration tests the membership key and reports to
- * its events from an out-of-line helper, so that the list surgery carries
- * no tracepoint argument setup while tracing is off.  Without
+ * NMI-safe).  (Un)registration likewise tests the membership key once,
+ * on entry, and runs either the bare list surgery or an out-of-line
+ * traced copy that reports to the events, so that with tracing off it
+ * costs one static-branch NOP more than before.  (Blocking and SRCU
+ * writers test notifier_lock_wait's key as well, one NOP more.)  Without
  * CONFIG_TRACEPOINTS the keys, the hooks and every traced variant
  * compile away.
  *
