@@ -312,7 +312,7 @@ srcu_chain_update __srcu_read_lock __srcu_read_unlock down_read up_read
 down_write up_write ktime_get"
 part_disasm() {
 	local v src vml map sym start end
-	src=$("$REPO/kernel/build.sh" tree) || die "no kernel tree"
+	src=$(tree_dir) || die "no kernel tree"
 	for v in $VARIANTS; do
 		vml=$OUT/disasm/vmlinux-$v
 		map=${ART[$v]}/System.map
@@ -335,20 +335,31 @@ part_disasm() {
 	done
 }
 
+# The kernel tree, for its scripts: read only, so without build.sh's lock
+# (which a kernel build holds for minutes) when the tree is unpacked.
+tree_dir() {
+	local src
+	src=$(dirname "$(dirname "$("$REPO/kernel/build.sh" outdir stock)")")/src
+	if [ -f "$src/.chainscope/unpacked" ]; then
+		echo "$src"
+	else
+		"$REPO/kernel/build.sh" tree
+	fi
+}
+
 # Part size: bloat-o-meter of the notifier object and of vmlinux, stock
 # -> chainscope. Host only. kernel/build.sh keeps both files in each out
 # dir (the build dir holds only the variant built last); artifacts from
 # -k without them leave the part out, with a note in the report.
 part_size() {
 	local src bom v
-	src=$("$REPO/kernel/build.sh" tree) || die "no kernel tree"
+	src=$(tree_dir) || die "no kernel tree"
 	bom=$src/scripts/bloat-o-meter
 	rm -rf "$OUT/size"
 	mkdir -p "$OUT/size"
 	for v in stock chainscope; do
-		if [ ! -f "${ART[$v]}/notifier.o" ] ||
-			[ ! -f "${ART[$v]}/vmlinux.nodebug" ]; then
-			echo "${ART[$v]} has no notifier.o / vmlinux.nodebug (built before kernel/build.sh kept them)" \
+		if [ ! -f "${ART[$v]}/notifier.o" ]; then
+			echo "${ART[$v]} has no notifier.o (built before kernel/build.sh kept it)" \
 				>"$OUT/size/missing.txt"
 			log "size: skipped, see $OUT/size/missing.txt"
 			return 0
@@ -359,8 +370,11 @@ part_size() {
 		die "bloat-o-meter failed on notifier.o"
 	python3 "$bom" -c "$s/notifier.o" "$c/notifier.o" >"$OUT/size/notifier-all.txt" ||
 		die "bloat-o-meter failed on notifier.o"
-	python3 "$bom" -t "$s/vmlinux.nodebug" "$c/vmlinux.nodebug" >"$OUT/size/vmlinux-text.txt" ||
-		die "bloat-o-meter failed on vmlinux"
+	# vmlinux too where both out dirs have it (-k artifacts may not).
+	if [ -f "$s/vmlinux.nodebug" ] && [ -f "$c/vmlinux.nodebug" ]; then
+		python3 "$bom" -t "$s/vmlinux.nodebug" "$c/vmlinux.nodebug" \
+			>"$OUT/size/vmlinux-text.txt" || die "bloat-o-meter failed on vmlinux"
+	fi
 	size "$s/notifier.o" "$c/notifier.o" | sed "s|$s/|stock/|; s|$c/|chainscope/|" \
 		>"$OUT/size/notifier-size.txt" || die "size(1) failed"
 	for v in stock chainscope; do

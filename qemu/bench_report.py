@@ -387,8 +387,9 @@ def load_size(out):
         with open(miss) as f:
             return {"missing": f.read().strip()}
     res = {}
-    for name in ("notifier-text", "vmlinux-text"):
-        res[name.replace("-", "_")] = parse_bloat(os.path.join(d, name + ".txt"))
+    res["notifier_text"] = parse_bloat(os.path.join(d, "notifier-text.txt"))
+    vml = os.path.join(d, "vmlinux-text.txt")
+    res["vmlinux_text"] = parse_bloat(vml) if os.path.exists(vml) else None
     p = os.path.join(d, "notifier-size.txt")
     with open(p) as f:
         res["size_lines"] = [ln.rstrip("\n") for ln in f if ln.strip()]
@@ -404,6 +405,10 @@ def render_size(size):
     for what, key in (("kernel/notifier.o", "notifier_text"),
                       ("vmlinux", "vmlinux_text")):
         b = size[key]
+        if b is None:
+            rows.append([what, "-", "-", "-", "-", "-",
+                         "not measured (no vmlinux.nodebug in an out dir)"])
+            continue
         rows.append([what, b["before"], b["after"], f"{b['delta']:+d}",
                      f"{b['change_pct']:+.2f}%",
                      f"{b['add']}/{b['remove']}", f"{b['grow']}/{b['shrink']}"])
