@@ -24,7 +24,9 @@
 #                                       own files we replace
 #   linux-<srckey>/build-<flavor>-<cfgkey>  O= build directory
 #   linux-<srckey>/out/<flavor>-<variant>/  bzImage, System.map, vmlinux.h,
-#                                       modules; valid when .done holds the
+#                                       modules, notifier.o and
+#                                       vmlinux.nodebug (symbols, no
+#                                       DWARF); valid when .done holds the
 #                                       hash of the notifier sources built
 #   current-<CS_KERNEL> -> linux-<srckey>
 # srckey hashes the package version, our patches and TREE_FORMAT; cfgkey
@@ -268,7 +270,9 @@ cmd_build() {
 	install_variant "$variant"
 	local out="$TOP/out/$flavor-$variant" h
 	h=$(variant_hash "$variant" "$flavor")
-	if [ "$(cat "$out/.done" 2>/dev/null)" = "$h" ]; then
+	# An out dir from before it kept notifier.o is rebuilt once.
+	if [ "$(cat "$out/.done" 2>/dev/null)" = "$h" ] &&
+		[ -f "$out/notifier.o" ]; then
 		echo "$out"
 		return 0
 	fi
@@ -283,6 +287,10 @@ cmd_build() {
 	rm -rf "$out"
 	mkdir -p "$out"
 	cp "$b/arch/x86/boot/bzImage" "$b/System.map" "$b/.config" "$out/"
+	# The variants share the build dir: keep this one's notifier object
+	# and symbols for size comparisons (qemu/bench.sh, bloat-o-meter).
+	cp "$b/kernel/notifier.o" "$out/"
+	objcopy --strip-debug "$b/vmlinux" "$out/vmlinux.nodebug"
 	make -s -C "$SRC" O="$b" INSTALL_MOD_PATH="$out/mods" \
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null
 	build_ext_modules "$b" "$out/extra"

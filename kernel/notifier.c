@@ -49,9 +49,11 @@
  * even keep a call counter when there is no nr_to_call limit.  The traced
  * variant checks the individual events and only then does any extra work
  * such as reading the clock (ktime_get_mono_fast_ns(), which is
- * NMI-safe).  (Un)registration tests the membership key and reports to
- * its events from an out-of-line helper, so that the list surgery carries
- * no tracepoint argument setup while tracing is off.  Without
+ * NMI-safe).  (Un)registration likewise tests the membership key once,
+ * on entry, and runs either the bare list surgery or an out-of-line
+ * traced copy that reports to the events, so that with tracing off it
+ * costs one static-branch NOP more than before.  (Blocking and SRCU
+ * writers test notifier_lock_wait's key as well, one NOP more.)  Without
  * CONFIG_TRACEPOINTS the keys, the hooks and every traced variant
  * compile away.
  *
@@ -202,15 +204,10 @@ enum notifier_op {
 	NOTIFIER_OP_DEL,
 };
 
-/*
- * Report an (un)registration to its events.  Out of line, and reached by
- * a tail call only while a membership event is enabled, so that the list
- * surgery keeps the length it has without tracepoints.
- */
-static noinline int notifier_trace_update(void *head,
-					  enum notifier_chain_kind kind,
-					  struct notifier_block *nb,
-					  enum notifier_op op, int err)
+/* Report an (un)registration to its events. */
+static void notifier_trace_update(void *head, enum notifier_chain_kind kind,
+				  struct notifier_block *nb,
+				  enum notifier_op op, int err)
 {
 	void *cb = (void *)nb->notifier_call;
 
@@ -225,19 +222,21 @@ static noinline int notifier_trace_update(void *head,
 		else
 			trace_notifier_register(cb, head, nb, nb->priority, kind, 0);
 	}
-	return err;
 }
 
 /*
- * Carry out @op on the chain at @first, writers already serialised, and
- * report the outcome to the (un)registration events.  Always inlined, so
- * that @op is a constant in every caller: a plain registration then
- * walks the chain without testing for unique priorities.
+ * Carry out @op on the chain at @first, writers already serialised, and,
+ * if @traced, report the outcome to the (un)registration events.  Always
+ * inlined, so that @op and @traced are constants in every caller: a plain
+ * registration then walks the chain without testing for unique
+ * priorities, and the untraced one is the bare list surgery.  Like the
+ * call paths, each (un)registration tests its static key once, on entry,
+ * and runs either the untraced update or an out-of-line traced one.
  */
 static __always_inline int
 notifier_update(struct notifier_block __rcu **first, void *head,
 		enum notifier_chain_kind kind, struct notifier_block *nb,
-		enum notifier_op op, const void *lock)
+		enum notifier_op op, const void *lock, const bool traced)
 {
 	int err;
 
@@ -246,8 +245,8 @@ notifier_update(struct notifier_block __rcu **first, void *head,
 	else
 		err = notifier_link(first, nb, op == NOTIFIER_OP_ADD_UNIQUE_PRIO,
 				    lock, kind);
-	if (notifier_members_traced())
-		return notifier_trace_update(head, kind, nb, op, err);
+	if (traced)
+		notifier_trace_update(head, kind, nb, op, err);
 	return err;
 }
 
@@ -452,20 +451,37 @@ NOKPROBE_SYMBOL(atomic_chain_call_traced);
  * still walks through the block when this returns.
  */
 static __always_inline int
-atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
-		    enum notifier_op op)
+__atomic_chain_update(struct atomic_notifier_head *nh,
+		      struct notifier_block *nb, enum notifier_op op,
+		      const bool traced)
 {
 	unsigned long flags;
 	int err;
 
 	spin_lock_irqsave(&nh->lock, flags);
 	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_ATOMIC, nb, op,
-			      &nh->lock);
+			      &nh->lock, traced);
 	spin_unlock_irqrestore(&nh->lock, flags);
 
 	if (op == NOTIFIER_OP_DEL)
 		synchronize_rcu();
 	return err;
+}
+
+static noinline int
+atomic_chain_update_traced(struct atomic_notifier_head *nh,
+			   struct notifier_block *nb, enum notifier_op op)
+{
+	return __atomic_chain_update(nh, nb, op, true);
+}
+
+static __always_inline int
+atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
+		    enum notifier_op op)
+{
+	if (notifier_members_traced())
+		return atomic_chain_update_traced(nh, nb, op);
+	return __atomic_chain_update(nh, nb, op, false);
 }
 
 /**
@@ -617,20 +633,38 @@ notifier_rwsem_lock(struct blocking_notifier_head *nh, enum notifier_lock_op op,
  * locks are not usable yet.
  */
 static __always_inline int
-blocking_chain_update(struct blocking_notifier_head *nh,
-		      struct notifier_block *nb, enum notifier_op op)
+__blocking_chain_update(struct blocking_notifier_head *nh,
+			struct notifier_block *nb, enum notifier_op op,
+			const bool traced)
 {
 	int err;
 
 	if (unlikely(system_state == SYSTEM_BOOTING))
 		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING,
-				       nb, op, NULL);
+				       nb, op, NULL, traced);
 
+	/* notifier_lock_wait is a call event: its own key, tested here. */
 	notifier_rwsem_lock(nh, NOTIFIER_LOCK_WRITE, true);
 	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb, op,
-			      &nh->rwsem);
+			      &nh->rwsem, traced);
 	up_write(&nh->rwsem);
 	return err;
+}
+
+static noinline int
+blocking_chain_update_traced(struct blocking_notifier_head *nh,
+			     struct notifier_block *nb, enum notifier_op op)
+{
+	return __blocking_chain_update(nh, nb, op, true);
+}
+
+static __always_inline int
+blocking_chain_update(struct blocking_notifier_head *nh,
+		      struct notifier_block *nb, enum notifier_op op)
+{
+	if (notifier_members_traced())
+		return blocking_chain_update_traced(nh, nb, op);
+	return __blocking_chain_update(nh, nb, op, false);
 }
 
 /*
@@ -639,23 +673,40 @@ blocking_chain_update(struct blocking_notifier_head *nh,
  * itself runs under the rwsem and sees a consistent list.
  */
 static __always_inline int
-blocking_chain_call(struct blocking_notifier_head *nh, unsigned long val,
+blocking_chain_walk(struct blocking_notifier_head *nh, unsigned long val,
 		    void *v, const bool traced)
 {
 	int ret;
-
-	if (!rcu_access_pointer(nh->head)) {
-		if (traced)
-			notifier_trace_empty(nh, NOTIFIER_CHAIN_BLOCKING, val,
-					     NOTIFIER_CALL_PLAIN);
-		return NOTIFY_DONE;
-	}
 
 	notifier_rwsem_lock(nh, NOTIFIER_LOCK_READ, traced);
 	ret = notifier_pass(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, val, v, -1,
 			    NOTIFIER_CALL_PLAIN, NULL, traced);
 	up_read(&nh->rwsem);
 	return ret;
+}
+
+static __always_inline int
+blocking_chain_call(struct blocking_notifier_head *nh, unsigned long val,
+		    void *v, const bool traced)
+{
+	if (!rcu_access_pointer(nh->head)) {
+		if (traced)
+			notifier_trace_empty(nh, NOTIFIER_CHAIN_BLOCKING, val,
+					     NOTIFIER_CALL_PLAIN);
+		return NOTIFY_DONE;
+	}
+	return blocking_chain_walk(nh, val, v, traced);
+}
+
+/*
+ * The untraced walk of a non-empty chain, out of line: the empty-chain
+ * test before it then needs no stack frame, as in stock.
+ */
+static noinline int
+blocking_chain_walk_plain(struct blocking_notifier_head *nh,
+			  unsigned long val, void *v)
+{
+	return blocking_chain_walk(nh, val, v, false);
 }
 
 static noinline int
@@ -739,7 +790,9 @@ int blocking_notifier_call_chain(struct blocking_notifier_head *nh, unsigned lon
 {
 	if (notifier_calls_traced())
 		return blocking_chain_call_traced(nh, val, v);
-	return blocking_chain_call(nh, val, v, false);
+	if (!rcu_access_pointer(nh->head))
+		return NOTIFY_DONE;
+	return blocking_chain_walk_plain(nh, val, v);
 }
 EXPORT_SYMBOL_GPL(blocking_notifier_call_chain);
 
@@ -795,6 +848,24 @@ EXPORT_SYMBOL_GPL(blocking_notifier_chain_unregister);
 /*
  *	Raw notifier chains: all locking is up to the caller.
  */
+
+static noinline int raw_chain_update_traced(struct raw_notifier_head *nh,
+					    struct notifier_block *nb,
+					    enum notifier_op op)
+{
+	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, op, NULL,
+			       true);
+}
+
+static __always_inline int raw_chain_update(struct raw_notifier_head *nh,
+					    struct notifier_block *nb,
+					    enum notifier_op op)
+{
+	if (notifier_members_traced())
+		return raw_chain_update_traced(nh, nb, op);
+	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb, op, NULL,
+			       false);
+}
 
 static noinline int raw_chain_call_traced(struct raw_notifier_head *nh,
 					  unsigned long val, void *v)
@@ -870,8 +941,7 @@ EXPORT_SYMBOL_GPL(raw_notifier_call_chain);
  */
 int raw_notifier_chain_register(struct raw_notifier_head *nh, struct notifier_block *nb)
 {
-	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb,
-			       NOTIFIER_OP_ADD, NULL);
+	return raw_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
 EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
 
@@ -886,8 +956,7 @@ EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
  */
 int raw_notifier_chain_unregister(struct raw_notifier_head *nh, struct notifier_block *nb)
 {
-	return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_RAW, nb,
-			       NOTIFIER_OP_DEL, NULL);
+	return raw_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
 EXPORT_SYMBOL_GPL(raw_notifier_chain_unregister);
 
@@ -915,15 +984,10 @@ static noinline int srcu_chain_call_traced(struct srcu_notifier_head *nh,
 	return srcu_chain_call(nh, val, v, true);
 }
 
-/* Take @nh->mutex, reporting the wait if notifier_lock_wait is on. */
-static void notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
+/* Take @nh->mutex and report the wait to notifier_lock_wait. */
+static noinline void notifier_srcu_mutex_take_timed(struct srcu_notifier_head *nh)
 {
 	u64 t0, waited = 0;
-
-	if (!trace_notifier_lock_wait_enabled()) {
-		mutex_lock(&nh->mutex);
-		return;
-	}
 
 	/* As in notifier_rwsem_take_timed(). */
 	might_sleep();
@@ -937,6 +1001,16 @@ static void notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
 				 NOTIFIER_LOCK_WRITE, waited);
 }
 
+/* Take @nh->mutex, reporting the wait if notifier_lock_wait is on. */
+static __always_inline void
+notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
+{
+	if (trace_notifier_lock_wait_enabled())
+		notifier_srcu_mutex_take_timed(nh);
+	else
+		mutex_lock(&nh->mutex);
+}
+
 /*
  * Every (un)registration on an SRCU chain: under ->mutex and, for a
  * removal, followed by an SRCU grace period.  During early boot only one
@@ -944,23 +1018,39 @@ static void notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
  * for, so both are skipped.
  */
 static __always_inline int
-srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
-		  enum notifier_op op)
+__srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
+		    enum notifier_op op, const bool traced)
 {
 	int err;
 
 	if (unlikely(system_state == SYSTEM_BOOTING))
 		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb,
-				       op, NULL);
+				       op, NULL, traced);
 
 	notifier_srcu_mutex_lock(nh);
 	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, op,
-			      &nh->mutex);
+			      &nh->mutex, traced);
 	mutex_unlock(&nh->mutex);
 
 	if (op == NOTIFIER_OP_DEL)
 		synchronize_srcu(&nh->srcu);
 	return err;
+}
+
+static noinline int
+srcu_chain_update_traced(struct srcu_notifier_head *nh,
+			 struct notifier_block *nb, enum notifier_op op)
+{
+	return __srcu_chain_update(nh, nb, op, true);
+}
+
+static __always_inline int
+srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
+		  enum notifier_op op)
+{
+	if (notifier_members_traced())
+		return srcu_chain_update_traced(nh, nb, op);
+	return __srcu_chain_update(nh, nb, op, false);
 }
 
 /**

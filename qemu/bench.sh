@@ -1,26 +1,32 @@
 #!/usr/bin/env bash
-# Benchmarks: the chainscope notifier core against stock 6.1 (make bench).
+# Benchmarks: the chainscope notifier core against stock, on Linux 6.1
+# and 6.12, each against its own stock kernel (make bench).
 #
 #   qemu/bench.sh [options]
+#     -K LIST      kernels, comma list of 6.1, 6.12 (default: $CS_KERNEL
+#                  if set, else 6.1,6.12); each is built and booted with
+#                  CS_KERNEL set to it, and measured into DIR/<kernel>/
 #     -o DIR       output folder (default output/bench; --smoke:
 #                  output/bench-smoke)
 #     -n N         icount boots per variant (default 2)
 #     -c N         contention boots per variant (default 5)
 #     -s LIST      parts to run, comma list of: icount, contention, ext,
-#                  disasm (default all). The report is always written,
-#                  from whatever DIR/runs holds.
+#                  disasm, size (default all). The report is always
+#                  written, from whatever DIR/<kernel>/runs holds.
 #     -e LIST      extensions to run with part ext, comma list of:
 #                  tracing_cost, attach_time, recorder_throughput (default
 #                  all)
 #     -k VAR=DIR   boot the kernel artifacts in DIR (kernel/build.sh
 #                  layout, e.g. a copy of its out dir with a rebuilt
 #                  extra/cs_bench.ko) for variant VAR instead of building
-#                  it; repeatable
+#                  it; repeatable; needs a single kernel (-K)
 #     -d           also copy the tables into docs/bench.md (between its
 #                  bench:begin/end markers)
 #     --smoke      tiny configuration for make test: one icount boot per
-#                  variant running every stage with a few sizes; prints
-#                  "PASS: bench.smoke" or "FAIL: bench.smoke: why"
+#                  variant and kernel running every stage with a few
+#                  sizes, plus the size part; prints "PASS: bench.smoke"
+#                  or "FAIL: bench.smoke: why". Both kernels unless -K or
+#                  CS_KERNEL names one (~20 s of boots per kernel)
 #
 # Parts:
 #   icount      ns per call_chain, register and unregister cost for every
@@ -47,10 +53,18 @@
 #               overrides the chain calls/s tried by the latter.
 #   disasm      the notifier functions of both shipped kernels, from
 #               bzImage + System.map, for the cost analysis.
+#   size        host only: scripts/bloat-o-meter (from the kernel tree)
+#               of kernel/notifier.o and of vmlinux, stock against
+#               chainscope, from the objects kernel/build.sh keeps in
+#               each out dir (DIR/<kernel>/size/).
+#   Part ext runs on the first kernel of -K only (it measures the CLI,
+#   not the core).
 #
-# Output: DIR/bench.json (every raw repetition and the summary),
-# DIR/bench.md (the tables), DIR/runs/* (each boot: console, guest
-# results), DIR/runs.tsv (boot order, exit code, wall time, host load).
+# Output, per kernel K: DIR/K/bench.json (every raw repetition and the
+# summary), DIR/K/bench.md (the tables), DIR/K/runs/* (each boot:
+# console, guest results), DIR/K/runs.tsv (boot order, exit code, wall
+# time, host load). DIR/bench.md: the kernels' tables one after the
+# other (and docs/bench.md with -d).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -58,7 +72,8 @@ REPO=$(dirname "$HERE")
 die() { echo "bench.sh: error: $*" >&2; exit 1; }
 log() { echo "[$(date +%H:%M:%S)] bench.sh: $*" >&2; }
 
-SMOKE=0 DOCS=0 OUT='' NICOUNT=2 NCONT=5 PARTS=icount,contention,ext,disasm
+SMOKE=0 DOCS=0 OUT='' NICOUNT=2 NCONT=5 PARTS=icount,contention,ext,disasm,size
+KERNELS=${CS_KERNEL:-6.1,6.12}
 EXTENSIONS="tracing_cost attach_time recorder_throughput"
 declare -A ART=()
 ARGS="$*"
@@ -84,6 +99,7 @@ while [ $# -gt 0 ]; do
 	-n) NICOUNT=${2:?-n needs a number}; shift ;;
 	-c) NCONT=${2:?-c needs a number}; shift ;;
 	-s) PARTS=${2:?-s needs a list}; shift ;;
+	-K) KERNELS=${2:?-K needs a list}; shift ;;
 	-e)
 		EXT_LIST=${2:?-e needs a list}
 		for e in ${EXT_LIST//,/ }; do
@@ -111,28 +127,43 @@ done
 [[ "$NICOUNT" =~ ^[0-9]+$ ]] || die "-n '$NICOUNT' is not a number"
 [[ "$NCONT" =~ ^[0-9]+$ ]] || die "-c '$NCONT' is not a number"
 for p in ${PARTS//,/ }; do
-	case $p in icount | contention | ext | disasm) ;;
-	*) die "unknown part '$p' (icount, contention, ext, disasm)" ;;
+	case $p in icount | contention | ext | disasm | size) ;;
+	*) die "unknown part '$p' (icount, contention, ext, disasm, size)" ;;
 	esac
 done
+KERNELS=${KERNELS//,/ }
+[ -n "${KERNELS// /}" ] || die "-K: no kernel"
+for k in $KERNELS; do
+	case $k in 6.1 | 6.12) ;;
+	*) die "unknown kernel '$k' (6.1, 6.12)" ;;
+	esac
+done
+# shellcheck disable=SC2086 # one word per kernel
+set -- $KERNELS
+[ ${#ART[@]} = 0 ] || [ $# = 1 ] ||
+	die "-k needs a single kernel (-K 6.1 or -K 6.12)"
+FIRST_KERNEL=$1
 
 ICOUNT_QEMU="-icount shift=1,sleep=off"
 VARIANTS="stock chainscope"
 if [ "$SMOKE" = 1 ]; then
 	OUT=${OUT:-$REPO/output/bench-smoke}
-	PARTS=icount,disasm
+	PARTS=icount,disasm,size
 	NICOUNT=1
 	DOCS=0
 fi
 OUT=${OUT:-$REPO/output/bench}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+TOPOUT=$OUT
 has_part() { case ",$PARTS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 # The kernels the parts need: ext boots only the chainscope kernel.
 build_kernels() {
 	local v
-	if ! has_part icount && ! has_part contention && ! has_part disasm; then
+	VARIANTS="stock chainscope"
+	if ! has_part icount && ! has_part contention && ! has_part disasm &&
+		! has_part size; then
 		VARIANTS=chainscope
 	fi
 	for v in $VARIANTS; do
@@ -281,7 +312,7 @@ srcu_chain_update __srcu_read_lock __srcu_read_unlock down_read up_read
 down_write up_write ktime_get"
 part_disasm() {
 	local v src vml map sym start end
-	src=$("$REPO/kernel/build.sh" tree) || die "no kernel tree"
+	src=$(tree_dir) || die "no kernel tree"
 	for v in $VARIANTS; do
 		vml=$OUT/disasm/vmlinux-$v
 		map=${ART[$v]}/System.map
@@ -304,6 +335,53 @@ part_disasm() {
 	done
 }
 
+# The kernel tree, for its scripts: read only, so without build.sh's lock
+# (which a kernel build holds for minutes) when the tree is unpacked.
+tree_dir() {
+	local src
+	src=$(dirname "$(dirname "$("$REPO/kernel/build.sh" outdir stock)")")/src
+	if [ -f "$src/.chainscope/unpacked" ]; then
+		echo "$src"
+	else
+		"$REPO/kernel/build.sh" tree
+	fi
+}
+
+# Part size: bloat-o-meter of the notifier object and of vmlinux, stock
+# -> chainscope. Host only. kernel/build.sh keeps both files in each out
+# dir (the build dir holds only the variant built last); artifacts from
+# -k without them leave the part out, with a note in the report.
+part_size() {
+	local src bom v
+	src=$(tree_dir) || die "no kernel tree"
+	bom=$src/scripts/bloat-o-meter
+	rm -rf "$OUT/size"
+	mkdir -p "$OUT/size"
+	for v in stock chainscope; do
+		if [ ! -f "${ART[$v]}/notifier.o" ]; then
+			echo "${ART[$v]} has no notifier.o (built before kernel/build.sh kept it)" \
+				>"$OUT/size/missing.txt"
+			log "size: skipped, see $OUT/size/missing.txt"
+			return 0
+		fi
+	done
+	local s=${ART[stock]} c=${ART[chainscope]}
+	python3 "$bom" -t "$s/notifier.o" "$c/notifier.o" >"$OUT/size/notifier-text.txt" ||
+		die "bloat-o-meter failed on notifier.o"
+	python3 "$bom" -c "$s/notifier.o" "$c/notifier.o" >"$OUT/size/notifier-all.txt" ||
+		die "bloat-o-meter failed on notifier.o"
+	# vmlinux too where both out dirs have it (-k artifacts may not).
+	if [ -f "$s/vmlinux.nodebug" ] && [ -f "$c/vmlinux.nodebug" ]; then
+		python3 "$bom" -t "$s/vmlinux.nodebug" "$c/vmlinux.nodebug" \
+			>"$OUT/size/vmlinux-text.txt" || die "bloat-o-meter failed on vmlinux"
+	fi
+	size "$s/notifier.o" "$c/notifier.o" | sed "s|$s/|stock/|; s|$c/|chainscope/|" \
+		>"$OUT/size/notifier-size.txt" || die "size(1) failed"
+	for v in stock chainscope; do
+		cat "${ART[$v]}/.done" >"$OUT/size/$v.build"
+	done
+}
+
 # ---------------------------------------------------------------------
 start=$(date +%s)
 if [ "$SMOKE" = 1 ]; then
@@ -311,35 +389,65 @@ if [ "$SMOKE" = 1 ]; then
 else
 	CMD=${CS_BENCH_CMD:-qemu/bench.sh${ARGS:+ $ARGS}}
 fi
-build_kernels
-if has_part icount || has_part contention; then
-	# Fresh boots replace only the parts being rerun.
-	mkdir -p "$OUT/runs"
-	touch "$OUT/runs.tsv"
-fi
-if has_part icount; then
-	rm -rf "$OUT"/runs/icount-*
-	sed -i '/^icount-/d' "$OUT/runs.tsv"
-	part_icount
-fi
-if has_part contention; then
-	rm -rf "$OUT"/runs/contention-*
-	sed -i '/^contention-/d' "$OUT/runs.tsv"
-	part_contention
-fi
-has_part ext && part_ext
-has_part disasm && part_disasm
+# One kernel: build, boot, report into $OUT/$CS_KERNEL.
+bench_kernel() {
+	local k=$1 parts_all=$PARTS v
+	export CS_KERNEL=$k
+	OUT=$TOPOUT/$k
+	mkdir -p "$OUT"
+	# The CLI measurements (ext) run on the first kernel only.
+	if [ "$k" != "$FIRST_KERNEL" ]; then
+		PARTS=$(echo ",$PARTS," | sed 's/,ext,/,/; s/^,//; s/,$//')
+	fi
+	if [ -n "$PARTS" ]; then
+		build_kernels
+		if has_part icount || has_part contention; then
+			# Fresh boots replace only the parts being rerun.
+			mkdir -p "$OUT/runs"
+			touch "$OUT/runs.tsv"
+		fi
+		if has_part icount; then
+			rm -rf "$OUT"/runs/icount-*
+			sed -i '/^icount-/d' "$OUT/runs.tsv"
+			part_icount
+		fi
+		if has_part contention; then
+			rm -rf "$OUT"/runs/contention-*
+			sed -i '/^contention-/d' "$OUT/runs.tsv"
+			part_contention
+		fi
+		has_part ext && part_ext
+		has_part disasm && part_disasm
+		has_part size && part_size
+	fi
+	PARTS=$parts_all
 
-log "report"
-args=(--command "$CMD" --qemu-icount "$ICOUNT_QEMU")
-for v in $VARIANTS; do
-	args+=(--kernel "$v=$(cat "${ART[$v]}/.done")")
+	log "report ($k)"
+	local args=(--command "$CMD" --qemu-icount "$ICOUNT_QEMU" --linux "$k")
+	for v in $VARIANTS; do
+		[ -n "${ART[$v]:-}" ] && args+=(--kernel "$v=$(cat "${ART[$v]}/.done")")
+	done
+	[ "$SMOKE" = 1 ] && args+=(--smoke)
+	python3 "$HERE/bench_report.py" "${args[@]}" "$OUT" ||
+		die "bench_report.py failed on $OUT"
+	# The next kernel builds its own artifacts (-k takes one kernel).
+	[ "$KARGS" = 1 ] || ART=()
+}
+
+KARGS=0
+[ ${#ART[@]} = 0 ] || KARGS=1
+for k in $KERNELS; do
+	bench_kernel "$k"
 done
-[ "$SMOKE" = 1 ] && args+=(--smoke)
-[ "$DOCS" = 1 ] && args+=(--docs "$REPO/docs/bench.md")
-python3 "$HERE/bench_report.py" "${args[@]}" "$OUT" ||
-	die "bench_report.py failed on $OUT"
-log "done in $(($(date +%s) - start)) s: $OUT/bench.md, $OUT/bench.json"
+OUT=$TOPOUT
+merge=()
+for k in $KERNELS; do
+	merge+=(--merge "$k=$OUT/$k")
+done
+[ "$DOCS" = 1 ] && merge+=(--docs "$REPO/docs/bench.md")
+python3 "$HERE/bench_report.py" --command "$CMD" "${merge[@]}" "$OUT" ||
+	die "bench_report.py --merge failed on $OUT"
+log "done in $(($(date +%s) - start)) s: $OUT/bench.md, $OUT/*/bench.json"
 if [ "$SMOKE" = 1 ]; then
 	SMOKE_REPORTED=1
 	echo "PASS: bench.smoke"

@@ -181,4 +181,101 @@ else
 	fail render "exit $rc: $err $(grep -A3 'Attach time' "$D/bench.md" 2>/dev/null | head -5)"
 fi
 
+
+# --- size part: bloat-o-meter output parsed and rendered -------------------
+# bom FILE BEFORE AFTER: a bloat-o-meter -t output with one added and one
+# grown function (delta AFTER - BEFORE).
+bom() {
+	local d=$(($3 - $2))
+	printf '%s\n' "add/remove: 1/0 grow/shrink: 1/0 up/down: $d/0 ($d)" \
+		"Function                                     old     new   delta" \
+		"notifier_walk_traced                           -     $((d - 4))    +$((d - 4))" \
+		"raw_notifier_chain_register                   40      44      +4" \
+		"Total: Before=$2, After=$3, chg +$(python3 -c "print(f'{100 * ($3 - $2) / $2:.2f}')")%" > "$1"
+}
+# kdir DIR NS0 NS1: a kernel's bench dir with size results and one icount
+# boot per variant: an atomic call on an empty chain at stock 40 ns and
+# NS0 ns (chainscope), a raw register at stock 100 ns and NS1 ns.
+kdir() {
+	local d=$1 v ns reg
+	mkdir -p "$d/size"
+	bom "$d/size/notifier-text.txt" 2000 3000
+	bom "$d/size/vmlinux-text.txt" 5000000 5001000
+	printf '%s\n' "   text	   data	    bss	    dec	    hex	filename" \
+		"   5952	    332	     16	   6300	   189c	stock/notifier.o" > "$d/size/notifier-size.txt"
+	: > "$d/runs.tsv"
+	for v in stock chainscope; do
+		ns=40 reg=100
+		[ "$v" = chainscope ] && ns=$2 reg=$3
+		printf 'icount-%s-1\t%s\tbench\t1\t-icount\t0\t5\t0 0 0\n' "$v" "$v" >> "$d/runs.tsv"
+		results "$d/runs/icount-$v-1/guest/bench/results.txt" \
+			"call kind=atomic n=0 iters=100 ovh=0 ns=$((ns * 100)),$((ns * 100 + 50))" \
+			"reg kind=raw n=0 reps=2 ovh=0 reg_ns=$reg,$((reg + 10)) unreg_ns=50,60" \
+			"sync reps=1 ovh=0 rcu_ns=1000 srcu_ns=2000"
+	done
+}
+S=$TMP/size
+kdir "$S/6.1" 42 105
+run python3 "$REPORT" --linux 6.1 "$S/6.1"
+if [ "$rc" = 0 ] &&
+   grep -q '^# Notifier chain benchmarks: chainscope core vs stock 6.1$' "$S/6.1/bench.md" &&
+   grep -q '^| kernel/notifier.o | 2000 | 3000 | +1000 | +50.00% | 1/0 | 1/0 |$' "$S/6.1/bench.md" &&
+   grep -q '^| vmlinux | 5000000 | 5001000 | +1000 | +0.02% | 1/0 | 1/0 |$' "$S/6.1/bench.md" &&
+   grep -q '^| raw_notifier_chain_register | 40 | 44 | +4 |$' "$S/6.1/bench.md"; then
+	pass size.render
+else
+	fail size.render "exit $rc: $err $(grep -A4 'Text size' "$S/6.1/bench.md" 2>/dev/null | head -6)"
+fi
+# Targets: a call +1 instruction (2 ns) is within; register 1.05x is.
+if grep -q '^| atomic | 0 | 40.0 | 42.0 | 1.0500 | ok |' "$S/6.1/bench.md" &&
+   grep -q '^| reg | raw | 0 | 100.0 | 105.0 | 1.0500 | ok |$' "$S/6.1/bench.md"; then
+	pass targets.within
+else
+	fail targets.within "$(grep -E '^\| (atomic|reg) ' "$S/6.1/bench.md")"
+fi
+kdir "$S/6.12" 44 106
+run python3 "$REPORT" --linux 6.12 "$S/6.12"
+if [ "$rc" = 0 ] && grep -q '^| atomic | 0 | 40.0 | 44.0 | 1.1000 | MISSED |' "$S/6.12/bench.md" &&
+   grep -q '^| reg | raw | 0 | 100.0 | 106.0 | 1.0600 | MISSED |$' "$S/6.12/bench.md"; then
+	pass targets.missed
+else
+	fail targets.missed "exit $rc: $err $(grep -E '^\| (atomic|reg) ' "$S/6.12/bench.md")"
+fi
+# Not bloat-o-meter output: an error, no report.
+B=$TMP/badsize
+kdir "$B" 42 105
+echo "nm: error" > "$B/size/vmlinux-text.txt"
+run python3 "$REPORT" "$B"
+if [ "$rc" = 1 ] && grep -q 'vmlinux-text.txt: not bloat-o-meter output' <<<"$err" &&
+   [ ! -e "$B/bench.md" ]; then
+	pass size.bad
+else
+	fail size.bad "exit $rc: $err"
+fi
+
+# --- merge: both kernels in one bench.md and in the docs region -----------
+printf '%s\n' "# Bench" "intro" "<!-- bench:begin -->" "old" "<!-- bench:end -->" "tail" \
+	> "$S/docs.md"
+run python3 "$REPORT" --command "qemu/bench.sh -d" --merge "6.1=$S/6.1" --merge "6.12=$S/6.12" \
+	--docs "$S/docs.md" "$S"
+if [ "$rc" = 0 ] &&
+   grep -q '^# Notifier chain benchmarks: chainscope core vs stock, Linux 6.1 and Linux 6.12$' "$S/bench.md" &&
+   grep -q '^| 6.1 | 0 | 2000 -> 3000 (+1000) | +1000 (+0.02%) |$' "$S/bench.md" &&
+   grep -q '^| 6.12 | 2 | 2000 -> 3000 (+1000) | +1000 (+0.02%) |$' "$S/bench.md" &&
+   grep -q '^## Linux 6.12: chainscope core vs stock 6.12$' "$S/bench.md" &&
+   grep -q '^### 0. Text size: bloat-o-meter, stock -> chainscope$' "$S/bench.md" &&
+   grep -q '^### Linux 6.1: chainscope core vs stock 6.1$' "$S/docs.md" &&
+   grep -q '^#### 1. Call cost' "$S/docs.md" && ! grep -q '^old$' "$S/docs.md" &&
+   [ "$(tail -n1 "$S/docs.md")" = tail ]; then
+	pass merge
+else
+	fail merge "exit $rc: $err $(head -12 "$S/bench.md" 2>/dev/null)"
+fi
+run python3 "$REPORT" --merge "6.1" "$S"
+if [ "$rc" = 1 ] && grep -q "is not KERNEL=DIR" <<<"$err"; then
+	pass merge.bad
+else
+	fail merge.bad "exit $rc: $err"
+fi
+
 exit "$failed"
