@@ -203,6 +203,13 @@ static void nt_params_load(void)
 #endif
 }
 
+/* warn_cases, as given at load time (see nt_params_load()). */
+static bool nt_warn_cases(void)
+{
+	nt_params_load();
+	return warn_cases;
+}
+
 #include "notifier_kunit_harness.h"
 #include "notifier_kunit_fixture.h"
 #include "notifier_kunit_trace.h"
@@ -368,7 +375,7 @@ static void notifier_test_double_register(struct kunit *test)
 	static const int prio[] = { 0 };
 	struct nt_fix f;
 
-	if (!warn_cases)
+	if (!nt_warn_cases())
 		kunit_skip(test, "provokes a WARN: load with warn_cases=1");
 	f = nt_fix_new(test, NT_CHAIN_RAW, prio, ARRAY_SIZE(prio));
 	nt_reg_ids(test, &f, "0");
@@ -873,7 +880,7 @@ static void notifier_test_tp_errors(struct kunit *test)
 	nt_rec_clear();
 
 	/* The only double registration of this suite: one WARN, announced. */
-	if (warn_cases) {
+	if (nt_warn_cases()) {
 		pr_info("notifier_kunit: expect WARN: notifier callback %ps already registered\n",
 			fa.b[0].nb.notifier_call);
 		KUNIT_EXPECT_EQ(test, nt_chain_register(fa.c, &fa.b[0].nb),
