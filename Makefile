@@ -6,7 +6,7 @@
 #                   (T='GLOB' selects tests by name, e.g. T='host.*')
 #   make test-debug only the debug-kernel soak
 #   make patches    the series as git format-patch files, checkpatch-clean
-#   make bench      benchmarks: our core against stock 6.1 (docs/bench.md),
+#   make bench      benchmarks: our core against stock, 6.1 and 6.12 (docs/bench.md),
 #                   then check/report events/s offline (bench-offline)
 #
 # The kernel tree and builds live in $(CHAINSCOPE_CACHE) (default
