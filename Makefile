@@ -8,7 +8,7 @@
 #   make test-debug only the debug-kernel soak (6.1)
 #   make test-debug-all  the debug-kernel soak on 6.1 and 6.12
 #   make patches    one series per kernel (output/patches/{6.1,6.12}/)
-#   make bench      benchmarks: our core against stock (docs/bench.md),
+#   make bench      benchmarks: our core against stock, 6.1 and 6.12 (docs/bench.md),
 #                   then check/report events/s offline (bench-offline)
 #
 # CS_KERNEL=6.12 makes kernel, kernel-stock and demo use the 6.12 tree.

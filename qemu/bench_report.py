@@ -456,8 +456,6 @@ def render(meta, runs, summary, ext, size=None):
              ", ".join(f"{r['name']} ({r['wall_s']} s{'' if r['exit'] == 0 else ', FAILED'})"
                        for r in runs) + ".")
     L.append("")
-    if size:
-        L += render_size(size)
     missed = summary["missed"]
     if missed:
         groups = {}
@@ -474,6 +472,8 @@ def render(meta, runs, summary, ext, size=None):
                  f"(un)registration: chainscope/stock <= {TARGET}): met at every "
                  "judged point.**")
     L.append("")
+    if size:
+        L += render_size(size)
 
     if summary["calls"]:
         L.append("## 1. Call cost, tracepoints off (icount, `-smp 1`)")
@@ -586,6 +586,12 @@ def render(meta, runs, summary, ext, size=None):
 
     L.append("## Extensions")
     L.append("")
+    if not ext:
+        L.append("Not measured in this run: qemu/bench.sh runs the extensions "
+                 "(the CLI's tracing cost, attach time, recorder throughput) on "
+                 "the first kernel of -K only; `-K KERNEL -s ext` runs them here.")
+        L.append("")
+        return "\n".join(L) + "\n"
     for name, title, fn in EXT_SECTIONS:
         L.append(f"### {title}")
         L.append("")
