@@ -86,6 +86,15 @@ if [ -n "$kver" ] && [ "$(echo "$kver" | awk '{ print $1 * 1000 + $2 }')" -ge 60
 	TCG_THREAD=single
 fi
 TCG_THREAD=${CS_TCG_THREAD:-$TCG_THREAD}
+# QEMU refuses multi-threaded TCG with -icount ("No MTTCG when icount is
+# enabled"): instruction counting runs every vCPU on one thread.
+case " $QEXTRA " in
+*" -icount "*)
+	[ "$TCG_THREAD" = multi ] && [ -n "${CS_TCG_THREAD:-}" ] &&
+		die "CS_TCG_THREAD=multi: QEMU has no multi-threaded TCG with -icount"
+	TCG_THREAD=single
+	;;
+esac
 
 log "booting $FLAVOR/$VARIANT, plan $PLAN (timeout ${TIMEOUT}s, tcg thread=$TCG_THREAD, console $CONSOLE)"
 # shellcheck disable=SC2086
