@@ -7,28 +7,28 @@
 #ifndef CHAINSCOPE_EXEC_CTX_BPF_H
 #define CHAINSCOPE_EXEC_CTX_BPF_H
 
-#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
 
 #include "common.h"
 
 /*
- * Where x86 keeps preempt_count: the per-CPU variable __preempt_count
- * up to 6.1, the preempt_count member of the per-CPU struct pcpu_hot
- * from 6.2 on (6.12 included). Both are weak, so an object loads with
- * either; with neither every event would read as task context, so a user
- * that depends on the context must check the kernel BTF first and refuse
- * to run without them (latency -C and record: cs_btf_has_preempt_count(),
- * exit 7). The local flavor of struct pcpu_hot makes the member's offset
- * a CO-RE relocation, and the type-exists check keeps the access out of
- * objects loaded on kernels without it.
+ * x86 keeps preempt_count per CPU: in the variable __preempt_count up
+ * to 6.1, as a member of the per-CPU struct pcpu_hot from 6.2 on (6.12
+ * included). Neither is declared here as a ksym: one of the two is
+ * always missing from vmlinux, and libbpf then searches the modules'
+ * BTF for it, which needs CAP_SYS_ADMIN (BPF_BTF_GET_NEXT_ID), so an
+ * object naming both would not load with CAP_BPF + CAP_PERFMON alone.
+ * Instead user space finds the counter's per-CPU offset in the kernel's
+ * BTF (the .data..percpu section's variable, plus the member's offset;
+ * cs_btf_preempt_count_off()) and sets cs_preempt_count_off, and the
+ * program adds this CPU's per-CPU base, which this_cpu_off holds on
+ * every x86-64 kernel. 0 means unknown: every event then reads as task
+ * context, so the tools that depend on the context refuse to run
+ * without it (latency -C and record: exit 7).
  */
-extern const int __preempt_count __ksym __weak;
+extern const unsigned long this_cpu_off __ksym;
 
-struct pcpu_hot___cs {
-	int preempt_count;
-} __attribute__((preserve_access_index));
-
-extern const struct pcpu_hot___cs pcpu_hot __ksym __weak;
+const volatile __u64 cs_preempt_count_off = 0;
 
 #define CS_NMI_MASK		0x00f00000
 #define CS_HARDIRQ_MASK		0x000f0000
@@ -36,17 +36,14 @@ extern const struct pcpu_hot___cs pcpu_hot __ksym __weak;
 
 static __always_inline __u32 cs_exec_ctx(void)
 {
-	const struct pcpu_hot___cs *hot;
-	int v;
+	unsigned long base;
+	int v = 0;
 
-	if (&__preempt_count)
-		v = *(const int *)bpf_this_cpu_ptr(&__preempt_count);
-	else if (bpf_core_type_exists(struct pcpu_hot___cs) && &pcpu_hot) {
-		hot = bpf_this_cpu_ptr(&pcpu_hot);
-		v = hot->preempt_count;
-	} else {
+	if (!cs_preempt_count_off)
 		return CS_CTX_TASK;
-	}
+	base = *(const unsigned long *)bpf_this_cpu_ptr(&this_cpu_off);
+	if (bpf_probe_read_kernel(&v, sizeof(v), (const void *)(base + cs_preempt_count_off)))
+		return CS_CTX_TASK;
 	if (v & CS_NMI_MASK)
 		return CS_CTX_NMI;
 	if (v & CS_HARDIRQ_MASK)

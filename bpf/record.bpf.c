@@ -9,9 +9,9 @@
  * in rec_pending. The next program on that CPU whose reserve succeeds
  * first puts a CS_REC_LOSS record with the pending count into the ring
  * and resets it, so the loss stands in the stream where it happened.
- * NMI context comes from the kernel's per-CPU __preempt_count
- * (exec_ctx.bpf.h; 6.1 has no bpf_in_nmi()); a kernel without that
- * symbol has its NMI failures counted as ring-full.
+ * NMI context comes from the kernel's per-CPU preempt count
+ * (exec_ctx.bpf.h; 6.1 has no bpf_in_nmi()); record refuses to run on a
+ * kernel whose BTF does not locate it.
  *
  * Two sources, one stream (userspace/record.c loads one set):
  *  - tracepoints: tp_btf programs on the ten notifier tracepoints of our

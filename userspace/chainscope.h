@@ -52,8 +52,8 @@ int cs_mode_parse(const char *s);	/* -1 if unknown */
 	"  4  no kernel BTF (/sys/kernel/btf/vmlinux, or $CHAINSCOPE_BTF)\n" \
 	"  5  the kernel has no chainscope notifier tracepoints\n"	\
 	"  6  record: the output file cannot be created (checked first)\n" \
-	"  7  latency -C, record: the kernel BTF has no per-CPU __preempt_count,\n" \
-	"     so interrupt context cannot be told from task context\n" \
+	"  7  latency -C, record: the kernel BTF does not locate the per-CPU\n" \
+	"     preempt count, so interrupt context cannot be told from task context\n" \
 	"  9  no event source works here: --mode probes on a kernel without\n" \
 	"     BPF trampolines and kprobe.multi (the message says which)\n" \
 	"  10 chains: a -c head does not validate as a chain\n" \
@@ -129,6 +129,7 @@ int cs_check_privileges(const char *cmd);
 /* After cs_startup_probes(): does the kernel BTF have this variable? */
 bool cs_btf_has_var(const char *name);
 bool cs_btf_has_preempt_count(void);
+__u64 cs_btf_preempt_count_off(void);
 /* After cs_startup_probes(): the parsed kernel BTF (NULL before) */
 struct btf;
 const struct btf *cs_kernel_btf(void);

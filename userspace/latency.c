@@ -399,8 +399,8 @@ int cmd_latency(int argc, char **argv)
 	 */
 	if (env.chain_mode && !cs_btf_has_preempt_count()) {
 		warn("%s: error: -C needs the kernel's per-CPU preempt count (__preempt_count "
-		     "or pcpu_hot), which its BTF does not have: cannot tell interrupt from "
-		     "task context\n",
+		     "or pcpu_hot, and this_cpu_off), which its BTF does not locate: cannot "
+		     "tell interrupt from task context\n",
 		     env.c.cmd);
 		return CS_EXIT_NO_CTX;
 	}
@@ -446,6 +446,7 @@ int cmd_latency(int argc, char **argv)
 	skel->rodata->targ_kind = env.kind;
 	skel->rodata->targ_units = env.c.units;
 	skel->rodata->targ_per_val = env.per_val;
+	skel->rodata->cs_preempt_count_off = cs_btf_preempt_count_off();
 	skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks);
 	skel->rodata->cs_pm_only_head = head;
 

@@ -14,6 +14,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf_helpers.h"
 #include "chainscope.h"
 #include "common.h"
 
@@ -157,10 +158,15 @@ bool cs_btf_has_var(const char *name)
 	return probe_btf && btf__find_by_name_kind(probe_btf, name, BTF_KIND_VAR) > 0;
 }
 
-/* x86: __preempt_count up to 6.1, pcpu_hot.preempt_count from 6.2 */
+/* For bpf/exec_ctx.bpf.h: see btf_preempt_count_off() */
+__u64 cs_btf_preempt_count_off(void)
+{
+	return probe_btf ? btf_preempt_count_off(probe_btf) : 0;
+}
+
 bool cs_btf_has_preempt_count(void)
 {
-	return cs_btf_has_var("__preempt_count") || cs_btf_has_var("pcpu_hot");
+	return cs_btf_preempt_count_off() != 0;
 }
 
 bool cs_probe_only_mode(const char *cmd, int mode)

@@ -101,9 +101,9 @@ static const char doc[] =
 CS_EXIT_DOC
 "\n"
 "record also exits 6 when FILE cannot be created or exists and is not a\n"
-"regular file (a FIFO or a device), and 7 when the kernel BTF has no\n"
-"per-CPU preempt count, __preempt_count or pcpu_hot (no execution context\n"
-"for the events).\n";
+"regular file (a FIFO or a device), and 7 when the kernel BTF does not\n"
+"locate the per-CPU preempt count (__preempt_count or pcpu_hot, and\n"
+"this_cpu_off): no execution context for the events.\n";
 
 static long parse_num(const struct argp_state *state, const char *what,
 		      const char *arg, long max)
@@ -520,7 +520,8 @@ int cmd_record(int argc, char **argv)
 	 */
 	if (!cs_btf_has_preempt_count()) {
 		warn("%s: error: record needs the kernel's per-CPU preempt count "
-		     "(__preempt_count or pcpu_hot), which its BTF does not have: "
+		     "(__preempt_count or pcpu_hot, and this_cpu_off), which its BTF does "
+		     "not locate: "
 		     "cannot tell interrupt from task context\n", env.cmd);
 		err = CS_EXIT_NO_CTX;
 		goto discard;
@@ -553,6 +554,7 @@ int cmd_record(int argc, char **argv)
 		err = CS_EXIT_ERROR;
 		goto discard;
 	}
+	skel->rodata->cs_preempt_count_off = cs_btf_preempt_count_off();
 	if (env.buf_mib)
 		bpf_map__set_max_entries(skel->maps.events, env.buf_mib << 20);
 	/* one source: the tp_btf programs, or the probes (pm_*) */

@@ -12,8 +12,10 @@
 #include <unistd.h>
 #include <linux/types.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf_helpers.h"
 #include "latency.h"
 #include "latency.skel.h"
 #include "trace_helpers.h"
@@ -29,6 +31,22 @@ struct lat_opts {
 	__u32 hist_entries;	/* 0: default */
 };
 
+/* As the CLI sets it (bpf/exec_ctx.bpf.h), from the kernel's BTF */
+static __u64 preempt_count_off(void)
+{
+	static __u64 off;
+	static bool done;
+	struct btf *btf;
+
+	if (!done) {
+		btf = btf__load_vmlinux_btf();
+		off = btf ? btf_preempt_count_off(btf) : 0;
+		btf__free(btf);
+		done = true;
+	}
+	return off;
+}
+
 static struct latency_bpf *lat_load(const struct lat_opts *o)
 {
 	struct latency_bpf *skel = latency_bpf__open();
@@ -43,6 +61,7 @@ static struct latency_bpf *lat_load(const struct lat_opts *o)
 	skel->rodata->targ_kind = o->kind;
 	skel->rodata->targ_units = o->units;
 	skel->rodata->targ_per_val = o->per_val;
+	skel->rodata->cs_preempt_count_off = preempt_count_off();
 	bpf_object__for_each_program(p, skel->obj)
 		bpf_program__set_autoload(p, bpf_program__type(p) ==
 					  BPF_PROG_TYPE_RAW_TRACEPOINT);

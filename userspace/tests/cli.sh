@@ -205,14 +205,16 @@ fi
 "$MKBTF" "$TMP/upstream.btf" notifier_register:5 notifier_unregister:5 notifier_run:6 &&
 "$MKBTF" "$TMP/proto.btf" notifier_return:7 notifier_lock_wait:5 &&
 "$MKBTF" "$TMP/ours.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_lock_wait:5 contention_begin:2 contention_end:2 var:__preempt_count &&
+	notifier_lock_wait:5 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off &&
 "$MKBTF" "$TMP/noctx.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
 	notifier_lock_wait:5 &&
+"$MKBTF" "$TMP/nobase.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
+	notifier_lock_wait:5 var:__preempt_count &&
 "$MKBTF" "$TMP/noends.btf" notifier_return:8 notifier_lock_wait:5 &&
-"$MKBTF" "$TMP/stock.btf" contention_begin:2 contention_end:2 var:__preempt_count \
+"$MKBTF" "$TMP/stock.btf" contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off \
 	func:atomic_notifier_call_chain &&
 "$MKBTF" "$TMP/oursapi.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_lock_wait:5 contention_begin:2 contention_end:2 var:__preempt_count \
+	notifier_lock_wait:5 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off \
 	func:atomic_notifier_call_chain ||
 	{ fail mkbtf "cannot write synthetic BTF"; exit 1; }
 expect upstream-btf-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
@@ -244,8 +246,11 @@ expect chain-mode-needs-call-events 5 "no notifier:notifier_call_begin tracepoin
 	env CHAINSCOPE_BTF="$TMP/noends.btf" "$CS" latency -C --mode tracepoints
 # -C tells interrupt from task context by the kernel's per-CPU preempt
 # count: without it in BTF, -C is refused (exit 7), plain latency is not
-expect chain-mode-needs-preempt-count 7 "-C needs the kernel's per-CPU preempt count \(__preempt_count or pcpu_hot\)" \
+expect chain-mode-needs-preempt-count 7 "-C needs the kernel's per-CPU preempt count \(__preempt_count or pcpu_hot, and this_cpu_off\)" \
 	env CHAINSCOPE_BTF="$TMP/noctx.btf" "$CS" latency -C
+# ... and this_cpu_off, which holds the per-CPU base it is read from
+expect chain-mode-needs-percpu-base 7 "-C needs the kernel's per-CPU preempt count" \
+	env CHAINSCOPE_BTF="$TMP/nobase.btf" "$CS" latency -C
 # BTF is checked before tracepoints, tracepoints before symbols
 expect btf-before-tracepoints 4 "no kernel BTF" env CHAINSCOPE_BTF=/nonexistent "$CS" latency -c nosuch
 

@@ -488,14 +488,16 @@ else
 fi
 
 # --- record needs the kernel's per-CPU preempt count (execution contexts) -------------------
-# Synthetic BTF with record's ten tracepoints, with and without __preempt_count.
+# Synthetic BTF with record's ten tracepoints, with and without a preempt count
+# (__preempt_count, or pcpu_hot's member) and this_cpu_off.
 TPS="notifier_register:6 notifier_unregister:6 notifier_register_error:6
      notifier_unregister_error:6 notifier_run:6 notifier_return:8 notifier_stop:8
      notifier_call_begin:5 notifier_call_end:7 notifier_lock_wait:5"
 if [ "$(id -u)" != 0 ]; then
 	skip record-needs-preempt-count "not root: the privilege probe comes first"
-elif ! "$MKBTF" "$TMP/rec.btf" $TPS var:__preempt_count ||
-     ! "$MKBTF" "$TMP/rechot.btf" $TPS var:pcpu_hot ||
+elif ! "$MKBTF" "$TMP/rec.btf" $TPS var:__preempt_count var:this_cpu_off ||
+     ! "$MKBTF" "$TMP/rechot.btf" $TPS var:pcpu_hot.preempt_count var:this_cpu_off ||
+     ! "$MKBTF" "$TMP/rechotnm.btf" $TPS var:pcpu_hot.cpu_number var:this_cpu_off ||
      ! "$MKBTF" "$TMP/recnoctx.btf" $TPS; then
 	fail record-needs-preempt-count "mkbtf failed"
 else
@@ -511,6 +513,11 @@ else
 	# 6.2+ (6.12): the preempt count is a member of the per-CPU pcpu_hot
 	expect2x record-with-pcpu-hot 0 "start-up probes passed" \
 		env CHAINSCOPE_BTF="$TMP/rechot.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
+		"$CS" record -o "$TMP/ctx.cstrace" -d 1
+	# a pcpu_hot without a preempt_count member locates nothing
+	expect2x record-pcpu-hot-without-member 7 \
+		"record needs the kernel's per-CPU preempt count" \
+		env CHAINSCOPE_BTF="$TMP/rechotnm.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
 		"$CS" record -o "$TMP/ctx.cstrace" -d 1
 fi
 
