@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # chainscope's test run (make test): host unit tests, the guest test plan
 # on the stock and chainscope kernels of Linux 6.1 and 6.12, the harness
-# self-tests, a CONFIG_TRACEPOINTS=n compile check of the core on both
-# trees and the debug-kernel soak (6.1), aggregated into one report
+# self-tests, a CONFIG_TRACEPOINTS=n compile check of the core and the
+# patch series (make patches) on both trees and the debug-kernel soak
+# (6.1), aggregated into one report
 # ending in
 #   N passed, N failed, N skipped
 #
@@ -13,8 +14,10 @@
 #
 # Test names: host.<suite>.<case>, <variant>.<test>,
 # <variant>.kunit.<suite>.<case>, selftest.<case>, bench.smoke, debug.<...>,
-# build.<...>.  <variant> is stock or chainscope on 6.1, stock-612 or
-# chainscope-612 on 6.12.
+# build.<...> (kernel builds; build.notrace-*: the core without
+# tracepoints; build.patches-*: the patch series, make patches).
+# <variant> is stock or chainscope on 6.1, stock-612 or chainscope-612 on
+# 6.12.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -137,6 +140,40 @@ if selected build; then
 			echo "PASS: $name: $(tail -n 1 "$OUTROOT/$name.log")" | record
 		else
 			echo "FAIL: $name: $(grep 'error:' "$OUTROOT/$name.log" | tail -n 1)" | record
+		fi
+	done
+fi
+
+# The patch series of each tree (make patches): format, checkpatch
+# --strict, every patch built, the KUnit patch alone on stock.  Signed
+# off by a test identity (the real series takes the user's, from git
+# config); skipped while its inputs are those of a run that passed.
+if selected build; then
+	for kver in 6.1 6.12; do
+		name=build.patches-${kver//./}
+		# shellcheck disable=SC2254
+		case "$name" in $GLOB) ;; *) continue ;; esac
+		key=$( { echo "$kver"; CS_KERNEL=$kver "$REPO/kernel/build.sh" tree 2>/dev/null;
+			cat "$REPO"/scripts/mkpatches.sh "$REPO"/scripts/series.sh \
+				"$REPO"/kernel/series/* "$REPO"/kernel/series/*/* \
+				"$REPO"/kernel/notifier*.[ch] "$REPO"/include-trace/trace/events/notifier.h \
+				"$REPO"/kernel/patches/"$kver"/*.patch "$REPO"/kernel/patches/"$kver"/*/*.patch \
+				"$REPO"/docs/bench.md 2>/dev/null; } | sha256sum | cut -c1-16)
+		stamp=${CHAINSCOPE_CACHE:-/var/cache/chainscope}/patches-$kver-$key.ok
+		if [ -f "$stamp" ]; then
+			echo "PASS: $name: $(cat "$stamp") (unchanged since that run)" | record
+			continue
+		fi
+		printf '[user]\n\tname = chainscope make test\n\temail = make-test@chainscope.invalid\n' \
+			>"$OUTROOT/gitconfig"
+		if GIT_CONFIG_GLOBAL=$OUTROOT/gitconfig "$REPO/scripts/mkpatches.sh" -k "$kver" \
+			"$OUTROOT/patches" >"$OUTROOT/$name.log" 2>&1; then
+			n=$(ls "$OUTROOT/patches/$kver"/0*.patch | grep -vc cover-letter)
+			msg="$n patches, each checkpatch --strict clean and building; $(grep -c '^object code unchanged' "$OUTROOT/$name.log") nfc patch(es) with unchanged object code; the KUnit patch builds alone on stock"
+			echo "$msg" >"$stamp"
+			echo "PASS: $name: $msg" | record
+		else
+			echo "FAIL: $name: $(grep -E 'FAIL|error' "$OUTROOT/$name.log" | head -n 1) (log: $OUTROOT/$name.log)" | record
 		fi
 	done
 fi

@@ -1,146 +1,445 @@
 #!/usr/bin/env bash
-# make patches: write our series as git format-patch files against the
-# pristine linux-source-6.1 tree, prove that they apply in order, and run
-# the tree's scripts/checkpatch.pl --strict on each.
+# make patches: write the chainscope series for each kernel tree as git
+# format-patch files with a cover letter, against Debian's pristine
+# linux-source tree, and prove each patch: it applies in order, passes the
+# tree's scripts/checkpatch.pl --strict, and the tree builds after it.
 #
-#   scripts/mkpatches.sh OUTDIR
+#   scripts/mkpatches.sh [-k KVER]... [-n] OUTDIR
+#     -k KVER  only this tree (6.1 or 6.12; repeatable; default both)
+#     -n       no build test (format and checkpatch only)
+#
+# Writes OUTDIR/KVER/0000-cover-letter.patch .. 0008-*.patch.  The patches
+# are the ones listed in kernel/series/series (see there and
+# scripts/series.sh for how each patch's state is kept).  Signed-off-by,
+# author and the MAINTAINERS entry the series adds are the identity of
+# whoever runs this, from git config user.name and user.email; without
+# one it stops before writing anything.
+#
+# Build test, per tree: a hard-linked copy of the pristine tree and a
+# build directory of its own with the configuration of our normal guest
+# kernel (kernel/config/base*.config), so nothing in the cached trees
+# changes; after every patch kernel/notifier.o is compiled with W=1 and
+# must have no warning from our files, patch 8 also compiles the KUnit
+# module, and that one patch is also applied alone to the stock tree and
+# built there.  An "nfc" patch (kernel/series/series) must leave the
+# object code of kernel/notifier.o unchanged.
+#
+# Exit: 0 all proven, 1 a patch failed a check, 2 usage or no identity.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(dirname "$HERE")
-OUT=${1:?usage: mkpatches.sh OUTDIR}
+S=$REPO/kernel/series
+JOBS=${JOBS:-$(($(nproc) + 1))}
 die() { echo "mkpatches: error: $*" >&2; exit 1; }
+usage() { echo "mkpatches: error: $*" >&2; exit 2; }
+log() { echo "[$(date +%H:%M:%S)] mkpatches: $*" >&2; }
 
-SRC=$("$REPO/kernel/build.sh" tree) || die "no kernel tree"
-P=$SRC/.chainscope
+KVERS=()
+BUILD=1
+while getopts 'k:n' opt; do
+	case $opt in
+	k) case "$OPTARG" in 6.1 | 6.12) KVERS+=("$OPTARG") ;;
+	   *) usage "-k $OPTARG: a tree we build (6.1, 6.12)" ;; esac ;;
+	n) BUILD=0 ;;
+	*) usage "usage: mkpatches.sh [-k KVER]... [-n] OUTDIR" ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 1 ] || usage "usage: mkpatches.sh [-k KVER]... [-n] OUTDIR"
+OUT=$1
+[ ${#KVERS[@]} -gt 0 ] || KVERS=(6.1 6.12)
+
+NAME=$(git -C "$REPO" config --get user.name || true)
+EMAIL=$(git -C "$REPO" config --get user.email || true)
+if [ -z "$NAME" ] || [ -z "$EMAIL" ]; then
+	usage "no identity for Signed-off-by: set git config user.name and user.email (e.g. git config --global user.email you@example.org)"
+fi
+
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-GIT=(git -C "$WORK/series" -c user.name="chainscope developers"
-	-c user.email="chainscope@example.org" -c commit.gpgsign=false)
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
 
-# The base: pristine copies of every file the series touches.
-mkdir -p "$WORK/series/kernel" "$WORK/series/lib"
-cp "$P/stock/kernel/notifier.c" "$WORK/series/kernel/notifier.c"
-cp "$P/pristine/kernel/Makefile" "$WORK/series/kernel/Makefile"
-cp "$P/pristine/lib/Kconfig.debug" "$WORK/series/lib/Kconfig.debug"
-cp "$SRC/MAINTAINERS" "$WORK/series/MAINTAINERS"
-"${GIT[@]}" init -q
-"${GIT[@]}" add -A
-"${GIT[@]}" commit -q -m base
+# Our files that the series adds to or changes in the tree.
+CORE_C=kernel/notifier.c
+CORE_H=include/trace/events/notifier.h
+KUNIT_FILES="kernel/notifier_kunit.c kernel/notifier_kunit_harness.h
+kernel/notifier_kunit_fixture.h kernel/notifier_kunit_trace.h
+kernel/notifier_kunit_concurrency.h"
 
-# Add one F: line to our MAINTAINERS section (created on first use, in
-# alphabetical order among the sections).
-maintainers_add() {
-	python3 - "$WORK/series/MAINTAINERS" "$1" <<'EOF'
+# The commit message of NAME for tree KVER: lines tagged with another
+# tree dropped, this tree's tag removed.
+message() { # message NAME KVER
+	python3 - "$S/$1.msg" "$2" <<'EOF'
+import re, sys, textwrap
+path, kver = sys.argv[1], sys.argv[2]
+paras, cur, tagged = [], [], False
+for l in open(path).read().split("\n"):
+    m = re.match(r"^\[(6\.\d+)\] ?(.*)$", l)
+    if m:
+        if m.group(1) != kver:
+            continue
+        l, tagged = m.group(2), True
+    if l.strip() == "":
+        if cur:
+            paras.append((cur, tagged))
+        cur, tagged = [], False
+        continue
+    cur.append(l)
+if cur:
+    paras.append((cur, tagged))
+out = []
+for lines, tagged in paras:
+    # A paragraph with lines of one tree only is wrapped anew (not the
+    # subject); lists and indented text are left alone.
+    if tagged and out and not any(l[:1] in (" ", "-", "\t") for l in lines):
+        lines = textwrap.wrap(" ".join(lines), 72, break_long_words=False,
+                              break_on_hyphens=False)
+    out.append("\n".join(lines))
+print("\n\n".join(out))
+EOF
+}
+
+# Add FILE to our MAINTAINERS section, creating the section (maintained
+# by the identity running this) in alphabetical order on first use.
+maintainers_add() { # maintainers_add TREE FILE
+	python3 - "$1/MAINTAINERS" "$2" "$NAME <$EMAIL>" <<'EOF'
 import sys
-path, newfile = sys.argv[1], sys.argv[2]
-title = "NOTIFIER CHAINS AND THEIR TRACEPOINTS"
+path, newfile, who = sys.argv[1], sys.argv[2], sys.argv[3]
+title = "NOTIFIER CHAINS"
 lines = open(path).read().split("\n")
 if title in lines:
-    i = lines.index(title) + 1
-    while lines[i].strip():
-        i += 1
-    lines.insert(i, "F:\t" + newfile)
-    fs = sorted(l for l in lines[lines.index(title) + 1:i + 1] if l.startswith("F:"))
-    j = lines.index(title) + 1
-    while not lines[j].startswith("F:"):
-        j += 1
-    lines[j:j + len(fs)] = fs
+    start = lines.index(title) + 1
+    end = start
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    body = lines[start:end]
+    files = sorted(set([l for l in body if l.startswith("F:")] + ["F:\t" + newfile]))
+    other = [l for l in body if not l.startswith("F:")]
+    lines[start:end] = other + files
 else:
-    start = lines.index("Maintainers List") if "Maintainers List" in lines else 0
-    for i in range(start + 1, len(lines) - 1):
+    first = lines.index("Maintainers List") if "Maintainers List" in lines else 0
+    at = len(lines)
+    for i in range(first + 1, len(lines) - 1):
         l = lines[i]
         if (l and l == l.upper() and lines[i - 1] == "" and
                 lines[i + 1][:2] in ("M:", "R:", "L:", "S:") and l > title):
+            at = i
             break
-    lines[i:i] = [title, "L:\tlinux-kernel@vger.kernel.org", "S:\tMaintained",
-                  "F:\t" + newfile, ""]
+    files = sorted(set(["include/linux/notifier.h", "kernel/notifier.c", newfile]))
+    lines[at:at] = ([title, "M:\t" + who, "L:\tlinux-kernel@vger.kernel.org",
+                     "S:\tMaintained"] + ["F:\t" + f for f in files] + [""])
 open(path, "w").write("\n".join(lines))
 EOF
 }
 
-commit() { # commit SUBJECT BODY
-	"${GIT[@]}" add -A
-	"${GIT[@]}" commit -q -s -m "$1" -m "$2"
+# The costs for the cover letter, from the generated part of
+# docs/bench.md (the section of tree KVER).
+costs() { # costs KVER
+	python3 - "$REPO/docs/bench.md" "$1" <<'EOF'
+import re, sys, textwrap
+path, kver = sys.argv[1], sys.argv[2]
+text = open(path).read()
+m = re.search(r"^### Linux %s: .*?(?=^### |\Z)" % re.escape(kver), text, re.S | re.M)
+if not m:
+    print("  (no measurement of Linux %s in docs/bench.md: run make bench)" % kver)
+    sys.exit(0)
+sec = m.group(0)
+
+def table(title):
+    t = re.search(r"^#### %s.*?\n\n(?:.*?\n\n)?(\|.*?)(?:\n\n|\Z)" % re.escape(title), sec, re.S | re.M)
+    if not t:
+        return []
+    rows = [r.strip().strip("|").split("|") for r in t.group(1).splitlines()]
+    head = [c.strip() for c in rows[0]]
+    return [dict(zip(head, [c.strip() for c in r])) for r in rows[2:]]
+
+out = []
+when = re.search(r"^Produced by .* on (\S+) ", sec, re.M)
+if when:
+    out.append("  Measured %s, %s." % (when.group(1)[:10], "Linux " + kver))
+for r in table("0. Text size"):
+    if r.get("object") in ("kernel/notifier.o", "vmlinux") and r.get("delta", "-") != "-":
+        out.append("  text, %s: %s -> %s bytes (%s, %s)" % (r["object"], r["stock bytes"],
+                   r["chainscope bytes"], r["delta"], r["change"]))
+calls = table("1. Call cost")
+slopes = {r.get("kind"): r for r in table("5a. Scaling")}
+rows = []
+for kind in ("atomic", "blocking", "raw", "srcu"):
+    rs = [r for r in calls if r.get("kind") == kind and r.get("n") == "0"]
+    sl = slopes.get(kind)
+    if not rs or not sl:
+        continue
+    try:
+        empty = float(rs[0]["instr/call cs-st"])
+        st, cs = float(sl["stock ns/cb"]) / 2, float(sl["chainscope ns/cb"]) / 2
+    except (KeyError, ValueError):
+        continue
+    rows.append("    %-8s  %+4.0f on an empty chain, then %2.0f per callback (stock %2.0f)"
+                % (kind, empty, cs, st))
+if rows:
+    out.append("")
+    out.append("  Calls, tracing off, in instructions against stock:")
+    out.extend(rows)
+worst = {}
+for r in table("1b. Register / unregister"):
+    if not r.get("<= 1.05", "").startswith(("ok", "MISSED")):
+        continue
+    k = "%s %s" % (r["op"], r["kind"])
+    ratio = float(r["ratio"])
+    if k not in worst or ratio > worst[k][0]:
+        worst[k] = (ratio, r["n"])
+if worst:
+    out.append("")
+    out.append("  (Un)registration without a grace period, tracing off, the worst")
+    out.append("  ratio to stock over chains of 0 to 1024 blocks:")
+    for k, (ratio, n) in sorted(worst.items()):
+        out.append("    %-15s %.3f (n = %s)" % (k, ratio, n))
+t = re.search(r"^\*\*Targets.*$", sec, re.M)
+if t:
+    out.append("")
+    out.extend(textwrap.wrap(t.group(0).replace("**", ""), 70,
+                             initial_indent="  ", subsequent_indent="  "))
+print("\n".join(out))
+EOF
 }
 
-mkdir -p "$WORK/series/include/trace/events"
-cp "$REPO/include-trace/trace/events/notifier.h" "$WORK/series/include/trace/events/"
-maintainers_add include/trace/events/notifier.h
-commit "tracing: Add notifier chain tracepoints" \
-"Notifier chains are called all over the kernel, and when one is slow or
-vetoes an action there is no way to see which callback did it.
+checkpatch_one() { # checkpatch_one SRC PATCH
+	if (cd "$1" && ./scripts/checkpatch.pl --strict --quiet --no-tree "$2") \
+		>"$2.checkpatch" 2>&1; then
+		rm -f "$2.checkpatch"
+		return 0
+	fi
+	return 1
+}
 
-Add a notifier trace system. notifier_register, notifier_unregister and
-notifier_run keep the names and the leading 'cb' field of the events
-that later kernels have, so that existing scripts keep working; they
-also carry the chain head, its kind, the block and its priority. New
-events report the value a callback returned and the time it took, the
-callback that stopped a chain, the begin and end of every pass over a
-chain (plain, robust, rollback), refused (un)registrations and the time
-spent waiting for the rwsem or mutex of blocking and SRCU chains.
+# Put the files of commit REV of git repo G into tree T (absent: removed).
+checkout_into() { # checkout_into G REV T
+	local f
+	for f in $CORE_C $CORE_H $KUNIT_FILES lib/Kconfig.debug kernel/Makefile; do
+		rm -f "$3/$f"
+		if git -C "$1" cat-file -e "$2:$f" 2>/dev/null; then
+			mkdir -p "$3/$(dirname "$f")"
+			git -C "$1" show "$2:$f" >"$3/$f"
+		fi
+	done
+}
 
-Every event registers through notifier_trace_reg()/notifier_trace_unreg()
-so that the call paths can switch to a traced walk with a single static
-branch per call."
+# Compile OBJ... in build dir B of tree T; fail on a warning in our files.
+compile() { # compile T B LOG OBJ...
+	local t=$1 b=$2 logf=$3
+	shift 3
+	if ! make -C "$t" O="$b" -j"$JOBS" W=1 "$@" >"$logf" 2>&1; then
+		grep -E 'error' "$logf" | head -5 >&2
+		return 1
+	fi
+	if grep -E '(notifier|notifier_kunit[a-z_]*)\.[ch]:[0-9]+:[0-9]+: warning' "$logf" >&2; then
+		return 1
+	fi
+}
 
-cp "$REPO/kernel/notifier.c" "$WORK/series/kernel/notifier.c"
-maintainers_add kernel/notifier.c
-commit "notifier: Rewrite the chain core with tracing built in" \
-"Rewrite kernel/notifier.c around one chain walk that is instantiated
-twice: a plain walk, used while no notifier event is enabled and costing
-one static-branch NOP per call, and a traced walk that emits the
-notifier events and measures callback and lock-wait times only for the
-events that are enabled.
+# The pristine configuration has no NOTIFIER_KUNIT_TEST: set it once the
+# tree has the option, so that the suite is part of the build.
+enable_kunit() { # enable_kunit T B
+	"$1/scripts/config" --file "$2/.config" -m NOTIFIER_KUNIT_TEST
+	make -s -C "$1" O="$2" olddefconfig >/dev/null 2>&1
+	grep -q '^CONFIG_NOTIFIER_KUNIT_TEST=m' "$2/.config" ||
+		die "CONFIG_NOTIFIER_KUNIT_TEST=m does not survive olddefconfig"
+}
 
-The API, export kinds and semantics are unchanged: higher priority is
-called first and equal priorities in registration order, a return value
-with NOTIFY_STOP_MASK ends the walk, robust calls roll back the callbacks
-that succeeded, double registration warns and fails with -EEXIST, a taken
-unique priority fails with -EBUSY and unregistering an unknown block with
--ENOENT. Locking per chain kind is kept as is: rwsem for blocking chains
-(skipped by callers while a chain is empty, and by writers while the
-system boots), spinlock plus RCU for atomic chains, mutex plus SRCU for
-SRCU chains, nothing for raw chains."
-
-# One compilation unit: the .c and the harness headers that only it
-# includes (the notifier_kunit lines of OURS in kernel/build.sh).
-for f in kernel/notifier_kunit.c kernel/notifier_kunit_harness.h \
-	kernel/notifier_kunit_fixture.h kernel/notifier_kunit_trace.h \
-	kernel/notifier_kunit_concurrency.h; do
-	cp "$REPO/$f" "$WORK/series/$f"
-	maintainers_add "$f"
-done
-patch -s -p1 -d "$WORK/series" <"$REPO/kernel/patches/0001-notifier-kunit-kconfig.patch"
-commit "notifier: Add a KUnit suite" \
-"Test every exported notifier function on every chain kind: ordering by
-priority and registration, NOTIFY_STOP_MASK and NOTIFY_BAD, robust
-rollback, unique priorities, the error returns, the die chain, and
-concurrent registration, unregistration and calls from kthreads, hardirq
-and timer context, with sleeping and nesting callbacks. When the kernel
-has the notifier tracepoints, probes check their fields and order;
-otherwise those cases are skipped, so the same suite also runs on a
-kernel without them."
-
-rm -rf "$OUT"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-"${GIT[@]}" format-patch -q -o "$OUT" HEAD~3..HEAD
-
-# Each patch applies, in order, to the pristine base.
-git clone -q "$WORK/series" "$WORK/check"
-git -C "$WORK/check" checkout -q HEAD~3
-git -C "$WORK/check" -c user.name=x -c user.email=x@example.org am -q "$OUT"/*.patch ||
-	die "the series does not apply to the pristine tree"
+# The code of an object, function by function in name order, without
+# addresses: jump targets as offsets into their function, calls and
+# relocations by symbol, and GCC's clone suffixes (.constprop.0, ...)
+# dropped, as is the alignment padding after each function, so that
+# moving or cloning a function is no change.
+text_of() { # text_of OBJ
+	objdump -dr --no-show-raw-insn "$1" | python3 -c '
+import re, sys
+clean = lambda n: re.sub(r"\.(constprop|isra|part|cold)\.[0-9]+", "", n)
+funcs, cur = {}, None
+for line in sys.stdin:
+    m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line.rstrip())
+    if m:
+        cur = clean(m.group(1))
+        funcs[cur] = []
+        continue
+    m = re.match(r"^\s+[0-9a-f]+:\s+(.*)$", line.rstrip())
+    if cur is None or not m:
+        continue
+    ins = re.sub(r"#\s*[0-9a-f]+ <[^>]*>", "", m.group(1))
+    ins = re.sub(r"\b[0-9a-f]+ <([^>+]+)(\+0x[0-9a-f]+)?>",
+                 lambda g: "<%s%s>" % (clean(g.group(1)), g.group(2) or ""), ins)
+    ins = re.sub(r"(R_X86_64_\w+)\s+(\S+)", lambda g: g.group(1) + " " + clean(g.group(2)), ins)
+    funcs[cur].append(" ".join(ins.split()))
+pad = re.compile(r"^(nop[wlq]?\b.*|xchg %ax,%ax|int3|cs nopw.*|data16.*)$")
+for f in sorted(funcs):
+    body = funcs[f]
+    while body and pad.match(body[-1]):
+        body.pop()
+    print("%s:" % f)
+    for i in funcs[f]:
+        print("\t" + i)
+'
+}
 
 status=0
-for p in "$OUT"/*.patch; do
-	if (cd "$SRC" && ./scripts/checkpatch.pl --strict --quiet "$p") >"$p.checkpatch" 2>&1; then
-		echo "checkpatch clean: $(basename "$p")"
-		rm -f "$p.checkpatch"
+fail() { echo "mkpatches: FAIL: $*" >&2; status=1; }
+
+for kver in "${KVERS[@]}"; do
+	log "Linux $kver"
+	SRC=$(CS_KERNEL=$kver "$REPO/kernel/build.sh" tree) || die "no $kver tree"
+	P=$SRC/.chainscope
+	STATES=$WORK/states-$kver
+	"$HERE/series.sh" states "$kver" "$STATES"
+	G=$WORK/git-$kver
+	GIT=(git -C "$G" -c user.name="$NAME" -c user.email="$EMAIL"
+		-c commit.gpgsign=false -c core.autocrlf=false
+		-c diff.algorithm=histogram)
+
+	# The base: pristine copies of every file the series touches.
+	mkdir -p "$G/kernel" "$G/lib" "$G/include/trace/events"
+	cp "$P/stock/$CORE_C" "$G/$CORE_C"
+	[ -f "$P/stock/$CORE_H" ] && cp "$P/stock/$CORE_H" "$G/$CORE_H"
+	cp "$P/pristine/kernel/Makefile" "$G/kernel/Makefile"
+	cp "$P/pristine/lib/Kconfig.debug" "$G/lib/Kconfig.debug"
+	cp "$SRC/MAINTAINERS" "$G/MAINTAINERS"
+	"${GIT[@]}" init -q
+	"${GIT[@]}" add -A
+	"${GIT[@]}" commit -q -m "Linux $(make -s -C "$SRC" kernelversion) ($(dpkg-query -W -f='${Version}' "linux-source-$kver"))"
+
+	while read -r name kind; do
+		case "$kind" in
+		rewrite | step | nfc)
+			cp "$STATES/$name/$CORE_C" "$G/$CORE_C"
+			if [ -f "$STATES/$name/$CORE_H" ]; then
+				[ -f "$G/$CORE_H" ] || maintainers_add "$G" "$CORE_H"
+				cp "$STATES/$name/$CORE_H" "$G/$CORE_H"
+			fi
+			;;
+		kunit)
+			for f in $KUNIT_FILES; do
+				cp "$REPO/$f" "$G/$f"
+				maintainers_add "$G" "$f"
+			done
+			patch -s -p1 -d "$G" --no-backup-if-mismatch -r - \
+				<"$REPO/kernel/patches/$kver/0001-notifier-kunit-kconfig.patch" >/dev/null ||
+				die "$kver: the KUnit Kconfig/Makefile patch does not apply"
+			;;
+		*) die "kernel/series/series: $name: unknown kind '$kind'" ;;
+		esac
+		[ -f "$S/$name.msg" ] || die "kernel/series/$name.msg missing"
+		"${GIT[@]}" add -A
+		"${GIT[@]}" commit -q -s -F - < <(message "$name" "$kver")
+	done < <(awk '!/^#/ && NF { print $1, $2 }' "$S/series")
+
+	n=$(awk '!/^#/ && NF' "$S/series" | wc -l)
+	dest=$OUT/$kver
+	rm -rf "$dest"
+	"${GIT[@]}" format-patch -q --cover-letter -o "$dest" "HEAD~$n..HEAD"
+
+	# The cover letter: subject and text from kernel/series/cover.msg.
+	cover=$dest/0000-cover-letter.patch
+	python3 - "$cover" "$S/cover.msg" "$kver" "$(costs "$kver")" \
+		"$(dpkg-query -W -f='${Version}' "linux-source-$kver")" <<'EOF'
+import re, sys
+cover, msg, kver, costs, version = sys.argv[1:6]
+lines = []
+for l in open(msg).read().split("\n"):
+    m = re.match(r"^\[(6\.\d+)\] ?(.*)$", l)
+    if m:
+        if m.group(1) == kver:
+            lines.append(m.group(2))
+        continue
+    lines.append(l)
+subject, body = lines[0], "\n".join(lines[2:]).rstrip("\n")
+body = body.replace("@COSTS@", costs)
+body += "\n\nBased on Debian's linux-source-%s %s.\n" % (kver, version)
+text = open(cover).read()
+text = text.replace("*** SUBJECT HERE ***", subject)
+text = text.replace("*** BLURB HERE ***", body)
+open(cover, "w").write(text)
+EOF
+
+	# Each patch applies, in order, to the pristine base.
+	git clone -q "$G" "$WORK/am-$kver"
+	git -C "$WORK/am-$kver" checkout -q "HEAD~$n"
+	ls "$dest"/0*.patch | grep -v cover-letter | xargs \
+		git -C "$WORK/am-$kver" -c user.name=x -c user.email=x@example.org am -q ||
+		fail "$kver: the series does not apply to the pristine tree"
+
+	for p in "$dest"/0*.patch; do
+		case "$p" in *cover-letter*) continue ;; esac
+		if checkpatch_one "$SRC" "$p"; then
+			echo "checkpatch clean: $kver/$(basename "$p")"
+		else
+			fail "$kver: checkpatch: $(basename "$p") (see $p.checkpatch)"
+		fi
+	done
+
+	[ "$BUILD" = 1 ] || continue
+
+	# A tree of hard links (patch files are replaced, never written into)
+	# with the pristine files back, and a build dir of its own.
+	T=$WORK/tree-$kver
+	B=$WORK/build-$kver
+	log "$kver: build test in a copy of $SRC"
+	cp -al "$SRC" "$T" 2>/dev/null || cp -a "$SRC" "$T"
+	rm -rf "$T/.chainscope"
+	checkout_into "$G" "HEAD~$n" "$T"
+	mkdir -p "$B"
+	cfg=$(CS_KERNEL=$kver "$REPO/kernel/build.sh" config normal)
+	cp "$cfg/.config" "$B/.config"
+	make -s -C "$T" O="$B" olddefconfig >"$B/config.log" 2>&1 ||
+		die "$kver: olddefconfig failed (see $B/config.log)"
+	i=0
+	prev_text=''
+	while read -r name kind; do
+		i=$((i + 1))
+		rev="HEAD~$((n - i))"
+		checkout_into "$G" "$rev" "$T"
+		objs=(kernel/notifier.o)
+		if [ "$kind" = kunit ]; then
+			enable_kunit "$T" "$B"
+			objs+=(kernel/notifier_kunit.o)
+		fi
+		if compile "$T" "$B" "$WORK/build-$kver-$i.log" "${objs[@]}"; then
+			echo "builds: $kver/$(printf '%04d' "$i") ($name): ${objs[*]}"
+		else
+			fail "$kver: $name does not build (${objs[*]})"
+			cp "$WORK/build-$kver-$i.log" "$dest/$(printf '%04d' "$i")-build.log"
+			prev_text=''
+			continue
+		fi
+		text=$WORK/text-$kver-$i
+		text_of "$B/kernel/notifier.o" >"$text"
+		if [ "$kind" = nfc ] && [ -n "$prev_text" ]; then
+			if cmp -s "$prev_text" "$text"; then
+				echo "object code unchanged: $kver/$(printf '%04d' "$i") ($name)"
+			else
+				fail "$kver: $name is marked nfc but changes kernel/notifier.o's code"
+				diff "$prev_text" "$text" >"$dest/$(printf '%04d' "$i")-nfc.diff" || true
+			fi
+		fi
+		prev_text=$text
+	done < <(awk '!/^#/ && NF { print $1, $2 }' "$S/series")
+
+	# The KUnit patch alone on the stock tree.
+	last=$(ls "$dest"/0*.patch | tail -n 1)
+	checkout_into "$G" "HEAD~$n" "$T"
+	if (cd "$T" && patch -s -p1 --dry-run -F0 -r - <"$last" >/dev/null); then
+		(cd "$T" && patch -s -p1 -F0 --no-backup-if-mismatch -r - <"$last" >/dev/null)
 	else
-		echo "checkpatch FAILED: $(basename "$p") (see $p.checkpatch)" >&2
-		status=1
+		# 6.1: the MAINTAINERS section comes with the trace header, in
+		# patch 3: take the patch without its MAINTAINERS hunk.
+		(cd "$T" && git apply --exclude=MAINTAINERS "$last")
 	fi
+	enable_kunit "$T" "$B"
+	if compile "$T" "$B" "$WORK/build-$kver-alone.log" kernel/notifier.o kernel/notifier_kunit.o; then
+		echo "builds alone on stock $kver: $(basename "$last")"
+	else
+		fail "$kver: $(basename "$last") does not build alone on the stock tree"
+	fi
+	rm -rf "$T" "$B"
 done
 exit $status
