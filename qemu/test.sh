@@ -64,8 +64,10 @@ guest_run() { # guest_run PREFIX VARIANT FLAVOR [run.sh options...]
 	local prefix=$1 variant=$2 flavor=$3 out rc=0
 	shift 3
 	out=$OUTROOT/$prefix
+	mkdir -p "$out"
 	"$HERE/run.sh" -o "$out" -f "$(guest_filter "$prefix" "$variant")" "$@" \
-		"$variant" "$flavor" || rc=$?
+		"$variant" "$flavor" 2>"$out/run.err" || rc=$?
+	cat "$out/run.err" >&2
 	# The guest names its tests <variant>.<test>; report them as <prefix>.
 	sed -E "s/^(PASS|FAIL|SKIP): $variant\./\1: $prefix./" \
 		"$out/guest/results.txt" 2>/dev/null | record
@@ -77,7 +79,7 @@ guest_run() { # guest_run PREFIX VARIANT FLAVOR [run.sh options...]
 	3) echo "FAIL: $prefix.boot: guest hung and was killed" | record ;;
 	4) echo "FAIL: $prefix.boot: guest died without reporting" | record ;;
 	5) echo "FAIL: $prefix.boot: console badness: $(head -n1 "$out/badness.txt")" | record ;;
-	*) echo "FAIL: $prefix.boot: run.sh exit $rc" | record ;;
+	*) echo "FAIL: $prefix.boot: run.sh exit $rc: $(grep 'error:' "$out/run.err" | tail -n 1)" | record ;;
 	esac
 	return 0
 }
