@@ -251,6 +251,19 @@ notifier_update(struct notifier_block __rcu **first, void *head,
 }
 
 /*
+ * Nanoseconds since @t0 by ktime_get_mono_fast_ns(), at least @min.  That
+ * clock may step back a little across a timekeeping update, and the
+ * caller may have slept and moved to another CPU meanwhile: a negative
+ * difference must not wrap to an enormous one.
+ */
+static __always_inline u64 notifier_elapsed_ns(u64 t0, u64 min)
+{
+	s64 d = (s64)(ktime_get_mono_fast_ns() - t0);
+
+	return d > (s64)min ? d : min;
+}
+
+/*
  * One callback, traced.  @nb may be gone once the callback returns (it
  * may unregister itself from a raw chain and free itself), so everything
  * the events need is read beforehand.
@@ -278,7 +291,7 @@ notifier_call_one_traced(struct notifier_block *nb, void *head,
 		t0 = ktime_get_mono_fast_ns();
 	ret = fn(nb, val, v);
 	if (timed)
-		elapsed = max_t(u64, ktime_get_mono_fast_ns() - t0, 1);
+		elapsed = notifier_elapsed_ns(t0, 1);
 
 	trace_notifier_return((void *)fn, head, nb, prio, kind, val, ret,
 			      elapsed);
@@ -610,7 +623,7 @@ notifier_rwsem_take_timed(struct blocking_notifier_head *nh,
 	if (!notifier_rwsem_try(&nh->rwsem, op)) {
 		t0 = ktime_get_mono_fast_ns();
 		notifier_rwsem_take(&nh->rwsem, op);
-		waited = ktime_get_mono_fast_ns() - t0;
+		waited = notifier_elapsed_ns(t0, 0);
 	}
 	trace_notifier_lock_wait(nh, &nh->rwsem, NOTIFIER_CHAIN_BLOCKING, op,
 				 waited);
@@ -995,7 +1008,7 @@ static noinline void notifier_srcu_mutex_take_timed(struct srcu_notifier_head *n
 	if (!mutex_trylock(&nh->mutex)) {
 		t0 = ktime_get_mono_fast_ns();
 		mutex_lock(&nh->mutex);
-		waited = ktime_get_mono_fast_ns() - t0;
+		waited = notifier_elapsed_ns(t0, 0);
 	}
 	trace_notifier_lock_wait(nh, &nh->mutex, NOTIFIER_CHAIN_SRCU,
 				 NOTIFIER_LOCK_WRITE, waited);
@@ -1169,8 +1182,7 @@ int notrace notify_die(enum die_val val, const char *str,
 	};
 
 	RCU_LOCKDEP_WARN(!rcu_is_watching(),
-			 "die chain called but RCU thinks we're quiescent");
+			   "notify_die called but RCU thinks we're quiescent");
 	return atomic_notifier_call_chain(&die_chain, val, &args);
 }
-
 NOKPROBE_SYMBOL(notify_die);

@@ -36,7 +36,7 @@
  * SRCU heads and handlers are tracked, so that the exit hook can undo
  * whatever a failed test left behind before the memory is freed.
  *
- * Registering a block twice WARNs by design.  CI systems and syzbot run
+ * Registering a block twice WARNs by design.  CI systems often run
  * KUnit with panic_on_warn, so the cases that do it run only when the
  * module parameter warn_cases=1 asks for them, and are skipped otherwise.
  * chainscope's guest harness asks for them: it fails a run on any
@@ -94,7 +94,7 @@
 #include <linux/timer.h>
 #include <linux/tracepoint.h>
 
-#ifdef CONFIG_X86
+#ifdef CONFIG_X86_64
 #include <asm/text-patching.h>
 #include <asm/trapnr.h>
 #endif

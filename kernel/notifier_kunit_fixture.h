@@ -230,7 +230,7 @@ struct nt_die_block {
 	struct die_args args;
 };
 
-#ifdef CONFIG_X86
+#ifdef CONFIG_X86_64
 #define NT_DIE_VAL	DIE_INT3
 
 /* The address of the int3 in nt_die_trap(), a label of this object. */
@@ -278,11 +278,11 @@ static struct nt_die_block *nt_die_block_new(struct kunit *test, bool watch)
 	struct nt_test_ctx *ctx = test->priv;
 	struct nt_die_block *d;
 
-	if (!IS_ENABLED(CONFIG_X86))
-		kunit_skip(test, "the die chain is called through an x86 int3");
+	if (!IS_ENABLED(CONFIG_X86_64))
+		kunit_skip(test, "the die chain is called through an x86-64 int3");
 	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, d);
-#ifdef CONFIG_X86
+#ifdef CONFIG_X86_64
 	d->nb.notifier_call = nt_die_cb;
 #endif
 	d->nb.priority = INT_MAX;
@@ -296,7 +296,7 @@ static struct nt_die_block *nt_die_block_new(struct kunit *test, bool watch)
 /* Traps once, and expects our notifier to have seen exactly that. */
 static void nt_die_expect_trap(struct kunit *test, struct nt_die_block *d)
 {
-#ifdef CONFIG_X86
+#ifdef CONFIG_X86_64
 	nt_die_trap();
 	KUNIT_EXPECT_EQ(test, d->hits, 1);
 	KUNIT_EXPECT_EQ(test, d->val, (unsigned long)NT_DIE_VAL);

@@ -127,7 +127,8 @@ else:
                 lines[i + 1][:2] in ("M:", "R:", "L:", "S:") and l > title):
             at = i
             break
-    files = sorted(set(["include/linux/notifier.h", "kernel/notifier.c", newfile]))
+    files = sorted(set(["include/linux/notifier.h", "include/trace/events/notifier.h",
+                        "kernel/notifier.c", newfile]))
     lines[at:at] = ([title, "M:\t" + who, "L:\tlinux-kernel@vger.kernel.org",
                      "S:\tMaintained"] + ["F:\t" + f for f in files] + [""])
 open(path, "w").write("\n".join(lines))
@@ -199,8 +200,11 @@ if worst:
 t = re.search(r"^\*\*Targets.*$", sec, re.M)
 if t:
     out.append("")
-    out.extend(textwrap.wrap(t.group(0).replace("**", ""), 70,
-                             initial_indent="  ", subsequent_indent="  "))
+    line = t.group(0).replace("**", "")
+    line = re.sub(r"^Targets \(calls: <= \+1 instruction; \(un\)registration: chainscope/stock <= 1\.05\): ",
+                  "Targets: every call within one instruction of stock, every (un)registration without a grace period within 1.05x of stock: ", line)
+    line = re.sub(r"MISSED at (\d+) point\(s\), as n \(ratio\): ", r"missed at \1 point(s), chain length (ratio): ", line)
+    out.extend(textwrap.wrap(line, 70, initial_indent="  ", subsequent_indent="  "))
 print("\n".join(out))
 EOF
 }
@@ -340,10 +344,18 @@ for kver in "${KVERS[@]}"; do
 
 	# The cover letter: subject and text from kernel/series/cover.msg.
 	cover=$dest/0000-cover-letter.patch
+	if [ "$BUILD" = 1 ]; then
+		proof="Each patch passes checkpatch.pl --strict and builds on its own
+(kernel/notifier.o with W=1, and the KUnit module for patch 8, which
+also builds alone on the stock tree); patch 2 leaves the object code of
+kernel/notifier.o unchanged."
+	else
+		proof="Each patch passes checkpatch.pl --strict."
+	fi
 	python3 - "$cover" "$S/cover.msg" "$kver" "$(costs "$kver")" \
-		"$(dpkg-query -W -f='${Version}' "linux-source-$kver")" <<'EOF'
+		"$(dpkg-query -W -f='${Version}' "linux-source-$kver")" "$proof" <<'EOF'
 import re, sys
-cover, msg, kver, costs, version = sys.argv[1:6]
+cover, msg, kver, costs, version, proof = sys.argv[1:7]
 lines = []
 for l in open(msg).read().split("\n"):
     m = re.match(r"^\[(6\.\d+)\] ?(.*)$", l)
@@ -354,6 +366,7 @@ for l in open(msg).read().split("\n"):
     lines.append(l)
 subject, body = lines[0], "\n".join(lines[2:]).rstrip("\n")
 body = body.replace("@COSTS@", costs)
+body = body.replace("@PROOF@", proof)
 body += "\n\nBased on Debian's linux-source-%s %s.\n" % (kver, version)
 text = open(cover).read()
 text = text.replace("*** SUBJECT HERE ***", subject)
