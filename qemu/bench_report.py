@@ -740,10 +740,11 @@ def main():
                               "extension results")
         summary, cont = summarize(runs)
         # The date of the measurement: when the last boot was recorded.
-        stamp = os.path.join(a.dir, "runs.tsv")
-        if not os.path.exists(stamp):
-            stamp = max((os.path.join(a.dir, "ext", n, "result.json") for n in ext),
-                        key=os.path.getmtime)
+        stamps = [os.path.join(a.dir, "runs.tsv")]
+        stamps += [os.path.join(a.dir, "ext", n, "result.json") for n in ext]
+        stamps += [os.path.join(a.dir, "size")]
+        stamps = [p for p in stamps if os.path.exists(p)]
+        stamp = max(stamps, key=os.path.getmtime)
         when = datetime.datetime.fromtimestamp(os.path.getmtime(stamp))
         meta = {"command": a.command, "date": when.isoformat(timespec="seconds"),
                 "host_cpus": os.cpu_count(), "qemu_icount": a.qemu_icount,
