@@ -212,5 +212,8 @@ int cs_om_write(FILE *f, const struct cs_om_set *s)
 	fputs("chainscope_mode_info{", f);
 	label(f, "mode", s->mode ? s->mode : "", true);
 	fputs("} 1\n", f);
+	/* OpenMetrics' end marker, a comment to the 0.0.4 parser: one
+	 * exposition of latency --openmetrics ends here */
+	fputs("# EOF\n", f);
 	return ferror(f) ? -1 : 0;
 }

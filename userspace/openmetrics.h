@@ -20,6 +20,9 @@
  *   chainscope_map_full_drops_total        counter
  *   chainscope_mode_info                   gauge      mode (value 1)
  *
+ * The exposition ends with "# EOF" (a comment in format 0.0.4), where
+ * `latency --openmetrics` starts the next one.
+ *
  * Histogram buckets are the log2 buckets of the rows (bucket i holds
  * durations below 2^(i+1) units), as seconds, up to 128 s, then +Inf.
  */

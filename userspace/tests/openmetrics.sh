@@ -97,7 +97,11 @@ for sc in $("$GEN" --list) dupname; do
 		fail "report.$sc" "exit $rc: ${err:0:200}"
 		continue
 	fi
-	pass "report.$sc"
+	if [ "$(tail -n1 "$TMP/$sc.prom")" = "# EOF" ] && [ "$(grep -c '^# EOF$' "$TMP/$sc.prom")" = 1 ]; then
+		pass "report.$sc"
+	else
+		fail "report.$sc" "the exposition does not end with one '# EOF' line"
+	fi
 	promcheck "report.$sc" "$TMP/$sc.prom"
 	"$CS" report -j "$f" >"$TMP/$sc.json" 2>/dev/null
 	if why=$(consistent "$TMP/$sc.prom" "$TMP/$sc.json"); then
