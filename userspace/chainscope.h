@@ -84,6 +84,8 @@ struct cs_common {
 };
 
 extern const struct argp cs_common_argp;
+/* .children of a command's argp: the common options, under their heading */
+extern const struct argp_child cs_common_children[];
 extern volatile sig_atomic_t cs_exiting;
 
 void cs_common_init(struct cs_common *c, const char *cmd);

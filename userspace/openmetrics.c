@@ -5,6 +5,7 @@
  * format requires; nothing else a kernel or a trace file names reaches
  * the output unescaped (metric and label names are ours).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "chainscope.h"
@@ -138,12 +139,19 @@ static void cb_counter(FILE *f, const char *name, const struct cs_cbrow *r,
 	fprintf(f, "} %llu\n", (unsigned long long)v);
 }
 
-static void pass_counter(FILE *f, const char *name, const struct cs_om_pass *p, __u64 v)
-{
-	fprintf(f, "%s{", name);
-	chain_labels(f, &p->chain, p->kind);
-	fprintf(f, "} %llu\n", (unsigned long long)v);
-}
+/* the per-chain counter families, each one field of struct cs_om_pass */
+static const struct {
+	const char *name, *help;
+	size_t off;
+} pass_families[] = {
+	{ "chainscope_chain_passes_total", "Notifier chain passes (plain and robust calls).",
+	  offsetof(struct cs_om_pass, passes) },
+	{ "chainscope_chain_stopped_passes_total",
+	  "Notifier chain passes ended by NOTIFY_STOP_MASK.",
+	  offsetof(struct cs_om_pass, stopped) },
+	{ "chainscope_chain_rollbacks_total", "Notifier chain rollback passes.",
+	  offsetof(struct cs_om_pass, rollbacks) },
+};
 
 int cs_om_write(FILE *f, const struct cs_om_set *s)
 {
@@ -175,21 +183,17 @@ int cs_om_write(FILE *f, const struct cs_om_set *s)
 		cb_counter(f, "chainscope_callback_untimed_total", &s->cbs[i], NULL, NULL,
 			   s->cbs[i].st.untimed);
 
-	family(f, "chainscope_chain_passes_total", "counter",
-	       "Notifier chain passes (plain and robust calls).");
-	for (i = 0; i < s->nr_passes; i++)
-		pass_counter(f, "chainscope_chain_passes_total", &s->passes[i],
-			     s->passes[i].passes);
-	family(f, "chainscope_chain_stopped_passes_total", "counter",
-	       "Notifier chain passes ended by NOTIFY_STOP_MASK.");
-	for (i = 0; i < s->nr_passes; i++)
-		pass_counter(f, "chainscope_chain_stopped_passes_total", &s->passes[i],
-			     s->passes[i].stopped);
-	family(f, "chainscope_chain_rollbacks_total", "counter",
-	       "Notifier chain rollback passes.");
-	for (i = 0; i < s->nr_passes; i++)
-		pass_counter(f, "chainscope_chain_rollbacks_total", &s->passes[i],
-			     s->passes[i].rollbacks);
+	for (k = 0; k < (int)(sizeof(pass_families) / sizeof(pass_families[0])); k++) {
+		family(f, pass_families[k].name, "counter", pass_families[k].help);
+		for (i = 0; i < s->nr_passes; i++) {
+			const struct cs_om_pass *p = &s->passes[i];
+
+			fprintf(f, "%s{", pass_families[k].name);
+			chain_labels(f, &p->chain, p->kind);
+			fprintf(f, "} %llu\n", (unsigned long long)
+				*(const __u64 *)((const char *)p + pass_families[k].off));
+		}
+	}
 
 	family(f, "chainscope_lock_wait_seconds", "histogram",
 	       "Time spent waiting for a notifier chain's lock, per op (read, write).");

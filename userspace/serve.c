@@ -97,17 +97,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	}
 }
 
-static const struct argp_child children[] = {
-	{ &cs_common_argp, 0, "Common options:", 0 },
-	{},
-};
-
 static const struct argp argp = {
 	.options = opts,
 	.parser = parse_arg,
 	.args_doc = "[INTERVAL [COUNT]]",
 	.doc = doc,
-	.children = children,
+	.children = cs_common_children,
 };
 
 /* --- the current exposition ------------------------------------------------- */
