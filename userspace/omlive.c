@@ -33,13 +33,26 @@ struct om_chain {
 	__u64 count, stopped, rollbacks;
 };
 
+struct om_lock {
+	UT_hash_handle hh;
+	struct om_lock_key {
+		__u64 head;
+		__u32 op, pad;
+	} key;
+	int kind;
+	__u32 slots[CS_MAX_SLOTS];
+	__u64 sum_ns;
+};
+
 struct cs_om_live {
 	const struct cs_common *c;
 	__u64 *heads;
 	int nr_heads;
 	struct om_cb *cbs;
 	struct om_chain *chains;
+	struct om_lock *locks;
 	struct cs_health health;	/* the last sample's, cumulative */
+	struct cs_health lock_health;	/* contention's, the same */
 };
 
 struct cs_om_live *cs_om_live_new(const struct cs_common *c, const __u64 *heads,
@@ -142,6 +155,46 @@ int cs_om_live_add(struct cs_om_live *om, const struct cs_lat_sample *smp)
 	return 0;
 }
 
+int cs_om_live_add_locks(struct cs_om_live *om, const struct cs_cont_sample *smp)
+{
+	struct om_lock *l;
+	int i, k;
+
+	for (i = 0; i < smp->nc; i++) {
+		const struct cs_cont_entry *e = &smp->ce[i];
+		struct om_lock_key key = { .head = e->key.head, .op = e->key.op };
+
+		if (!wanted(om, key.head))
+			continue;
+		HASH_FIND(hh, om->locks, &key, sizeof(key), l);
+		if (!l) {
+			l = calloc(1, sizeof(*l));
+			if (!l)
+				return -ENOMEM;
+			l->key = key;
+			HASH_ADD(hh, om->locks, key, sizeof(key), l);
+			if (!l->hh.tbl) {
+				free(l);
+				return -ENOMEM;
+			}
+		}
+		l->kind = e->val.kind;
+		for (k = 0; k < CS_MAX_SLOTS; k++)
+			l->slots[k] += e->val.slots[k];
+		l->sum_ns += e->val.sum_ns;
+	}
+	om->lock_health = smp->health;
+	return 0;
+}
+
+static int cmp_lock(const void *a, const void *b)
+{
+	const struct cs_om_lock *x = a, *y = b;
+	int r = cs_sym_cmp(&x->chain, &y->chain);
+
+	return r ? r : (x->op > y->op) - (x->op < y->op);
+}
+
 static int cmp_pass(const void *a, const void *b)
 {
 	return cs_sym_cmp(&((const struct cs_om_pass *)a)->chain,
@@ -151,20 +204,23 @@ static int cmp_pass(const void *a, const void *b)
 int cs_om_live_write(struct cs_om_live *om, FILE *f, const struct ksyms *ks)
 {
 	size_t ncb = HASH_COUNT(om->cbs), nch = HASH_COUNT(om->chains), i = 0;
+	size_t nlk = HASH_COUNT(om->locks);
 	struct cs_cbrow *rows = calloc(ncb + 1, sizeof(*rows));
 	struct cs_om_pass *passes = calloc(nch + 1, sizeof(*passes));
+	struct cs_om_lock *locks = calloc(nlk + 1, sizeof(*locks));
 	struct cs_om_set set = {
 		.units = om->c->units,
-		.lost = om->health.failed,
-		.missed = om->health.missed,
-		.dropped = om->health.dropped,
+		.lost = om->health.failed + om->lock_health.failed,
+		.missed = om->health.missed + om->lock_health.missed,
+		.dropped = om->health.dropped + om->lock_health.dropped,
 		.mode = cs_mode_name(om->c->mode),
 	};
 	struct om_chain *ch, *chtmp;
+	struct om_lock *l, *ltmp;
 	struct om_cb *c, *ctmp;
 	int err = 0;
 
-	if (!rows || !passes) {
+	if (!rows || !passes || !locks) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -194,6 +250,19 @@ int cs_om_live_write(struct cs_om_live *om, FILE *f, const struct ksyms *ks)
 		p->rollbacks = ch->rollbacks;
 	}
 	qsort(passes, nch, sizeof(*passes), cmp_pass);
+	i = 0;
+	HASH_ITER(hh, om->locks, l, ltmp) {
+		struct cs_om_lock *o = &locks[i++];
+
+		cs_sym_from_ksyms(&o->chain, ks, l->key.head);
+		o->kind = l->kind;
+		o->op = l->key.op;
+		memcpy(o->slots, l->slots, sizeof(o->slots));
+		o->sum_ns = l->sum_ns;
+	}
+	qsort(locks, nlk, sizeof(*locks), cmp_lock);
+	set.locks = locks;
+	set.nr_locks = nlk;
 	set.cbs = rows;
 	set.nr_cbs = ncb;
 	set.passes = passes;
@@ -203,11 +272,13 @@ int cs_om_live_write(struct cs_om_live *om, FILE *f, const struct ksyms *ks)
 out:
 	free(rows);
 	free(passes);
+	free(locks);
 	return err;
 }
 
 void cs_om_live_free(struct cs_om_live *om)
 {
+	struct om_lock *l, *ltmp;
 	struct om_chain *ch, *chtmp;
 	struct om_cb *c, *ctmp;
 
@@ -220,6 +291,10 @@ void cs_om_live_free(struct cs_om_live *om)
 	HASH_ITER(hh, om->chains, ch, chtmp) {
 		HASH_DEL(om->chains, ch);
 		free(ch);
+	}
+	HASH_ITER(hh, om->locks, l, ltmp) {
+		HASH_DEL(om->locks, l);
+		free(l);
 	}
 	free(om->heads);
 	free(om);

@@ -12,6 +12,7 @@
 #include <linux/types.h>
 
 #include "chainscope.h"
+#include "contrun.h"
 #include "latrun.h"
 
 struct cs_om_live;
@@ -25,6 +26,8 @@ struct cs_om_live *cs_om_live_new(const struct cs_common *c, const __u64 *heads,
 				  int nr_heads);
 /* Add one interval's sample; 0 or -ENOMEM. */
 int cs_om_live_add(struct cs_om_live *om, const struct cs_lat_sample *smp);
+/* Add one interval of contention's lock waits (serve); 0 or -ENOMEM. */
+int cs_om_live_add_locks(struct cs_om_live *om, const struct cs_cont_sample *smp);
 /* The exposition of everything added so far; 0 or -ENOMEM (or -EIO). */
 int cs_om_live_write(struct cs_om_live *om, FILE *f, const struct ksyms *ks);
 void cs_om_live_free(struct cs_om_live *om);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * chainscope serve: latency's BPF programs stay attached and GET /metrics
+ * chainscope serve: latency's BPF programs (and contention's, for lock
+ * waits, where the kernel has them) stay attached and GET /metrics
  * serves the Prometheus text exposition of the counters since start
  * (openmetrics.c, omlive.c); --trace FILE serves a recording's instead,
  * without BPF.
@@ -25,6 +26,7 @@
 #include <microhttpd.h>
 
 #include "chainscope.h"
+#include "contrun.h"
 #include "latrun.h"
 #include "omlive.h"
 #include "openmetrics.h"
@@ -294,6 +296,7 @@ static void stop_http(void)
 
 struct live {
 	struct cs_om_live *om;
+	struct cs_cont *ct;	/* lock waits, where the kernel has them */
 	__u64 heads[SERVE_MAX_CHAINS];
 	int nr_heads;
 };
@@ -342,9 +345,35 @@ static int live_setup(void *ctx, const struct ksyms *ks)
 	return 0;
 }
 
+/*
+ * Lock waits come from contention's programs, loaded beside latency's
+ * where they work: notifier_lock_wait (tracepoints mode) or
+ * lock:contention_begin/end (probes mode). Without them, or if they fail
+ * to load, serve goes on without lock waits (a warning).
+ */
+static void start_locks(struct live *l)
+{
+	bool lock_tps = cs_btf_has_tp("contention_begin", 2) &&
+			cs_btf_has_tp("contention_end", 2);
+	char how[160];
+
+	if (env.c.mode == CS_MODE_TRACEPOINTS ? !cs_btf_has_tp("notifier_lock_wait", 5)
+					      : !lock_tps) {
+		warn("%s: warning: no lock waits: the kernel has no notifier_lock_wait "
+		     "(or lock:contention_begin/end in probes mode)\n", env.c.cmd);
+		return;
+	}
+	l->ct = cs_cont_start(&env.c, live_ks, l->nr_heads == 1 ? l->heads[0] : 0,
+			      lock_tps, how, sizeof(how));
+	if (!l->ct)
+		warn("%s: warning: serving without lock waits\n", env.c.cmd);
+}
+
 static int live_attached(void *ctx, const char *how)
 {
 	struct live *l = ctx;
+
+	start_locks(l);
 
 	/* scrapes before the first interval get the families, no series */
 	if (publish_live(l->om, live_ks)) {
@@ -360,6 +389,15 @@ static int live_interval(void *ctx, const struct cs_lat_sample *smp)
 	int err;
 
 	err = cs_om_live_add(l->om, smp);
+	if (!err && l->ct) {
+		struct cs_cont_sample cs;
+
+		err = cs_cont_drain(l->ct, &cs);
+		if (!err)
+			err = cs_om_live_add_locks(l->om, &cs);
+		free(cs.ce);
+		free(cs.we);
+	}
 	if (!err)
 		err = publish_live(l->om, smp->ks);
 	if (err)
@@ -388,6 +426,7 @@ static int serve_live(void)
 		env.c.interval = SERVE_DEFAULT_INTERVAL;
 	err = cs_latency_run(&run);
 	stop_http();
+	cs_cont_stop(l.ct);
 	cs_om_live_free(l.om);
 	return err;
 }
