@@ -248,12 +248,43 @@ else
 fi
 exec 3>&- 4>&-
 
+# the per-client connection limit (16): a 17th connection is turned away,
+# and once the idle ones go, scrapes work again
+fds=()
+for i in $(seq 16); do
+	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" && fds+=("$fd")
+done
+sleep 0.2
+c=$(curl -s -m 3 -o /dev/null -w '%{http_code}' "$URL/metrics")
+for fd in "${fds[@]}"; do
+	exec {fd}>&-
+done
+sleep 0.2
+c2=$(curl -s -m 3 -o /dev/null -w '%{http_code}' "$URL/metrics")
+if [ "${#fds[@]}" = 16 ] && [ "$c" != 200 ] && [ "$c2" = 200 ]; then
+	pass serve.connection-limit
+else
+	fail serve.connection-limit "${#fds[@]} idle connections, then status $c (want none), after closing them $c2 (want 200)"
+fi
+
 # the same port again: exit 11, one line
 run "$CS" serve --trace "$TMP/clean.cstrace" --listen "127.0.0.1:$PORT"
 if [ "$rc" = 11 ] && [ "$nerr" = 1 ] && grep -q "cannot listen on 127.0.0.1:$PORT" <<<"$err"; then
 	pass serve.port-in-use
 else
 	fail serve.port-in-use "exit $rc, want 11: ${err:0:200}"
+fi
+
+# an idle connection is closed by the server after its timeout (10 s)
+exec 5<>"/dev/tcp/127.0.0.1/$PORT"
+t0=$(date +%s%N)
+timeout 20 cat <&5 >/dev/null
+ms=$((($(date +%s%N) - t0) / 1000000))
+exec 5>&-
+if [ "$ms" -ge 9000 ] && [ "$ms" -lt 15000 ]; then
+	pass serve.idle-timeout
+else
+	fail serve.idle-timeout "an idle connection was closed after ${ms} ms, want about 10000"
 fi
 
 # SIGTERM ends it with exit 0
