@@ -42,13 +42,13 @@ static const char doc[] =
 "kernel): from lock:contention_begin/end alone, on the locks of -c or of\n"
 "the well-known heads; contended acquisitions only.\n"
 "\v"
+CS_EXIT_DOC
+"\n"
 "Examples:\n"
 "  chainscope contention              # trace until Ctrl-C, then print\n"
 "  chainscope contention 5 3          # every 5 seconds, 3 times\n"
 "  chainscope contention -n -c cs_loadgen_blocking\n"
-"  chainscope contention -j 1         # JSON lines every second\n"
-"\n"
-CS_EXIT_DOC;
+"  chainscope contention -j 1         # JSON lines every second\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {

@@ -54,6 +54,8 @@ static const char doc[] =
 "tracepoints), or in BPF between kprobe.multi entry and exit of each\n"
 "watched callback (--mode probes: any kernel; see userspace/probemode.md).\n"
 "\v"
+CS_EXIT_DOC
+"\n"
 "Examples:\n"
 "  chainscope latency                 # trace until Ctrl-C, then print\n"
 "  chainscope latency 1 10            # print every second, 10 times\n"
@@ -61,9 +63,7 @@ static const char doc[] =
 "  chainscope latency -c reboot_notifier_list\n"
 "  chainscope latency -f cs_loadgen_cb_busy -a   # per event value\n"
 "  chainscope latency -k blocking -j  # JSON lines, blocking chains only\n"
-"  chainscope latency --openmetrics -C 60   # an exposition every minute\n"
-"\n"
-CS_EXIT_DOC;
+"  chainscope latency --openmetrics -C 60   # an exposition every minute\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {

@@ -54,14 +54,14 @@ static const char doc[] =
 "and lock-wait histograms per chain (notifier_lock_wait), from a trace\n"
 "file written by 'chainscope record'. No BPF, no root needed.\n"
 "\v"
+"Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
+"2 usage error or an unreadable/invalid trace file.\n"
+"\n"
 "Examples:\n"
 "  chainscope report n.cstrace\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg /tmp/svg n.cstrace\n"
-"  chainscope report --openmetrics n.cstrace | promtool check metrics\n"
-"\n"
-"Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
-"2 usage error or an unreadable/invalid trace file.\n";
+"  chainscope report --openmetrics n.cstrace | promtool check metrics\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {

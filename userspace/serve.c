@@ -68,14 +68,14 @@ static const char doc[] =
 "its last values. The BPF programs stay attached; the counters are\n"
 "collected every INTERVAL seconds (default 5).\n"
 "\v"
+CS_EXIT_DOC
+"\n"
 "Examples:\n"
 "  chainscope serve                       # http://127.0.0.1:9469/metrics\n"
 "  chainscope serve --listen 0.0.0.0:9469 -c reboot_notifier_list\n"
 "  chainscope serve --mode probes 15      # collect every 15 s\n"
 "  chainscope serve --trace n.cstrace --listen 127.0.0.1:0\n"
-"  curl -s http://127.0.0.1:9469/metrics | promtool check metrics\n"
-"\n"
-CS_EXIT_DOC;
+"  curl -s http://127.0.0.1:9469/metrics | promtool check metrics\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {

@@ -164,14 +164,16 @@ if [ "$rc" = 0 ] && [ -z "$kcalls" ] && grep -q "latency" <<<"$out" &&
 else
 	fail help-top "exit $rc or no command/exit-code list"
 fi
-# every command's --help ends with an Examples section of its own commands
-for sub in latency contention record report check diff chains serve; do
+# every command's --help ends with an Examples section of its own commands:
+# after the Examples: line only indented example lines, nothing else
+for sub in "" latency contention record report check diff chains serve; do
 	run "$CS" $sub --help
-	ex=$(sed -n '/^Examples:/,$p' <<<"$out")
-	if [ "$rc" = 0 ] && [ -z "$kcalls" ] && grep -q "^  chainscope $sub " <<<"$ex"; then
-		pass "$sub-help-examples"
+	ex=$(sed -n '/^Examples:/,$p' <<<"$out" | tail -n +2)
+	if [ "$rc" = 0 ] && [ -z "$kcalls" ] && grep -q "^  chainscope ${sub:-[a-z]}" <<<"$ex" &&
+		! grep -qv '^  ' <<<"$ex"; then
+		pass "${sub:-top}-help-ends-with-examples"
 	else
-		fail "$sub-help-examples" "exit $rc or no Examples section with 'chainscope $sub' lines"
+		fail "${sub:-top}-help-ends-with-examples" "exit $rc, no Examples section with 'chainscope $sub' lines, or more after it: $(grep -v '^  ' <<<"$ex" | head -2)"
 	fi
 done
 run "$CS" --version
