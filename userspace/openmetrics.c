@@ -203,7 +203,7 @@ int cs_om_write(FILE *f, const struct cs_om_set *s)
 			  cs_lock_op_name(s->locks[i].op));
 
 	family(f, "chainscope_events_lost_total", "counter",
-	       "Events lost before chainscope could count them (buffer full).");
+	       "Events lost before chainscope could count them (ring buffer full, map update failed).");
 	fprintf(f, "chainscope_events_lost_total %llu\n", (unsigned long long)s->lost);
 	family(f, "chainscope_events_missed_total", "counter",
 	       "Events the kernel's BPF recursion protection skipped.");
