@@ -110,11 +110,18 @@ static struct cs_pm *start_probes(const struct cs_lat_run *run, struct latency_b
 		.known_heads = !head,
 	};
 	int kind = run->kind == CS_KIND_ANY ? CS_CHAIN_KIND_UNKNOWN : run->kind;
+	int kinds[CS_LAT_MAX_SEEDS], i;
 
 	if (head) {	/* walked at start: its passes are never early */
 		o.heads = &head;
 		o.kinds = &kind;
 		o.nr_heads = 1;
+	} else if (run->nr_seed_heads > 0 && run->nr_seed_heads <= CS_LAT_MAX_SEEDS) {
+		for (i = 0; i < run->nr_seed_heads; i++)
+			kinds[i] = kind;
+		o.heads = run->seed_heads;
+		o.kinds = kinds;
+		o.nr_heads = run->nr_seed_heads;
 	}
 	return cs_pm_start(skel->obj, ks, &o);
 }

@@ -29,6 +29,8 @@ struct cs_chain_entry {
 struct latency_bpf;
 struct cs_pm;
 
+#define CS_LAT_MAX_SEEDS 64	/* seed_heads at most */
+
 /* What one interval collected: only what ran since the last one. */
 struct cs_lat_sample {
 	struct cs_lat_entry *lat;	/* sorted by head, cb, val */
@@ -44,6 +46,12 @@ struct cs_lat_sample {
 struct cs_lat_run {
 	struct cs_common *c;	/* parsed; c->mode is set to the mode chosen */
 	const char *chain;	/* -c, NULL: every chain */
+	/*
+	 * probes mode without chain: heads to watch from the start (besides
+	 * the well-known ones), e.g. serve's -c chains; set by setup()
+	 */
+	const __u64 *seed_heads;
+	int nr_seed_heads;
 	const char *callback;	/* -f */
 	int kind;		/* -k, CS_KIND_ANY */
 	bool per_val;		/* -a */

@@ -33,7 +33,7 @@
 #include "report.h"
 #include "tracefile.h"
 
-#define SERVE_MAX_CHAINS 64
+#define SERVE_MAX_CHAINS CS_LAT_MAX_SEEDS
 #define SERVE_DEFAULT_LISTEN "127.0.0.1:9469"
 #define SERVE_DEFAULT_INTERVAL 5	/* seconds between collections */
 #define SERVE_CONN_TIMEOUT 10		/* seconds a connection may idle */
@@ -295,6 +295,7 @@ static void stop_http(void)
 /* --- live: latency's collection --------------------------------------------- */
 
 struct live {
+	struct cs_lat_run *run;
 	struct cs_om_live *om;
 	struct cs_cont *ct;	/* lock waits, where the kernel has them */
 	__u64 heads[SERVE_MAX_CHAINS];
@@ -336,6 +337,9 @@ static int live_setup(void *ctx, const struct ksyms *ks)
 			return err;
 	}
 	l->nr_heads = env.nr_chains;
+	/* probes mode: every -c chain is walked at start, not only if seen */
+	l->run->seed_heads = l->heads;
+	l->run->nr_seed_heads = l->nr_heads;
 	live_ks = ks;
 	l->om = cs_om_live_new(&env.c, l->heads, l->nr_heads);
 	if (!l->om) {
@@ -424,6 +428,7 @@ static int serve_live(void)
 
 	if (!env.c.interval)
 		env.c.interval = SERVE_DEFAULT_INTERVAL;
+	l.run = &run;
 	err = cs_latency_run(&run);
 	stop_http();
 	cs_cont_stop(l.ct);
