@@ -151,6 +151,37 @@ if [ "$have_promtool" = 1 ]; then
 	fi
 fi
 
+# --- serve's counters (omlive.c) from two synthetic samples, no BPF ----------
+"$CRAFTED" --live >"$TMP/live.prom"
+L='chain="0xffffffff82000000",callback="0xffffffffc0000100",module="",kind="blocking",block=""'
+for want in "chainscope_callback_duration_seconds_count{$L} 5" \
+	"chainscope_callback_duration_seconds_bucket{${L},le=\"1.6e-05\"} 4" \
+	"chainscope_callback_duration_seconds_bucket{${L},le=\"+Inf\"} 5" \
+	"chainscope_callback_duration_seconds_sum{$L} 0.000080000" \
+	"chainscope_callback_returns_total{${L},outcome=\"ok\"} 3" \
+	"chainscope_callback_returns_total{${L},outcome=\"bad\"} 1" \
+	'chainscope_callback_duration_seconds_count{chain="0xffffffff82000100",callback="0xffffffffc0000200",module="",kind="atomic",block=""} 2' \
+	'chainscope_chain_passes_total{chain="0xffffffff82000000",module="",kind="blocking"} 4' \
+	'chainscope_chain_rollbacks_total{chain="0xffffffff82000000",module="",kind="blocking"} 1' \
+	'chainscope_lock_wait_seconds_count{chain="0xffffffff82000000",module="",kind="blocking",op="read"} 2' \
+	'chainscope_map_full_drops_total 3' 'chainscope_events_missed_total 2' \
+	'chainscope_mode_info{mode="probes"} 1'; do
+	n=$((${n:-0} + 1))
+	if grep -qxF -- "$want" "$TMP/live.prom"; then
+		pass "live.sums.$n.${want%%\{*}"
+	else
+		fail "live.sums.$n.${want%%\{*}" "no line '$want'"
+	fi
+done
+promcheck live "$TMP/live.prom"
+"$CRAFTED" --live --only-first-chain >"$TMP/live1.prom"
+if grep -q 'chainscope_callback_duration_seconds_count{chain="0xffffffff82000000"' "$TMP/live1.prom" &&
+	! grep -q 'chain="0xffffffff82000100"' "$TMP/live1.prom"; then
+	pass live.chain-filter
+else
+	fail live.chain-filter "with one -c chain, another chain's series are shown or its own are not"
+fi
+
 # --- serve --trace over HTTP --------------------------------------------------
 if ! command -v curl >/dev/null; then
 	skip serve "curl not installed"
