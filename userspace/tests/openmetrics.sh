@@ -117,9 +117,9 @@ for want in 'chainscope_callback_duration_seconds_bucket{chain="test_chain",call
 	'chainscope_lock_wait_seconds_count{chain="test_chain",module="testmod",kind="blocking",op="read"} 5' \
 	'chainscope_mode_info{mode="tracepoints"} 1' 'chainscope_events_lost_total 0'; do
 	if grep -qxF -- "$want" "$TMP/clean.prom"; then
-		pass "report.clean.has.${want%%\{*}"
+		pass "report.clean.has.${want%%[{ ]*}"
 	else
-		fail "report.clean.has.${want%%\{*}" "no line '$want'"
+		fail "report.clean.has.${want%%[{ ]*}" "no line '$want'"
 	fi
 done
 expect_usage() {
@@ -168,9 +168,9 @@ for want in "chainscope_callback_duration_seconds_count{$L} 5" \
 	'chainscope_mode_info{mode="probes"} 1'; do
 	n=$((${n:-0} + 1))
 	if grep -qxF -- "$want" "$TMP/live.prom"; then
-		pass "live.sums.$n.${want%%\{*}"
+		pass "live.sums.$n.${want%%[{ ]*}"
 	else
-		fail "live.sums.$n.${want%%\{*}" "no line '$want'"
+		fail "live.sums.$n.${want%%[{ ]*}" "no line '$want'"
 	fi
 done
 promcheck live "$TMP/live.prom"
