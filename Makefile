@@ -8,6 +8,8 @@
 #   make test-debug only the debug-kernel soak (6.1)
 #   make test-debug-all  the debug-kernel soak on 6.1 and 6.12
 #   make patches    one series per kernel (output/patches/{6.1,6.12}/)
+#   make install    the CLI, its man pages and bash completion (PREFIX=/usr/local,
+#                   DESTDIR=); make uninstall removes exactly those files
 #   make bench      benchmarks: our core against stock, 6.1 and 6.12 (docs/bench.md),
 #                   then check/report events/s offline (bench-offline)
 #
@@ -21,7 +23,7 @@ export CHAINSCOPE_CACHE ?= /var/cache/chainscope
 T ?= *
 Q := $(if $(V),,@)
 
-.PHONY: all deps kernel kernel-stock cli demo test test-debug test-debug-all patches bench clean
+.PHONY: all deps kernel kernel-stock cli install uninstall demo test test-debug test-debug-all patches bench clean
 .DELETE_ON_ERROR:
 
 all: deps kernel cli
@@ -37,6 +39,13 @@ kernel-stock: deps
 
 cli: kernel
 	$(Q)$(MAKE) -s -C userspace
+
+# PREFIX and DESTDIR reach userspace/install.mk from the command line
+install:
+	$(Q)$(MAKE) -s -C userspace install
+
+uninstall:
+	$(Q)$(MAKE) -s -C userspace uninstall
 
 demo: all
 	$(Q)CS_GUEST_BINS="$$($(MAKE) -s -C userspace guest-bins | tr '\n' ' ')" \

@@ -92,6 +92,11 @@ static const char doc[] =
 "(\"seen_events\") counts the events that named it. A seen head that does\n"
 "not validate is shown with its status, like a table head.\n"
 "\v"
+"Exit status of chains: as below, and\n"
+"  10 a -c head does not validate as a chain (of its -k kind, or of any)\n"
+"\n"
+CS_EXIT_DOC
+"\n"
 "Examples:\n"
 "  chainscope chains                         # the well-known heads\n"
 "  chainscope chains -c reboot_notifier_list\n"
@@ -99,12 +104,7 @@ static const char doc[] =
 "  chainscope chains -c 0xffffffffc0a02040 -k atomic\n"
 "  chainscope chains --all                   # every head kallsyms names\n"
 "  chainscope chains -w 10 -j                # and every head called or\n"
-"                                            # (un)registered within 10 s\n"
-"\n"
-"Exit status of chains: as below, and\n"
-"  10 a -c head does not validate as a chain (of its -k kind, or of any)\n"
-"\n"
-CS_EXIT_DOC;
+"                                            # (un)registered within 10 s\n";
 
 /* -w SECONDS: 1..INT_MAX, a usage error otherwise */
 static long parse_seconds(const struct argp_state *state, const char *arg)

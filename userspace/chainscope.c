@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 
 #include "chainscope.h"
 #include "safestr.h"
@@ -28,7 +29,27 @@ static const struct {
 	{ "check", cmd_check, "check a trace file against the notifier chain rules" },
 	{ "diff", cmd_diff, "compare two JSON results against a latency budget" },
 	{ "chains", cmd_chains, "the blocks on notifier chains, in call order" },
+	{ "serve", cmd_serve, "Prometheus metrics over HTTP (GET /metrics)" },
 };
+
+/* The names every message lists, from cmds[] */
+static const char *cmd_list(void)
+{
+	static char buf[256];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]) && n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "%s%s", i ? ", " : "", cmds[i].name);
+	return buf;
+}
+
+/* --version: ours, the libbpf we run with, the modes built in */
+static void version(void)
+{
+	printf("%s\nlibbpf %u.%u\nmodes: %s %s\n", argp_program_version,
+	       libbpf_major_version(), libbpf_minor_version(),
+	       cs_mode_name(CS_MODE_TRACEPOINTS), cs_mode_name(CS_MODE_PROBES));
+}
 
 static void usage(FILE *f)
 {
@@ -39,7 +60,13 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-12s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "\n'chainscope COMMAND --help' describes a command.\n\n%s",
+	fprintf(f, "\n'chainscope COMMAND --help' describes a command; 'chainscope "
+		   "--version' the build.\n\n%s\n"
+		   "Examples:\n"
+		   "  chainscope latency -C 1 10      # histograms every second, 10 times\n"
+		   "  chainscope chains -c reboot_notifier_list\n"
+		   "  chainscope record -o n.cstrace && chainscope report n.cstrace\n"
+		   "  chainscope serve                # http://127.0.0.1:9469/metrics\n",
 		CS_EXIT_DOC);
 }
 
@@ -49,8 +76,8 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		warn("chainscope: error: no command given (latency, contention, record, report, check, diff, chains; "
-		     "see 'chainscope --help')\n");
+		warn("chainscope: error: no command given (%s; see 'chainscope --help')\n",
+		     cmd_list());
 		return CS_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
@@ -59,7 +86,7 @@ int main(int argc, char **argv)
 		return CS_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
-		printf("%s\n", argp_program_version);
+		version();
 		return CS_EXIT_OK;
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
@@ -70,7 +97,7 @@ int main(int argc, char **argv)
 		argv[1] = subname;
 		return cmds[i].fn(argc - 1, argv + 1);
 	}
-	warn("chainscope: error: unknown command '%s' (latency, contention, record, report, check, diff, chains; "
-	     "see 'chainscope --help')\n", cs_safe_str(argv[1], (char[256]){ 0 }, 256));
+	warn("chainscope: error: unknown command '%s' (%s; see 'chainscope --help')\n",
+	     cs_safe_str(argv[1], (char[256]){ 0 }, 256), cmd_list());
 	return CS_EXIT_USAGE;
 }

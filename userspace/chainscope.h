@@ -26,6 +26,7 @@ enum cs_exit {
 	CS_EXIT_OOM = 8,	/* check: out of memory */
 	CS_EXIT_NO_MODE = 9,	/* no event source works on this kernel */
 	CS_EXIT_NOT_A_CHAIN = 10, /* chains -c: the head does not validate */
+	CS_EXIT_LISTEN = 11,	/* serve: cannot listen on the --listen address */
 };
 
 /*
@@ -57,6 +58,7 @@ int cs_mode_parse(const char *s);	/* -1 if unknown */
 	"  9  no event source works here: --mode probes on a kernel without\n" \
 	"     BPF trampolines and kprobe.multi (the message says which)\n" \
 	"  10 chains: a -c head does not validate as a chain\n" \
+	"  11 serve: cannot listen on the --listen address (in use, not local)\n" \
 	"\n"								\
 	"Environment:\n"						\
 	"  CHAINSCOPE_BTF=PATH        kernel BTF for the start-up probes\n" \
@@ -82,6 +84,8 @@ struct cs_common {
 };
 
 extern const struct argp cs_common_argp;
+/* .children of a command's argp: the common options, under their heading */
+extern const struct argp_child cs_common_children[];
 extern volatile sig_atomic_t cs_exiting;
 
 void cs_common_init(struct cs_common *c, const char *cmd);
@@ -256,5 +260,6 @@ int cmd_report(int argc, char **argv);	/* report.c */
 int cmd_check(int argc, char **argv);	/* check.c */
 int cmd_diff(int argc, char **argv);	/* diff.c */
 int cmd_chains(int argc, char **argv);	/* chains.c */
+int cmd_serve(int argc, char **argv);	/* serve.c */
 
 #endif /* CHAINSCOPE_H */

@@ -130,7 +130,12 @@ static const char doc[] =
 "\v"
 "Exit status: 0 no violation, 1 violations (one line each), 2 usage error\n"
 "or an unreadable/invalid trace file, 8 out of memory (the check is\n"
-"incomplete).\n";
+"incomplete).\n"
+"\n"
+"Examples:\n"
+"  chainscope check n.cstrace             # violations, then the summary\n"
+"  chainscope check -q n.cstrace || echo violations\n"
+"  chainscope check --salvage cut.cstrace # a recording cut short\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {

@@ -17,6 +17,7 @@
 #include "probemode.h"
 #include "contention.h"
 #include "contention.skel.h"
+#include "contrun.h"
 
 #define TOP_WAITERS 5
 
@@ -41,13 +42,13 @@ static const char doc[] =
 "kernel): from lock:contention_begin/end alone, on the locks of -c or of\n"
 "the well-known heads; contended acquisitions only.\n"
 "\v"
+CS_EXIT_DOC
+"\n"
 "Examples:\n"
 "  chainscope contention              # trace until Ctrl-C, then print\n"
 "  chainscope contention 5 3          # every 5 seconds, 3 times\n"
 "  chainscope contention -n -c cs_loadgen_blocking\n"
-"  chainscope contention -j 1         # JSON lines every second\n"
-"\n"
-CS_EXIT_DOC;
+"  chainscope contention -j 1         # JSON lines every second\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -63,33 +64,18 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	}
 }
 
-static const struct argp_child children[] = {
-	{ &cs_common_argp, 0, "Common options:", 0 },
-	{},
-};
-
 static const struct argp argp = {
 	.options = opts,
 	.parser = parse_arg,
 	.args_doc = "[INTERVAL [COUNT]]",
 	.doc = doc,
-	.children = children,
-};
-
-struct cont_entry {
-	struct cs_cont_key key;
-	struct cs_cont_val val;
-};
-
-struct waiter_entry {
-	struct cs_waiter_key key;
-	struct cs_waiter_val val;
+	.children = cs_common_children,
 };
 
 static int cmp_cont(const void *a, const void *b)
 {
-	const struct cs_cont_key *x = &((const struct cont_entry *)a)->key;
-	const struct cs_cont_key *y = &((const struct cont_entry *)b)->key;
+	const struct cs_cont_key *x = &((const struct cs_cont_entry *)a)->key;
+	const struct cs_cont_key *y = &((const struct cs_cont_entry *)b)->key;
 
 	if (x->head != y->head)
 		return x->head < y->head ? -1 : 1;
@@ -99,7 +85,7 @@ static int cmp_cont(const void *a, const void *b)
 /* by head, then most total wait first */
 static int cmp_waiter(const void *a, const void *b)
 {
-	const struct waiter_entry *x = a, *y = b;
+	const struct cs_waiter_entry *x = a, *y = b;
 
 	if (x->key.head != y->key.head)
 		return x->key.head < y->key.head ? -1 : 1;
@@ -113,7 +99,7 @@ static const char *op_name(__u32 op)
 	return cs_lock_op_name(op);
 }
 
-static json_object *json_waiters(const struct waiter_entry *w, int n, __u64 head)
+static json_object *json_waiters(const struct cs_waiter_entry *w, int n, __u64 head)
 {
 	json_object *arr = json_object_new_array();
 	int i, shown = 0;
@@ -140,7 +126,7 @@ static json_object *json_waiters(const struct waiter_entry *w, int n, __u64 head
 	return arr;
 }
 
-static void print_waiters(const struct waiter_entry *w, int n, __u64 head)
+static void print_waiters(const struct cs_waiter_entry *w, int n, __u64 head)
 {
 	const char *unit = cs_units_suffix(env.c.units);
 	int i, shown = 0;
@@ -160,44 +146,66 @@ static void print_waiters(const struct waiter_entry *w, int n, __u64 head)
 }
 
 /* the two generations of waits and waiters (see contention.bpf.c) */
-static struct cs_gen_map waits_gen, waiters_gen;
+struct cs_cont {
+	const struct cs_common *c;
+	struct contention_bpf *skel;
+	struct cs_gen_map waits_gen, waiters_gen;
+};
 
-static int print_interval(struct contention_bpf *skel, const struct ksyms *ks,
+int cs_cont_drain(struct cs_cont *ct, struct cs_cont_sample *smp)
+{
+	const char *cmd = ct->c->cmd;
+	int wfd, tfd;
+
+	memset(smp, 0, sizeof(*smp));
+	/* take the written generations out of use, then read them whole */
+	wfd = cs_gen_swap(&ct->waits_gen);
+	tfd = wfd < 0 ? wfd : cs_gen_swap(&ct->waiters_gen);
+	if (wfd < 0 || tfd < 0) {
+		warn("%s: error: cannot switch the BPF maps: %s\n", cmd,
+		     strerror(wfd < 0 ? -wfd : -tfd));
+		return -EIO;
+	}
+	smp->nc = cs_drain_map(wfd, sizeof(struct cs_cont_key),
+			       offsetof(struct cs_cont_entry, val),
+			       sizeof(struct cs_cont_entry), (void **)&smp->ce);
+	smp->nw = cs_drain_map(tfd, sizeof(struct cs_waiter_key),
+			       offsetof(struct cs_waiter_entry, val),
+			       sizeof(struct cs_waiter_entry), (void **)&smp->we);
+	if (smp->nc < 0 || smp->nw < 0) {
+		warn("%s: error: cannot read the BPF maps: %s\n", cmd,
+		     strerror(smp->nc < 0 ? -smp->nc : -smp->nw));
+		free(smp->ce);
+		free(smp->we);
+		memset(smp, 0, sizeof(*smp));
+		return -EIO;
+	}
+	qsort(smp->ce, smp->nc, sizeof(*smp->ce), cmp_cont);
+	qsort(smp->we, smp->nw, sizeof(*smp->we), cmp_waiter);
+	cs_read_health(ct->skel->obj, bpf_map__fd(ct->skel->maps.stats), &smp->health);
+	return 0;
+}
+
+static int print_interval(struct cs_cont *ct, const struct ksyms *ks,
 			  bool lock_tps, struct cs_health *seen)
 {
 	const char *unit = cs_units_suffix(env.c.units);
-	struct cont_entry *ce = NULL;
-	struct waiter_entry *we = NULL;
+	struct cs_cont_sample smp;
+	struct cs_cont_entry *ce;
+	struct cs_waiter_entry *we;
 	int nc, nw, i, err = 0;
 	json_object *root, *locks, *tops = NULL;
 	char head[256], lock[256];
 	struct cs_summary s;
 	struct cs_health health;
-	int wfd, tfd;
 
-	/* take the written generations out of use, then read them whole */
-	wfd = cs_gen_swap(&waits_gen);
-	tfd = wfd < 0 ? wfd : cs_gen_swap(&waiters_gen);
-	if (wfd < 0 || tfd < 0) {
-		warn("%s: error: cannot switch the BPF maps: %s\n", env.c.cmd,
-		     strerror(wfd < 0 ? -wfd : -tfd));
+	if (cs_cont_drain(ct, &smp))
 		return -EIO;
-	}
-	nc = cs_drain_map(wfd, sizeof(struct cs_cont_key),
-			  offsetof(struct cont_entry, val), sizeof(struct cont_entry),
-			  (void **)&ce);
-	nw = cs_drain_map(tfd, sizeof(struct cs_waiter_key),
-			  offsetof(struct waiter_entry, val), sizeof(struct waiter_entry),
-			  (void **)&we);
-	if (nc < 0 || nw < 0) {
-		warn("%s: error: cannot read the BPF maps: %s\n", env.c.cmd,
-		     strerror(nc < 0 ? -nc : -nw));
-		err = -EIO;
-		goto out;
-	}
-	qsort(ce, nc, sizeof(*ce), cmp_cont);
-	qsort(we, nw, sizeof(*we), cmp_waiter);
-	cs_read_health(skel->obj, bpf_map__fd(skel->maps.stats), &health);
+	ce = smp.ce;
+	nc = smp.nc;
+	we = smp.we;
+	nw = smp.nw;
+	health = smp.health;
 
 	if (env.c.json) {
 		root = cs_json_root("contention", env.c.units);
@@ -277,9 +285,10 @@ out:
 	return err;
 }
 
-static void pick_programs(struct contention_bpf *skel, bool btf, bool lock_tps)
+static void pick_programs(const struct cs_common *c, struct contention_bpf *skel, bool btf,
+			  bool lock_tps)
 {
-	bool tps = env.c.mode == CS_MODE_TRACEPOINTS;
+	bool tps = c->mode == CS_MODE_TRACEPOINTS;
 
 	bpf_program__set_autoload(skel->progs.lock_wait_btf, tps && btf);
 	bpf_program__set_autoload(skel->progs.lock_wait_raw, tps && !btf);
@@ -293,7 +302,8 @@ static void pick_programs(struct contention_bpf *skel, bool btf, bool lock_tps)
  * probes mode without -c: the blocking and SRCU heads of the curated
  * table (cs_chain_known_heads()). Returns how many, or -1.
  */
-static int watch_known_heads(struct contention_bpf *skel, const struct ksyms *ks)
+static int watch_known_heads(const struct cs_common *c, struct contention_bpf *skel,
+			     const struct ksyms *ks)
 {
 	int fd = bpf_map__fd(skel->maps.watched_heads);
 	struct cs_chain *known = NULL;
@@ -306,7 +316,7 @@ static int watch_known_heads(struct contention_bpf *skel, const struct ksyms *ks
 		if (kind != CS_KIND_BLOCKING && kind != CS_KIND_SRCU)
 			continue;
 		if (bpf_map_update_elem(fd, &known[i].head, &kind, BPF_ANY)) {
-			warn("%s: error: cannot watch chain %s: %s\n", env.c.cmd,
+			warn("%s: error: cannot watch chain %s: %s\n", c->cmd,
 			     known[i].name, strerror(errno));
 			free(known);
 			return -1;
@@ -317,17 +327,90 @@ static int watch_known_heads(struct contention_bpf *skel, const struct ksyms *ks
 	return nr;
 }
 
+struct cs_cont *cs_cont_start(const struct cs_common *c, const struct ksyms *ks,
+			      __u64 head, bool lock_tps, char *how, size_t how_len)
+{
+	struct cs_cont *ct = calloc(1, sizeof(*ct));
+	struct contention_bpf *skel;
+	int err, nr_locks;
+	bool btf;
+
+	if (!ct) {
+		warn("%s: error: out of memory\n", c->cmd);
+		return NULL;
+	}
+	ct->c = c;
+	skel = ct->skel = contention_bpf__open();
+	if (!skel) {
+		warn("%s: error: failed to open BPF skeleton\n", c->cmd);
+		goto fail;
+	}
+	skel->rodata->targ_head = head;
+	skel->rodata->targ_units = c->units;
+	skel->rodata->targ_probes = c->mode == CS_MODE_PROBES;
+	if (cs_map_entries()) {
+		bpf_map__set_max_entries(skel->maps.waits_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.waits_1, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.waiters_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.waiters_1, cs_map_entries());
+	}
+	if (head)	/* -c: the lock is found from the head (CO-RE offsets) */
+		bpf_map__set_max_entries(skel->maps.watched_locks, 1);
+	btf = !c->raw_tp && cs_tp_btf_usable(c->mode == CS_MODE_TRACEPOINTS ?
+						"notifier_lock_wait" : "contention_begin");
+	pick_programs(c, skel, btf, lock_tps);
+
+	err = contention_bpf__load(skel);
+	if (err) {
+		warn("%s: error: failed to load BPF skeleton: %s\n", c->cmd,
+		     strerror(-err));
+		goto fail;
+	}
+	cs_gen_init(&ct->waits_gen, skel->maps.waits, skel->maps.waits_0, skel->maps.waits_1);
+	cs_gen_init(&ct->waiters_gen, skel->maps.waiters, skel->maps.waiters_0,
+		    skel->maps.waiters_1);
+	if (c->mode == CS_MODE_PROBES) {
+		nr_locks = head ? 1 : watch_known_heads(c, skel, ks);
+		if (nr_locks < 0)
+			goto fail;
+		snprintf(how, how_len, "mode probes: lock:contention_begin/end on the "
+			 "locks of %d chains, contended acquisitions only", nr_locks);
+	} else {
+		snprintf(how, how_len, "mode tracepoints: %s programs",
+			 btf ? "tp_btf" : "raw_tp");
+	}
+	err = contention_bpf__attach(skel);
+	if (err) {
+		warn("%s: error: failed to attach BPF programs: %s\n", c->cmd,
+		     strerror(-err));
+		goto fail;
+	}
+
+	return ct;
+fail:
+	cs_cont_stop(ct);
+	return NULL;
+}
+
+void cs_cont_stop(struct cs_cont *ct)
+{
+	if (!ct)
+		return;
+	contention_bpf__destroy(ct->skel);
+	free(ct);
+}
+
 int cmd_contention(int argc, char **argv)
 {
 	struct cs_tp tps[] = {
 		{ "notifier_lock_wait", 5 },
 	};
-	struct contention_bpf *skel = NULL;
+	struct cs_cont *ct = NULL;
 	struct ksyms *ks = NULL;
 	struct cs_health seen = {};
 	__u64 head = 0;
-	bool btf, lock_tps;
-	int err, nr_locks;
+	bool lock_tps;
+	int err;
 	char how[160];
 	long n = 0;
 
@@ -365,53 +448,8 @@ int cmd_contention(int argc, char **argv)
 		     env.c.cmd);
 
 	cs_setup_libbpf(env.c.verbose);
-	skel = contention_bpf__open();
-	if (!skel) {
-		warn("%s: error: failed to open BPF skeleton\n", env.c.cmd);
-		err = CS_EXIT_ERROR;
-		goto cleanup;
-	}
-	skel->rodata->targ_head = head;
-	skel->rodata->targ_units = env.c.units;
-	skel->rodata->targ_probes = env.c.mode == CS_MODE_PROBES;
-	if (cs_map_entries()) {
-		bpf_map__set_max_entries(skel->maps.waits_0, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.waits_1, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.waiters_0, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.waiters_1, cs_map_entries());
-	}
-	if (head)	/* -c: the lock is found from the head (CO-RE offsets) */
-		bpf_map__set_max_entries(skel->maps.watched_locks, 1);
-	btf = !env.c.raw_tp && cs_tp_btf_usable(env.c.mode == CS_MODE_TRACEPOINTS ?
-						"notifier_lock_wait" : "contention_begin");
-	pick_programs(skel, btf, lock_tps);
-
-	err = contention_bpf__load(skel);
-	if (err) {
-		warn("%s: error: failed to load BPF skeleton: %s\n", env.c.cmd,
-		     strerror(-err));
-		err = CS_EXIT_ERROR;
-		goto cleanup;
-	}
-	cs_gen_init(&waits_gen, skel->maps.waits, skel->maps.waits_0, skel->maps.waits_1);
-	cs_gen_init(&waiters_gen, skel->maps.waiters, skel->maps.waiters_0,
-		    skel->maps.waiters_1);
-	if (env.c.mode == CS_MODE_PROBES) {
-		nr_locks = head ? 1 : watch_known_heads(skel, ks);
-		if (nr_locks < 0) {
-			err = CS_EXIT_ERROR;
-			goto cleanup;
-		}
-		snprintf(how, sizeof(how), "mode probes: lock:contention_begin/end on the "
-			 "locks of %d chains, contended acquisitions only", nr_locks);
-	} else {
-		snprintf(how, sizeof(how), "mode tracepoints: %s programs",
-			 btf ? "tp_btf" : "raw_tp");
-	}
-	err = contention_bpf__attach(skel);
-	if (err) {
-		warn("%s: error: failed to attach BPF programs: %s\n", env.c.cmd,
-		     strerror(-err));
+	ct = cs_cont_start(&env.c, ks, head, lock_tps, how, sizeof(how));
+	if (!ct) {
 		err = CS_EXIT_ERROR;
 		goto cleanup;
 	}
@@ -422,7 +460,7 @@ int cmd_contention(int argc, char **argv)
 
 	while (!cs_exiting) {
 		cs_wait_interval(&env.c);
-		if (print_interval(skel, ks, lock_tps, &seen)) {
+		if (print_interval(ct, ks, lock_tps, &seen)) {
 			err = CS_EXIT_ERROR;
 			goto cleanup;
 		}
@@ -432,7 +470,7 @@ int cmd_contention(int argc, char **argv)
 	err = CS_EXIT_OK;
 
 cleanup:
-	contention_bpf__destroy(skel);
+	cs_cont_stop(ct);
 	ksyms__free(ks);
 	return err;
 }

@@ -85,14 +85,14 @@ static const char doc[] =
 "Each FAIL row names the rules it broke; the last line names every rule\n"
 "that fired.\n"
 "\v"
+"Exit status: 0 within budget, 1 budget exceeded (FAIL lines), 2 usage\n"
+"error, bad budget or unreadable/invalid input.\n"
+"\n"
 "Examples:\n"
 "  chainscope diff base.json new.json\n"
 "  chainscope diff --budget 'p99:+10%,max:+500us,new-callback,min-count:20' a b\n"
 "  chainscope diff --budget 'default,-lost-events' base.json new.json\n"
-"  chainscope latency -j 10 6 > new.json     # six 10 s intervals, summed\n"
-"\n"
-"Exit status: 0 within budget, 1 budget exceeded (FAIL lines), 2 usage\n"
-"error, bad budget or unreadable/invalid input.\n";
+"  chainscope latency -j 10 6 > new.json     # six 10 s intervals, summed\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {

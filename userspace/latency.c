@@ -16,16 +16,21 @@
 #include "chainscope.h"
 #include "latency.h"
 #include "latency.skel.h"
+#include "latrun.h"
+#include "omlive.h"
 #include "probemode.h"
 
 static struct env {
 	struct cs_common c;
 	bool per_val;
 	bool chain_mode;
+	bool openmetrics;
 	const char *chain;
 	const char *callback;
 	int kind;
 } env;
+
+enum { OPT_OPENMETRICS = 0x100 };
 
 static const struct argp_option opts[] = {
 	{ "chain", 'c', "CHAIN", 0, "Only this chain head (symbol or 0xADDR)", 0 },
@@ -33,6 +38,9 @@ static const struct argp_option opts[] = {
 	{ "kind", 'k', "KIND", 0, "Only chains of this kind: raw, atomic, blocking, srcu", 0 },
 	{ "per-value", 'a', NULL, 0, "One histogram per event value (val) too", 0 },
 	{ "chains", 'C', NULL, 0, "Also whole-chain pass latency (call_begin -> call_end)", 0 },
+	{ "openmetrics", OPT_OPENMETRICS, NULL, 0, "Each interval, the Prometheus text "
+	  "exposition of the counters since start (for node_exporter's textfile collector; "
+	  "see chainscope-serve(8))", 0 },
 	{},
 };
 
@@ -46,6 +54,8 @@ static const char doc[] =
 "tracepoints), or in BPF between kprobe.multi entry and exit of each\n"
 "watched callback (--mode probes: any kernel; see userspace/probemode.md).\n"
 "\v"
+CS_EXIT_DOC
+"\n"
 "Examples:\n"
 "  chainscope latency                 # trace until Ctrl-C, then print\n"
 "  chainscope latency 1 10            # print every second, 10 times\n"
@@ -53,8 +63,7 @@ static const char doc[] =
 "  chainscope latency -c reboot_notifier_list\n"
 "  chainscope latency -f cs_loadgen_cb_busy -a   # per event value\n"
 "  chainscope latency -k blocking -j  # JSON lines, blocking chains only\n"
-"\n"
-CS_EXIT_DOC;
+"  chainscope latency --openmetrics -C 60   # an exposition every minute\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -80,60 +89,26 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'C':
 		env.chain_mode = true;
 		return 0;
+	case OPT_OPENMETRICS:
+		env.openmetrics = true;
+		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 }
-
-static const struct argp_child children[] = {
-	{ &cs_common_argp, 0, "Common options:", 0 },
-	{},
-};
 
 static const struct argp argp = {
 	.options = opts,
 	.parser = parse_arg,
 	.args_doc = "[INTERVAL [COUNT]]",
 	.doc = doc,
-	.children = children,
+	.children = cs_common_children,
 };
 
 /* --- reading and printing ---------------------------------------------------- */
 
-struct lat_entry {
-	struct cs_lat_key key;
-	struct cs_lat_hist val;
-};
-
-struct chain_entry {
-	struct cs_chain_key key;
-	struct cs_chain_hist val;
-};
-
-static int cmp_lat(const void *a, const void *b)
-{
-	const struct cs_lat_key *x = &((const struct lat_entry *)a)->key;
-	const struct cs_lat_key *y = &((const struct lat_entry *)b)->key;
-
-	if (x->head != y->head)
-		return x->head < y->head ? -1 : 1;
-	if (x->cb != y->cb)
-		return x->cb < y->cb ? -1 : 1;
-	return x->val < y->val ? -1 : x->val > y->val;
-}
-
-static int cmp_chain(const void *a, const void *b)
-{
-	const struct cs_chain_key *x = &((const struct chain_entry *)a)->key;
-	const struct cs_chain_key *y = &((const struct chain_entry *)b)->key;
-
-	if (x->head != y->head)
-		return x->head < y->head ? -1 : 1;
-	return x->val < y->val ? -1 : x->val > y->val;
-}
-
 /* The shared rows (cbrow.c), in lat's order; NULL if out of memory. */
-static struct cs_cbrow *lat_rows(const struct lat_entry *lat, int n, const struct ksyms *ks)
+static struct cs_cbrow *lat_rows(const struct cs_lat_entry *lat, int n, const struct ksyms *ks)
 {
 	struct cs_cbrow *rows = calloc(n ? n : 1, sizeof(*rows));
 	int i;
@@ -161,9 +136,6 @@ static struct cs_cbrow *lat_rows(const struct lat_entry *lat, int n, const struc
 		cs_cbrows_disambiguate(rows, n);	/* on -ENOMEM still unambiguous */
 	return rows;
 }
-
-/* the two generations of hists and chain_hists (see latency.bpf.c) */
-static struct cs_gen_map lat_gen, chain_gen;
 
 /*
  * -C pairs call_begin with call_end. The kernel skips a program that
@@ -202,71 +174,43 @@ static void report_pair_misses(const struct pair_misses *now, struct pair_misses
 	*prev = *now;
 }
 
-static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
-			  struct cs_health *seen, struct pair_misses *seen_pm,
-			  struct cs_pm *pm)
+/* what latency itself prints: the counters since the last interval */
+struct print_ctx {
+	struct cs_health seen;
+	struct pair_misses seen_pm;
+};
+
+static int print_interval(void *ctx, const struct cs_lat_sample *smp)
 {
+	struct print_ctx *p = ctx;
+	struct latency_bpf *skel = smp->skel;
+	const struct ksyms *ks = smp->ks;
+	struct cs_pm *pm = smp->pm;
+	const struct cs_lat_entry *lat = smp->lat;
+	const struct cs_chain_entry *chains = smp->chains;
+	int nlat = smp->nlat, nchain = smp->nchain;
+	struct cs_health *seen = &p->seen;
+	struct pair_misses *seen_pm = &p->seen_pm;
 	const char *unit = cs_units_suffix(env.c.units);
-	struct lat_entry *lat = NULL;
-	struct chain_entry *chains = NULL;
 	struct cs_cbrow *rows;
-	int nlat, nchain = 0, i;
-	struct cs_health health;
 	json_object *root = NULL, *arr;
 	char head[256];
 	struct cs_summary s;
 	struct pair_misses pm_misses;
-	int fd;
+	int i;
 
-	/* take the written generation out of use, then read it whole */
-	fd = cs_gen_swap(&lat_gen);
-	if (fd < 0) {
-		warn("%s: error: cannot switch map hists: %s\n", env.c.cmd, strerror(-fd));
-		return fd;
-	}
-	nlat = cs_drain_map(fd, sizeof(struct cs_lat_key),
-			    offsetof(struct lat_entry, val), sizeof(struct lat_entry),
-			    (void **)&lat);
-	if (nlat < 0) {
-		warn("%s: error: cannot read map hists: %s\n", env.c.cmd, strerror(-nlat));
-		return nlat;
-	}
-	if (env.chain_mode) {
-		fd = cs_gen_swap(&chain_gen);
-		if (fd < 0) {
-			warn("%s: error: cannot switch map chain_hists: %s\n", env.c.cmd,
-			     strerror(-fd));
-			free(lat);
-			return fd;
-		}
-		nchain = cs_drain_map(fd, sizeof(struct cs_chain_key),
-				      offsetof(struct chain_entry, val),
-				      sizeof(struct chain_entry), (void **)&chains);
-		if (nchain < 0) {
-			warn("%s: error: cannot read map chain_hists: %s\n", env.c.cmd,
-			     strerror(-nchain));
-			free(lat);
-			return nchain;
-		}
-	}
-	qsort(lat, nlat, sizeof(*lat), cmp_lat);
-	qsort(chains, nchain, sizeof(*chains), cmp_chain);
 	rows = lat_rows(lat, nlat, ks);
 	if (!rows) {
 		warn("%s: error: out of memory\n", env.c.cmd);
-		free(lat);
-		free(chains);
 		return -ENOMEM;
 	}
-
 	/* counters are cumulative in the kernel: report what is new */
-	cs_read_health(skel->obj, bpf_map__fd(skel->maps.stats), &health);
 	read_pair_misses(skel, &pm_misses);
 
 	if (env.c.json) {
 		root = cs_json_root("latency", env.c.units);
 		cs_pm_json_mode(&env.c, root);
-		cs_report_health(&health, seen, env.chain_mode, root);
+		cs_report_health(&smp->health, seen, env.chain_mode, root);
 		cs_pm_report(pm, root);
 		if (env.chain_mode)
 			report_pair_misses(&pm_misses, seen_pm, root);
@@ -318,230 +262,64 @@ static int print_interval(struct latency_bpf *skel, const struct ksyms *ks,
 		       (unsigned long long)h->nr_calls);
 		print_log2_hist(h->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
 	}
-	cs_report_health(&health, seen, env.chain_mode, NULL);
+	cs_report_health(&smp->health, seen, env.chain_mode, NULL);
 	cs_pm_report(pm, NULL);
 	if (env.chain_mode)
 		report_pair_misses(&pm_misses, seen_pm, NULL);
 	fflush(stdout);
 out:
 	free(rows);
-	free(lat);
-	free(chains);
 	return 0;
 }
 
 /* --- main ------------------------------------------------------------------- */
 
-/* tracepoints: tp_btf or raw_tp; probes: the pm_* programs (probemode.bpf.h) */
-static void pick_programs(struct latency_bpf *skel, bool btf)
+/* --openmetrics: the counters since start, one exposition per interval */
+static int openmetrics_interval(void *ctx, const struct cs_lat_sample *smp)
 {
-	bool tps = env.c.mode == CS_MODE_TRACEPOINTS;
+	struct cs_om_live *om = ctx;
 
-	bpf_program__set_autoload(skel->progs.notifier_return_btf, tps && btf);
-	bpf_program__set_autoload(skel->progs.notifier_return_raw, tps && !btf);
-	bpf_program__set_autoload(skel->progs.call_begin_btf, tps && btf && env.chain_mode);
-	bpf_program__set_autoload(skel->progs.call_begin_raw, tps && !btf && env.chain_mode);
-	bpf_program__set_autoload(skel->progs.call_end_btf, tps && btf && env.chain_mode);
-	bpf_program__set_autoload(skel->progs.call_end_raw, tps && !btf && env.chain_mode);
-	cs_pm_autoload(skel->obj, !tps);
-}
-
-/* probes mode: after load, the API programs and the callbacks */
-static struct cs_pm *start_probes(struct latency_bpf *skel, const struct ksyms *ks,
-				  __u64 head)
-{
-	struct cs_pm_opts o = {
-		.cmd = env.c.cmd,
-		.verbose = env.c.verbose,
-		.only_head = head,
-		.only_kind = env.kind,
-		.known_heads = !head,
-	};
-	int kind = env.kind == CS_KIND_ANY ? CS_CHAIN_KIND_UNKNOWN : env.kind;
-
-	if (head) {	/* walked at start: its passes are never early */
-		o.heads = &head;
-		o.kinds = &kind;
-		o.nr_heads = 1;
+	if (cs_om_live_add(om, smp) || cs_om_live_write(om, stdout, smp->ks)) {
+		warn("%s: error: out of memory\n", env.c.cmd);
+		return -ENOMEM;
 	}
-	return cs_pm_start(skel->obj, ks, &o);
+	fflush(stdout);
+	return 0;
 }
 
 int cmd_latency(int argc, char **argv)
 {
-	struct cs_tp tps[] = {
-		{ "notifier_return", 8 },
-		{ "notifier_call_begin", 5 },
-		{ "notifier_call_end", 7 },
-	};
-	struct latency_bpf *skel = NULL;
-	struct cs_pm *pm = NULL;
-	struct ksyms *ks = NULL;
-	struct cs_health seen = {};
-	struct pair_misses seen_pm = {};
-	__u64 head = 0, cb = 0;
-	char how[256];
-	long n = 0;
-	bool btf;
+	struct print_ctx pctx = {};
+	struct cs_lat_run run = {};
+	struct cs_om_live *om = NULL;
 	int err;
 
 	cs_common_init(&env.c, argv[0]);
 	env.kind = CS_KIND_ANY;
 	cs_parse_args(&argp, argc, argv, &env);
-
-	err = cs_mode_startup(&env.c, tps, env.chain_mode ? 3 : 1, true);
-	if (err)
-		return err;
-	/*
-	 * -C keeps a stack of open passes per execution context, told apart
-	 * by the kernel's per-CPU preempt count (bpf/exec_ctx.bpf.h). Without
-	 * it an interrupt's pass would pop its task's frames: refuse.
-	 */
-	if (env.chain_mode && !cs_btf_has_preempt_count()) {
-		warn("%s: error: -C needs the kernel's per-CPU preempt count (__preempt_count "
-		     "or pcpu_hot, and this_cpu_off), which its BTF does not locate: cannot "
-		     "tell interrupt from task context\n",
-		     env.c.cmd);
-		return CS_EXIT_NO_CTX;
+	if (env.openmetrics && env.c.json) {
+		warn("%s: error: -j and --openmetrics exclude each other\n", env.c.cmd);
+		return CS_EXIT_USAGE;
 	}
 
-	ks = cs_load_ksyms(env.c.cmd);
-	if (!ks)
-		return CS_EXIT_ERROR;
-	if (env.chain) {
-		err = cs_resolve(env.c.cmd, ks, "chain", env.chain, &head);
-		if (err)
-			goto cleanup;
-	}
-	if (env.callback) {
-		err = cs_resolve(env.c.cmd, ks, "callback", env.callback, &cb);
-		if (err)
-			goto cleanup;
-	}
-	if (cs_probe_only_mode(env.c.cmd, env.c.mode)) {
-		if (head)
-			warn("%s: chain %s is 0x%llx\n", env.c.cmd, env.chain,
-			     (unsigned long long)head);
-		if (cb)
-			warn("%s: callback %s is 0x%llx\n", env.c.cmd, env.callback,
-			     (unsigned long long)cb);
-		err = CS_EXIT_OK;
-		goto cleanup;
-	}
-
-	cs_setup_libbpf(env.c.verbose);
-	if (env.c.mode == CS_MODE_PROBES) {
-		err = cs_pm_features(env.c.cmd);
-		if (err)
-			goto cleanup;
-	}
-	skel = latency_bpf__open();
-	if (!skel) {
-		warn("%s: error: failed to open BPF skeleton\n", env.c.cmd);
-		err = CS_EXIT_ERROR;
-		goto cleanup;
-	}
-	skel->rodata->targ_head = head;
-	skel->rodata->targ_cb = cb;
-	skel->rodata->targ_kind = env.kind;
-	skel->rodata->targ_units = env.c.units;
-	skel->rodata->targ_per_val = env.per_val;
-	skel->rodata->cs_preempt_count_off = cs_btf_preempt_count_off();
-	skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks);
-	skel->rodata->cs_pm_only_head = head;
-
-	if (cs_map_entries()) {
-		bpf_map__set_max_entries(skel->maps.hists_0, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.hists_1, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.chain_hists_0, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.chain_hists_1, cs_map_entries());
-	}
-	if (!env.chain_mode) {
-		/* preallocated; without -C nothing uses them */
-		bpf_map__set_max_entries(skel->maps.chain_hists_0, 1);
-		bpf_map__set_max_entries(skel->maps.chain_hists_1, 1);
-		bpf_map__set_max_entries(skel->maps.stacks, 1);
-	}
-	btf = env.c.mode == CS_MODE_TRACEPOINTS && !env.c.raw_tp &&
-	      cs_tp_btf_usable("notifier_return");
-	pick_programs(skel, btf);
-
-	err = latency_bpf__load(skel);
-	if (err) {
-		warn("%s: error: failed to load BPF skeleton: %s\n", env.c.cmd,
-		     strerror(-err));
-		err = CS_EXIT_ERROR;
-		goto cleanup;
-	}
-	cs_gen_init(&lat_gen, skel->maps.hists, skel->maps.hists_0, skel->maps.hists_1);
-	cs_gen_init(&chain_gen, skel->maps.chain_hists, skel->maps.chain_hists_0,
-		    skel->maps.chain_hists_1);
-	/*
-	 * call_end before call_begin: then every pass whose begin we see
-	 * also has its end seen (a pass already running is only unpaired).
-	 * The skeleton's attach then leaves it alone (autoattach off); its
-	 * link is in skel->links, so __destroy() detaches it.
-	 */
-	if (env.chain_mode && env.c.mode == CS_MODE_TRACEPOINTS) {
-		struct bpf_program *end = btf ? skel->progs.call_end_btf : skel->progs.call_end_raw;
-		struct bpf_link **link = btf ? &skel->links.call_end_btf : &skel->links.call_end_raw;
-
-		*link = bpf_program__attach(end);
-		if (!*link) {
-			err = -errno;
-			warn("%s: error: failed to attach %s: %s\n", env.c.cmd,
-			     bpf_program__name(end), strerror(-err));
-			err = CS_EXIT_ERROR;
-			goto cleanup;
+	run.c = &env.c;
+	run.chain = env.chain;
+	run.callback = env.callback;
+	run.kind = env.kind;
+	run.per_val = env.per_val;
+	run.chain_mode = env.chain_mode;
+	run.ctx = &pctx;
+	run.interval = print_interval;
+	if (env.openmetrics) {
+		om = cs_om_live_new(&env.c, NULL, 0);
+		if (!om) {
+			warn("%s: error: out of memory\n", env.c.cmd);
+			return CS_EXIT_ERROR;
 		}
-		bpf_program__set_autoattach(end, false);
+		run.ctx = om;
+		run.interval = openmetrics_interval;
 	}
-	err = latency_bpf__attach(skel);
-	if (err) {
-		warn("%s: error: failed to attach BPF programs: %s\n", env.c.cmd,
-		     strerror(-err));
-		err = CS_EXIT_ERROR;
-		goto cleanup;
-	}
-	if (env.c.mode == CS_MODE_PROBES) {
-		struct cs_pm_attach_stats as;
-
-		pm = start_probes(skel, ks, head);
-		if (!pm) {
-			err = CS_EXIT_ERROR;
-			goto cleanup;
-		}
-		cs_pm_get_attach_stats(pm, &as);
-		snprintf(how, sizeof(how), "mode probes: fentry/fexit on the chain API "
-			 "(%d links in %.3f s), kprobe.multi on %d callbacks (%d failed, "
-			 "%d links in %.3f s)", as.api_links, as.api_s, as.attached,
-			 as.failed, as.links, as.attach_s);
-	} else {
-		snprintf(how, sizeof(how), "mode tracepoints: %s programs",
-			 btf ? "tp_btf" : "raw_tp");
-	}
-	skel->bss->chain_armed = 1;
-
-	cs_setup_signals();
-	warn("Tracing notifier callbacks%s (%s)... %s\n",
-	     env.chain_mode ? " and chain passes" : "", how,
-	     env.c.interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
-
-	while (!cs_exiting) {
-		cs_pm_wait_interval(pm, &env.c);
-		err = print_interval(skel, ks, &seen, &seen_pm, pm);
-		if (err) {
-			err = CS_EXIT_ERROR;
-			goto cleanup;
-		}
-		if (cs_last_interval(&env.c, &n))
-			break;
-	}
-	err = CS_EXIT_OK;
-
-cleanup:
-	cs_pm_stop(pm);
-	latency_bpf__destroy(skel);
-	ksyms__free(ks);
+	err = cs_latency_run(&run);
+	cs_om_live_free(om);
 	return err;
 }

@@ -159,6 +159,11 @@ const struct argp cs_common_argp = {
 	.parser = parse_common,
 };
 
+const struct argp_child cs_common_children[] = {
+	{ &cs_common_argp, 0, "Common options:", 0 },
+	{},
+};
+
 int cs_parse_args(const struct argp *argp, int argc, char **argv, void *input)
 {
 	int err;

@@ -93,17 +93,17 @@ static const char doc[] =
 "plain passes (-1); callback times include the probes' overhead. The\n"
 "trace file's header says which mode wrote it.\n"
 "\v"
-"Examples:\n"
-"  chainscope record -o /tmp/n.cstrace            # until Ctrl-C\n"
-"  chainscope record -o n.cstrace -d 10           # 10 seconds\n"
-"  chainscope record -o n.cstrace -- modprobe foo # while foo loads\n"
-"\n"
 CS_EXIT_DOC
 "\n"
 "record also exits 6 when FILE cannot be created or exists and is not a\n"
 "regular file (a FIFO or a device), and 7 when the kernel BTF does not\n"
 "locate the per-CPU preempt count (__preempt_count or pcpu_hot, and\n"
-"this_cpu_off): no execution context for the events.\n";
+"this_cpu_off): no execution context for the events.\n"
+"\n"
+"Examples:\n"
+"  chainscope record -o /tmp/n.cstrace            # until Ctrl-C\n"
+"  chainscope record -o n.cstrace -d 10           # 10 seconds\n"
+"  chainscope record -o n.cstrace -- modprobe foo # while foo loads\n";
 
 static long parse_num(const struct argp_state *state, const char *what,
 		      const char *arg, long max)

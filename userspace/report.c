@@ -20,6 +20,7 @@
 
 #include "cbrow.h"
 #include "chainscope.h"
+#include "openmetrics.h"
 #include "report.h"
 #include "safestr.h"
 #include "tracefile.h"
@@ -29,14 +30,17 @@ static struct env {
 	const char *file;
 	const char *svg_dir;
 	bool json;
+	bool openmetrics;
 	int units;
 	char units_flag;
 } env;
 
-enum { OPT_SVG = 0x100 };
+enum { OPT_SVG = 0x100, OPT_OPENMETRICS };
 
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
+	{ "openmetrics", OPT_OPENMETRICS, NULL, 0, "The Prometheus text exposition "
+	  "(what 'chainscope serve' serves; see chainscope-serve(8))", 0 },
 	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR: "
 	  "CHAIN.svg, bytes other than [A-Za-z0-9_] as -HH; CHAIN--0xHEAD.svg "
 	  "when chains share a name", 0 },
@@ -50,19 +54,23 @@ static const char doc[] =
 "and lock-wait histograms per chain (notifier_lock_wait), from a trace\n"
 "file written by 'chainscope record'. No BPF, no root needed.\n"
 "\v"
+"Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
+"2 usage error or an unreadable/invalid trace file.\n"
+"\n"
 "Examples:\n"
 "  chainscope report n.cstrace\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg /tmp/svg n.cstrace\n"
-"\n"
-"Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
-"2 usage error or an unreadable/invalid trace file.\n";
+"  chainscope report --openmetrics n.cstrace | promtool check metrics\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 'j':
 		env.json = true;
+		return 0;
+	case OPT_OPENMETRICS:
+		env.openmetrics = true;
 		return 0;
 	case OPT_SVG:
 		if (!*arg)
@@ -455,6 +463,52 @@ static void print_text(const struct report *r)
 	}
 }
 
+/* The Prometheus exposition of the rows (openmetrics.c); -ENOMEM or 0 */
+static int print_openmetrics(const struct report *r)
+{
+	struct cs_om_set set = {
+		.units = r->o->units,
+		.cbs = r->rows,
+		.nr_cbs = r->nr_rows,
+		.nr_passes = r->nr_prows,
+		.nr_locks = r->nr_lrows,
+		.lost = r->t->lost,
+		.missed = r->t->missed,
+		.mode = cs_trace_source_name(r->t->hdr.source),
+	};
+	struct cs_om_pass *passes = calloc(r->nr_prows + 1, sizeof(*passes));
+	struct cs_om_lock *locks = calloc(r->nr_lrows + 1, sizeof(*locks));
+	size_t i;
+
+	if (!passes || !locks) {
+		free(passes);
+		free(locks);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->nr_prows; i++) {
+		passes[i].chain = r->prows[i].chain;
+		passes[i].kind = r->prows[i].e->kind;
+		passes[i].passes = r->prows[i].e->passes;
+		passes[i].stopped = r->prows[i].e->stopped;
+		passes[i].rollbacks = r->prows[i].e->rollbacks;
+	}
+	for (i = 0; i < r->nr_lrows; i++) {
+		const struct lock_ent *l = r->lrows[i].e;
+
+		locks[i].chain = r->lrows[i].chain;
+		locks[i].kind = l->kind;
+		locks[i].op = l->key.op;
+		memcpy(locks[i].slots, l->slots, sizeof(l->slots));
+		locks[i].sum_ns = l->sum_ns;
+	}
+	set.passes = passes;
+	set.locks = locks;
+	cs_om_write(r->out, &set);
+	free(passes);
+	free(locks);
+	return 0;
+}
+
 /* --- SVG -------------------------------------------------------------------- */
 
 #define SVG_NAME_MAX 200	/* of the chain part, well under NAME_MAX */
@@ -619,7 +673,7 @@ static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 		fprintf(r->err, "/%s: %s\n", file, strerror(-err));
 		return err;
 	}
-	if (!r->o->json) {
+	if (!r->o->json && !r->o->openmetrics) {
 		fputs("wrote ", r->out);
 		put_path(r->out, r->o->svg_dir);
 		fprintf(r->out, "/%s\n", file);
@@ -643,10 +697,17 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 		rc = CS_EXIT_ERROR;
 		goto out;
 	}
-	if (o->json)
+	if (o->openmetrics) {
+		if (print_openmetrics(&r)) {
+			fprintf(err, "%s: error: out of memory\n", o->cmd);
+			rc = CS_EXIT_ERROR;
+			goto out;
+		}
+	} else if (o->json) {
 		print_json(&r);
-	else
+	} else {
 		print_text(&r);
+	}
 	fflush(out);
 
 	/* rows are sorted by chain: one SVG per run of equal heads */
@@ -697,6 +758,10 @@ int cmd_report(int argc, char **argv)
 	env.cmd = argv[0];
 	env.units = CS_UNITS_US;
 	cs_parse_args(&argp, argc, argv, &env);
+	if (env.json && env.openmetrics) {
+		warn("%s: error: -j and --openmetrics exclude each other\n", env.cmd);
+		return CS_EXIT_USAGE;
+	}
 
 	if (cs_trace_read(env.file, &t, err, sizeof(err))) {
 		fprintf(stderr, "%s: error: ", env.cmd);
@@ -720,6 +785,7 @@ int cmd_report(int argc, char **argv)
 	o.file = env.file;
 	o.units = env.units;
 	o.json = env.json;
+	o.openmetrics = env.openmetrics;
 	o.svg_dir = env.svg_dir;
 	/* a report can be 10^5 lines: write it in 1 MiB blocks, not BUFSIZ */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);

@@ -20,6 +20,7 @@ struct cs_report_opts {
 	const char *file;	/* the trace's path, as shown */
 	int units;		/* enum cs_units */
 	bool json;
+	bool openmetrics;	/* the Prometheus exposition (openmetrics.c) */
 	int svg_dirfd;		/* write CHAIN.svg files here; -1: no SVG */
 	const char *svg_dir;	/* the directory's path, as shown */
 };

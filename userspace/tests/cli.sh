@@ -143,6 +143,18 @@ expect no-subcommand 2 "no command given" "$CS"
 expect unknown-subcommand 2 "unknown command 'frobnicate'" "$CS" frobnicate
 # usage is checked before root
 expect usage-before-root 2 "mutually exclusive" as_nobody "$CS" latency -m -u
+# serve: its own usage errors, before root as well
+expect serve-bad-listen 2 "invalid --listen '1.2.3:80'" as_nobody "$CS" serve --listen 1.2.3:80
+expect serve-listen-no-port 2 "invalid --listen '127.0.0.1'" "$CS" serve --listen 127.0.0.1
+expect serve-listen-port-range 2 "invalid --listen '127.0.0.1:65536'" \
+	"$CS" serve --listen 127.0.0.1:65536
+expect serve-json 2 "-j does not apply" "$CS" serve -j
+expect serve-trace-with-mode 2 "--trace takes no -c or --mode" \
+	"$CS" serve --trace /nonexistent --mode probes
+expect serve-trace-unreadable 2 "/nonexistent" "$CS" serve --trace /nonexistent
+expect serve-unknown-option 2 "unrecognized option '--bogus'" "$CS" serve --bogus
+expect latency-openmetrics-json 2 "-j and --openmetrics exclude each other" \
+	"$CS" latency -j --openmetrics
 
 # --- help ------------------------------------------------------------------------
 run "$CS" --help
@@ -151,6 +163,26 @@ if [ "$rc" = 0 ] && [ -z "$kcalls" ] && grep -q "latency" <<<"$out" &&
 	pass help-top
 else
 	fail help-top "exit $rc or no command/exit-code list"
+fi
+# every command's --help ends with an Examples section of its own commands:
+# after the Examples: line only indented example lines, nothing else
+for sub in "" latency contention record report check diff chains serve; do
+	run "$CS" $sub --help
+	ex=$(sed -n '/^Examples:/,$p' <<<"$out" | tail -n +2)
+	if [ "$rc" = 0 ] && [ -z "$kcalls" ] && grep -q "^  chainscope ${sub:-[a-z]}" <<<"$ex" &&
+		! grep -qv '^  ' <<<"$ex"; then
+		pass "${sub:-top}-help-ends-with-examples"
+	else
+		fail "${sub:-top}-help-ends-with-examples" "exit $rc, no Examples section with 'chainscope $sub' lines, or more after it: $(grep -v '^  ' <<<"$ex" | head -2)"
+	fi
+done
+run "$CS" --version
+if [ "$rc" = 0 ] && [ -z "$kcalls" ] && grep -q "^chainscope [0-9]" <<<"$out" &&
+	grep -Eq "^libbpf [0-9]+\.[0-9]+$" <<<"$out" &&
+	grep -q "^modes: tracepoints probes$" <<<"$out"; then
+	pass version
+else
+	fail version "exit $rc or missing version/libbpf/modes lines: ${out:0:200}"
 fi
 for sub in latency contention; do
 	run "$CS" $sub --help
@@ -171,6 +203,8 @@ else
 		expect "$sub-not-root" 3 "insufficient privileges: .*CAP_BPF and CAP_PERFMON" \
 			as_nobody "$CS" $sub
 	done
+	expect serve-not-root 3 "insufficient privileges: .*CAP_BPF and CAP_PERFMON" \
+		as_nobody "$CS" serve
 	# privileges come before BTF
 	expect not-root-before-btf 3 "insufficient privileges" \
 		as_nobody env CHAINSCOPE_BTF=/nonexistent "$CS" latency
@@ -184,6 +218,7 @@ fi
 for sub in latency contention; do
 	expect "$sub-no-btf" 4 "no kernel BTF at /nonexistent" env CHAINSCOPE_BTF=/nonexistent "$CS" $sub
 done
+expect serve-no-btf 4 "no kernel BTF at /nonexistent" env CHAINSCOPE_BTF=/nonexistent "$CS" serve
 head -c 100 /dev/urandom >"$TMP/garbage.btf"
 expect btf-unparsable 4 "cannot parse kernel BTF" env CHAINSCOPE_BTF="$TMP/garbage.btf" "$CS" latency
 
@@ -193,6 +228,8 @@ expect btf-unparsable 4 "cannot parse kernel BTF" env CHAINSCOPE_BTF="$TMP/garba
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	expect latency-host-kernel-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
 		"$CS" latency --mode tracepoints
+	expect serve-host-kernel-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
+		"$CS" serve --mode tracepoints
 	expect contention-host-kernel-no-tracepoints 5 "no notifier:notifier_lock_wait tracepoint" \
 		"$CS" contention --mode tracepoints
 	# auto: no notifier tracepoints, so probes (stops before its bpf() feature probes)
@@ -283,6 +320,20 @@ if [ "$rc" = 0 ] && [ -z "$kcalls" ] &&
 else
 	fail resolve-hex-address "exit $rc: $err"
 fi
+# serve starts up like latency: its -c chains are all resolved first
+expect serve-probes-pass 0 "start-up probes passed" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" serve -c reboot_notifier_list -c cs_loadgen_blocking
+expect serve-unknown-second-chain 2 "chain 'nosuch' is not in .*kallsyms" \
+	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" serve -c reboot_notifier_list -c nosuch
+# without the preempt count serve goes on without chain passes (latency -C: exit 7)
+run env CHAINSCOPE_BTF="$TMP/noctx.btf" "$CS" serve
+if [ "$rc" = 0 ] && [ -z "$kcalls" ] && [ "$nerr" = 2 ] &&
+	grep -q "warning: no chain passes" <<<"$err" &&
+	grep -q "start-up probes passed" <<<"$err"; then
+	pass serve-no-preempt-count
+else
+	fail serve-no-preempt-count "exit $rc, want 0 with a warning: ${err:0:300}"
+fi
 expect unknown-chain-symbol 2 "chain 'nosuch' is not in .*kallsyms" \
 	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -c nosuch
 expect unknown-callback-symbol 2 "callback 'nosuch_cb' is not in" \
@@ -299,6 +350,8 @@ for sub in latency contention; do
 	expect "$sub-nobody-bpf-perfmon" 0 "start-up probes passed" \
 		nobody_with +bpf,+perfmon env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" $sub
 done
+expect serve-nobody-bpf-perfmon 0 "start-up probes passed" \
+	nobody_with +bpf,+perfmon env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" serve
 expect nobody-sys-admin 0 "start-up probes passed" \
 	nobody_with +sys_admin env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -C
 expect nobody-bpf-only 3 "effective: CAP_BPF yes, CAP_PERFMON no" \

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * latency's BPF collection (latrun.h): start-up probes, loading and
+ * attaching latency.bpf.c, then one drained sample per interval handed
+ * to the caller. `chainscope latency` prints the samples; `latency
+ * --openmetrics` and `chainscope serve` add them up (omlive.c).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "chainscope.h"
+#include "chainwalk.h"
+#include "latency.skel.h"
+#include "latrun.h"
+#include "probemode.h"
+
+/* the two generations of hists and chain_hists (see latency.bpf.c) */
+static struct cs_gen_map lat_gen, chain_gen;
+
+static int cmp_lat(const void *a, const void *b)
+{
+	const struct cs_lat_key *x = &((const struct cs_lat_entry *)a)->key;
+	const struct cs_lat_key *y = &((const struct cs_lat_entry *)b)->key;
+
+	if (x->head != y->head)
+		return x->head < y->head ? -1 : 1;
+	if (x->cb != y->cb)
+		return x->cb < y->cb ? -1 : 1;
+	return x->val < y->val ? -1 : x->val > y->val;
+}
+
+static int cmp_chain(const void *a, const void *b)
+{
+	const struct cs_chain_key *x = &((const struct cs_chain_entry *)a)->key;
+	const struct cs_chain_key *y = &((const struct cs_chain_entry *)b)->key;
+
+	if (x->head != y->head)
+		return x->head < y->head ? -1 : 1;
+	return x->val < y->val ? -1 : x->val > y->val;
+}
+
+/* Take the written generations out of use, then read them whole; 0 or -errno */
+static int drain(const struct cs_lat_run *run, struct cs_lat_sample *smp)
+{
+	const char *cmd = run->c->cmd;
+	int fd;
+
+	fd = cs_gen_swap(&lat_gen);
+	if (fd < 0) {
+		warn("%s: error: cannot switch map hists: %s\n", cmd, strerror(-fd));
+		return fd;
+	}
+	smp->nlat = cs_drain_map(fd, sizeof(struct cs_lat_key),
+				 offsetof(struct cs_lat_entry, val),
+				 sizeof(struct cs_lat_entry), (void **)&smp->lat);
+	if (smp->nlat < 0) {
+		warn("%s: error: cannot read map hists: %s\n", cmd, strerror(-smp->nlat));
+		return smp->nlat;
+	}
+	if (run->chain_mode) {
+		fd = cs_gen_swap(&chain_gen);
+		if (fd < 0) {
+			warn("%s: error: cannot switch map chain_hists: %s\n", cmd,
+			     strerror(-fd));
+			return fd;
+		}
+		smp->nchain = cs_drain_map(fd, sizeof(struct cs_chain_key),
+					   offsetof(struct cs_chain_entry, val),
+					   sizeof(struct cs_chain_entry), (void **)&smp->chains);
+		if (smp->nchain < 0) {
+			warn("%s: error: cannot read map chain_hists: %s\n", cmd,
+			     strerror(-smp->nchain));
+			return smp->nchain;
+		}
+	}
+	qsort(smp->lat, smp->nlat, sizeof(*smp->lat), cmp_lat);
+	qsort(smp->chains, smp->nchain, sizeof(*smp->chains), cmp_chain);
+	cs_read_health(smp->skel->obj, bpf_map__fd(smp->skel->maps.stats), &smp->health);
+	return 0;
+}
+
+/* tracepoints: tp_btf or raw_tp; probes: the pm_* programs (probemode.bpf.h) */
+static void pick_programs(const struct cs_lat_run *run, struct latency_bpf *skel, bool btf)
+{
+	bool tps = run->c->mode == CS_MODE_TRACEPOINTS;
+	bool cm = run->chain_mode;
+
+	bpf_program__set_autoload(skel->progs.notifier_return_btf, tps && btf);
+	bpf_program__set_autoload(skel->progs.notifier_return_raw, tps && !btf);
+	bpf_program__set_autoload(skel->progs.call_begin_btf, tps && btf && cm);
+	bpf_program__set_autoload(skel->progs.call_begin_raw, tps && !btf && cm);
+	bpf_program__set_autoload(skel->progs.call_end_btf, tps && btf && cm);
+	bpf_program__set_autoload(skel->progs.call_end_raw, tps && !btf && cm);
+	cs_pm_autoload(skel->obj, !tps);
+}
+
+/* probes mode: after load, the API programs and the callbacks */
+static struct cs_pm *start_probes(const struct cs_lat_run *run, struct latency_bpf *skel,
+				  const struct ksyms *ks, __u64 head)
+{
+	struct cs_pm_opts o = {
+		.cmd = run->c->cmd,
+		.verbose = run->c->verbose,
+		.only_head = head,
+		.only_kind = run->kind,
+		.known_heads = !head,
+	};
+	int kind = run->kind == CS_KIND_ANY ? CS_CHAIN_KIND_UNKNOWN : run->kind;
+	int kinds[CS_LAT_MAX_SEEDS], i;
+
+	if (head) {	/* walked at start: its passes are never early */
+		o.heads = &head;
+		o.kinds = &kind;
+		o.nr_heads = 1;
+	} else if (run->nr_seed_heads > 0 && run->nr_seed_heads <= CS_LAT_MAX_SEEDS) {
+		for (i = 0; i < run->nr_seed_heads; i++)
+			kinds[i] = kind;
+		o.heads = run->seed_heads;
+		o.kinds = kinds;
+		o.nr_heads = run->nr_seed_heads;
+	}
+	return cs_pm_start(skel->obj, ks, &o);
+}
+
+int cs_latency_run(struct cs_lat_run *run)
+{
+	struct cs_tp tps[] = {
+		{ "notifier_return", 8 },
+		{ "notifier_call_begin", 5 },
+		{ "notifier_call_end", 7 },
+	};
+	struct latency_bpf *skel = NULL;
+	struct cs_pm *pm = NULL;
+	struct ksyms *ks = NULL;
+	struct cs_common *c = run->c;
+	struct cs_lat_sample smp;
+	__u64 head = 0, cb = 0;
+	char how[256];
+	long n = 0;
+	bool btf;
+	int err;
+
+	/* optional -C: only where the preempt count is located (read after the probes) */
+	err = cs_mode_startup(c, tps, run->chain_mode && !run->chain_mode_optional ? 3 : 1,
+			      true);
+	if (err)
+		return err;
+	if (run->chain_mode && run->chain_mode_optional &&
+	    (!cs_btf_has_preempt_count() ||
+	     (c->mode == CS_MODE_TRACEPOINTS && !cs_btf_has_tp(tps[1].name, tps[1].nr_args)) ||
+	     (c->mode == CS_MODE_TRACEPOINTS && !cs_btf_has_tp(tps[2].name, tps[2].nr_args)))) {
+		warn("%s: warning: no chain passes (the kernel's BTF locates no per-CPU "
+		     "preempt count, or lacks notifier_call_begin/end)\n", c->cmd);
+		run->chain_mode = false;
+	}
+	/*
+	 * -C keeps a stack of open passes per execution context, told apart
+	 * by the kernel's per-CPU preempt count (bpf/exec_ctx.bpf.h). Without
+	 * it an interrupt's pass would pop its task's frames: refuse.
+	 */
+	if (run->chain_mode && !cs_btf_has_preempt_count()) {
+		warn("%s: error: -C needs the kernel's per-CPU preempt count (__preempt_count "
+		     "or pcpu_hot, and this_cpu_off), which its BTF does not locate: cannot "
+		     "tell interrupt from task context\n",
+		     c->cmd);
+		return CS_EXIT_NO_CTX;
+	}
+
+	ks = cs_load_ksyms(c->cmd);
+	if (!ks)
+		return CS_EXIT_ERROR;
+	if (run->chain) {
+		err = cs_resolve(c->cmd, ks, "chain", run->chain, &head);
+		if (err)
+			goto cleanup;
+	}
+	if (run->callback) {
+		err = cs_resolve(c->cmd, ks, "callback", run->callback, &cb);
+		if (err)
+			goto cleanup;
+	}
+	if (run->setup) {
+		err = run->setup(run->ctx, ks);
+		if (err)
+			goto cleanup;
+	}
+	if (cs_probe_only_mode(c->cmd, c->mode)) {
+		if (head)
+			warn("%s: chain %s is 0x%llx\n", c->cmd, run->chain,
+			     (unsigned long long)head);
+		if (cb)
+			warn("%s: callback %s is 0x%llx\n", c->cmd, run->callback,
+			     (unsigned long long)cb);
+		err = CS_EXIT_OK;
+		goto cleanup;
+	}
+
+	cs_setup_libbpf(c->verbose);
+	if (c->mode == CS_MODE_PROBES) {
+		err = cs_pm_features(c->cmd);
+		if (err)
+			goto cleanup;
+	}
+	skel = latency_bpf__open();
+	if (!skel) {
+		warn("%s: error: failed to open BPF skeleton\n", c->cmd);
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	skel->rodata->targ_head = head;
+	skel->rodata->targ_cb = cb;
+	skel->rodata->targ_kind = run->kind;
+	skel->rodata->targ_units = c->units;
+	skel->rodata->targ_per_val = run->per_val;
+	skel->rodata->cs_preempt_count_off = cs_btf_preempt_count_off();
+	skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks);
+	skel->rodata->cs_pm_only_head = head;
+
+	if (cs_map_entries()) {
+		bpf_map__set_max_entries(skel->maps.hists_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.hists_1, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.chain_hists_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.chain_hists_1, cs_map_entries());
+	}
+	if (!run->chain_mode) {
+		/* preallocated; without -C nothing uses them */
+		bpf_map__set_max_entries(skel->maps.chain_hists_0, 1);
+		bpf_map__set_max_entries(skel->maps.chain_hists_1, 1);
+		bpf_map__set_max_entries(skel->maps.stacks, 1);
+	}
+	btf = c->mode == CS_MODE_TRACEPOINTS && !c->raw_tp &&
+	      cs_tp_btf_usable("notifier_return");
+	pick_programs(run, skel, btf);
+
+	err = latency_bpf__load(skel);
+	if (err) {
+		warn("%s: error: failed to load BPF skeleton: %s\n", c->cmd,
+		     strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	cs_gen_init(&lat_gen, skel->maps.hists, skel->maps.hists_0, skel->maps.hists_1);
+	cs_gen_init(&chain_gen, skel->maps.chain_hists, skel->maps.chain_hists_0,
+		    skel->maps.chain_hists_1);
+	/*
+	 * call_end before call_begin: then every pass whose begin we see
+	 * also has its end seen (a pass already running is only unpaired).
+	 * The skeleton's attach then leaves it alone (autoattach off); its
+	 * link is in skel->links, so __destroy() detaches it.
+	 */
+	if (run->chain_mode && c->mode == CS_MODE_TRACEPOINTS) {
+		struct bpf_program *end = btf ? skel->progs.call_end_btf : skel->progs.call_end_raw;
+		struct bpf_link **link = btf ? &skel->links.call_end_btf : &skel->links.call_end_raw;
+
+		*link = bpf_program__attach(end);
+		if (!*link) {
+			err = -errno;
+			warn("%s: error: failed to attach %s: %s\n", c->cmd,
+			     bpf_program__name(end), strerror(-err));
+			err = CS_EXIT_ERROR;
+			goto cleanup;
+		}
+		bpf_program__set_autoattach(end, false);
+	}
+	err = latency_bpf__attach(skel);
+	if (err) {
+		warn("%s: error: failed to attach BPF programs: %s\n", c->cmd,
+		     strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cleanup;
+	}
+	if (c->mode == CS_MODE_PROBES) {
+		struct cs_pm_attach_stats as;
+
+		pm = start_probes(run, skel, ks, head);
+		if (!pm) {
+			err = CS_EXIT_ERROR;
+			goto cleanup;
+		}
+		cs_pm_get_attach_stats(pm, &as);
+		snprintf(how, sizeof(how), "mode probes: fentry/fexit on the chain API "
+			 "(%d links in %.3f s), kprobe.multi on %d callbacks (%d failed, "
+			 "%d links in %.3f s)", as.api_links, as.api_s, as.attached,
+			 as.failed, as.links, as.attach_s);
+	} else {
+		snprintf(how, sizeof(how), "mode tracepoints: %s programs",
+			 btf ? "tp_btf" : "raw_tp");
+	}
+	skel->bss->chain_armed = 1;
+
+	cs_setup_signals();
+	if (run->attached) {
+		err = run->attached(run->ctx, how);
+		if (err)
+			goto cleanup;
+	} else {
+		warn("Tracing notifier callbacks%s (%s)... %s\n",
+		     run->chain_mode ? " and chain passes" : "", how,
+		     c->interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
+	}
+
+	while (!cs_exiting) {
+		cs_pm_wait_interval(pm, c);
+		memset(&smp, 0, sizeof(smp));
+		smp.ks = ks;
+		smp.skel = skel;
+		smp.pm = pm;
+		err = drain(run, &smp);
+		if (!err)
+			err = run->interval(run->ctx, &smp);
+		free(smp.lat);
+		free(smp.chains);
+		if (err) {
+			err = CS_EXIT_ERROR;
+			goto cleanup;
+		}
+		if (cs_last_interval(c, &n))
+			break;
+	}
+	err = CS_EXIT_OK;
+
+cleanup:
+	cs_pm_stop(pm);
+	latency_bpf__destroy(skel);
+	ksyms__free(ks);
+	return err;
+}
