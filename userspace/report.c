@@ -28,18 +28,29 @@ static struct env {
 	const char *cmd;
 	const char *file;
 	const char *svg_dir;
+	const char *perfetto;
+	const char *folded;
+	bool folded_calls;
 	bool json;
 	int units;
 	char units_flag;
 } env;
 
-enum { OPT_SVG = 0x100 };
+enum { OPT_SVG = 0x100, OPT_PERFETTO, OPT_FOLDED, OPT_FOLDED_CALLS };
 
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
 	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR: "
 	  "CHAIN.svg, bytes other than [A-Za-z0-9_] as -HH; CHAIN--0xHEAD.svg "
-	  "when chains share a name", 0 },
+	  "when chains share a name; and a timeline per chain, CHAIN.timeline.svg", 0 },
+	{ "perfetto", OPT_PERFETTO, "FILE", 0, "Also the passes, callbacks, stops and "
+	  "lock waits as Chrome trace-event JSON (Perfetto UI, chrome://tracing) "
+	  "into FILE ('-': stdout, instead of the report)", 0 },
+	{ "folded", OPT_FOLDED, "FILE", 0, "Also folded stacks, 'chain;callback NS' "
+	  "lines (flamegraph.pl, speedscope) into FILE ('-': stdout, instead of "
+	  "the report)", 0 },
+	{ "folded-calls", OPT_FOLDED_CALLS, NULL, 0, "Folded values count the "
+	  "stack's passes or calls instead of its own ns", 0 },
 	CS_UNITS_OPTIONS,
 	CS_SALVAGE_OPTION,
 	{},
@@ -54,6 +65,9 @@ static const char doc[] =
 "  chainscope report n.cstrace\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg /tmp/svg n.cstrace\n"
+"  chainscope report --perfetto n.json n.cstrace   # open n.json in ui.perfetto.dev\n"
+"  chainscope report --folded - n.cstrace | flamegraph.pl > n-flame.svg\n"
+"  chainscope report --folded n.folded --folded-calls n.cstrace\n"
 "\n"
 "Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
 "2 usage error or an unreadable/invalid trace file.\n";
@@ -69,6 +83,26 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			cs_usage_error(state, "empty --svg directory");
 		env.svg_dir = arg;
 		return 0;
+	case OPT_PERFETTO:
+	case OPT_FOLDED:
+		if (!*arg)
+			cs_usage_error(state, "empty --%s file",
+				       key == OPT_PERFETTO ? "perfetto" : "folded");
+		*(key == OPT_PERFETTO ? &env.perfetto : &env.folded) = arg;
+		if (env.perfetto && env.folded && !strcmp(env.perfetto, "-") &&
+		    !strcmp(env.folded, "-"))
+			cs_usage_error(state, "--perfetto and --folded cannot both be '-'");
+		return 0;
+	case OPT_FOLDED_CALLS:
+		env.folded_calls = true;
+		return 0;
+	case ARGP_KEY_END:
+		if (env.folded_calls && !env.folded)
+			cs_usage_error(state, "--folded-calls needs --folded");
+		if (env.json && ((env.perfetto && !strcmp(env.perfetto, "-")) ||
+				 (env.folded && !strcmp(env.folded, "-"))))
+			cs_usage_error(state, "-j and an export to '-' both want stdout");
+		return cs_parse_file_arg(key, arg, state, &env.file);
 	case 'n':
 	case 'u':
 	case 'm':
@@ -619,12 +653,33 @@ static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 		fprintf(r->err, "/%s: %s\n", file, strerror(-err));
 		return err;
 	}
-	if (!r->o->json) {
+	if (!r->o->json && !r->o->quiet) {
 		fputs("wrote ", r->out);
 		put_path(r->out, r->o->svg_dir);
 		fprintf(r->out, "/%s\n", file);
 	}
 	return 0;
+}
+
+/* --perfetto or --folded into f, if asked for; one message on failure */
+static int export(struct report *r, const char *what, FILE *f, const char *path)
+{
+	int err;
+
+	if (!f)
+		return 0;
+	err = !strcmp(what, "perfetto") ? cs_report_perfetto(f, r->t, r->o->file) :
+	      cs_report_folded(f, r->t, r->o->folded_calls);
+	if (!err && fflush(f))
+		err = errno ? -errno : -EIO;
+	if (!err)
+		return 0;
+	fprintf(r->err, "%s: error: %s ", r->o->cmd, err == -ENOMEM ? "out of memory for" :
+		"cannot write");
+	put_path(r->err, path);
+	fprintf(r->err, " (--%s)%s%s\n", what, err == -ENOMEM ? "" : ": ",
+		err == -ENOMEM ? "" : strerror(-err));
+	return err;
 }
 
 int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
@@ -643,11 +698,18 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 		rc = CS_EXIT_ERROR;
 		goto out;
 	}
-	if (o->json)
+	if (o->quiet)
+		;
+	else if (o->json)
 		print_json(&r);
 	else
 		print_text(&r);
 	fflush(out);
+	if (export(&r, "perfetto", o->perfetto, o->perfetto_path) ||
+	    export(&r, "folded", o->folded, o->folded_path)) {
+		rc = CS_EXIT_ERROR;
+		goto out;
+	}
 
 	/* rows are sorted by chain: one SVG per run of equal heads */
 	if (o->svg_dirfd >= 0 && svg_names_note(&r)) {
@@ -686,6 +748,43 @@ out:
 	return rc;
 }
 
+/* an export's file ('-': stdout); 0, or -1 after a message */
+static int open_export(const char *path, FILE **f)
+{
+	int fd;
+
+	if (!strcmp(path, "-")) {
+		*f = stdout;
+		return 0;
+	}
+	/* the path goes to open() only */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	*f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (*f)
+		return 0;
+	fprintf(stderr, "%s: error: cannot create ", env.cmd);
+	put_path(stderr, path);
+	fprintf(stderr, ": %s\n", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* -1 if closing (writing the rest) failed, after a message unless quiet */
+static int close_export(const char *path, FILE *f, bool quiet)
+{
+	if (!f || f == stdout)
+		return 0;
+	if (!fclose(f))
+		return 0;
+	if (quiet)
+		return -1;
+	fprintf(stderr, "%s: error: cannot write ", env.cmd);
+	put_path(stderr, path);
+	fprintf(stderr, ": %s\n", strerror(errno));
+	return -1;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct cs_report_opts o = { .svg_dirfd = -1 };
@@ -716,6 +815,16 @@ int cmd_report(int argc, char **argv)
 			return CS_EXIT_ERROR;
 		}
 	}
+	if ((env.perfetto && open_export(env.perfetto, &o.perfetto)) ||
+	    (env.folded && open_export(env.folded, &o.folded))) {
+		rc = CS_EXIT_ERROR;
+		goto done;
+	}
+	o.perfetto_path = env.perfetto;
+	o.folded_path = env.folded;
+	o.folded_calls = env.folded_calls;
+	o.quiet = (env.perfetto && !strcmp(env.perfetto, "-")) ||
+		  (env.folded && !strcmp(env.folded, "-"));
 	o.cmd = env.cmd;
 	o.file = env.file;
 	o.units = env.units;
@@ -728,6 +837,11 @@ int cmd_report(int argc, char **argv)
 		warn("%s: error: writing the report: %s\n", env.cmd, strerror(errno));
 		rc = CS_EXIT_ERROR;
 	}
+done:
+	if (close_export(env.perfetto, o.perfetto, rc != CS_EXIT_OK))
+		rc = CS_EXIT_ERROR;
+	if (close_export(env.folded, o.folded, rc != CS_EXIT_OK))
+		rc = CS_EXIT_ERROR;
 	if (o.svg_dirfd >= 0)
 		close(o.svg_dirfd);
 	cs_trace_free(&t);

@@ -22,6 +22,12 @@ struct cs_report_opts {
 	bool json;
 	int svg_dirfd;		/* write CHAIN.svg files here; -1: no SVG */
 	const char *svg_dir;	/* the directory's path, as shown */
+	FILE *perfetto;		/* --perfetto: the trace-event JSON here, or NULL */
+	const char *perfetto_path;
+	FILE *folded;		/* --folded: the folded stacks here, or NULL */
+	const char *folded_path;
+	bool folded_calls;	/* folded values: slices, not ns */
+	bool quiet;		/* an export has stdout: no report there */
 };
 
 /*
@@ -39,6 +45,20 @@ size_t cs_report_snapshot_records(const struct cs_trace *t);
 void cs_report_snap_text(FILE *out, const struct cs_trace *t);
 /* ,"snapshots":[{chain, kind, ts_ns, stable, length, blocks[]}...] */
 void cs_report_snap_json(FILE *out, const struct cs_trace *t);
+
+/* --- report_export.c: the timeline (timeline.h) for other tools --- */
+
+/*
+ * Chrome trace-event JSON (Perfetto UI, chrome://tracing); file is the
+ * trace's path for "otherData". 0, -ENOMEM or -EIO (writing f failed).
+ */
+int cs_report_perfetto(FILE *f, const struct cs_trace *t, const char *file);
+/*
+ * Folded stacks (flamegraph.pl, speedscope): "chain;callback[;...] VALUE"
+ * sorted, VALUE the stack's own ns, or with calls its number of slices.
+ * 0, -ENOMEM or -EIO.
+ */
+int cs_report_folded(FILE *f, const struct cs_trace *t, bool calls);
 
 /* --- report_svg.c --- */
 

@@ -11,7 +11,8 @@
 
 FUZZ_REPORT_RUNS ?= 5000
 
-$(OUTPUT)/chainscope: $(OUTPUT)/report_svg.o $(OUTPUT)/report_snap.o
+REPORT_OBJS := report_svg.o report_snap.o report_export.o timeline.o
+$(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(REPORT_OBJS))
 
 $(OUTPUT)/cs-mkreport: tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
 		tracefile.h symname.h $(BPF_DIR)/record.h | $(OUTPUT)
@@ -20,7 +21,7 @@ $(OUTPUT)/cs-mkreport: tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
 
 # The chainscope binary's own sources, instrumented, with its main()
 # renamed so that libFuzzer's runs; the skeletons come from the CLI build.
-FUZZ_REPORT_SRCS = $(patsubst %.o,%.c,$(sort $(CLI_OBJS) $(REC_OBJS) report_svg.o report_snap.o))
+FUZZ_REPORT_SRCS = $(patsubst %.o,%.c,$(sort $(CLI_OBJS) $(REC_OBJS) $(REPORT_OBJS)))
 
 $(OUTPUT)/fuzz_report: tests/fuzz_report.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
 		$(OUTPUT)/chainscope
