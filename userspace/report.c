@@ -187,6 +187,7 @@ struct report {
 	struct pass_row *prows;		/* sorted */
 	size_t nr_prows;
 	struct svg_name *svg_names;	/* file names taken */
+	struct cs_tl_chains *tl;	/* the timeline SVGs' data */
 };
 
 static struct cb_ent *cb_get(struct report *r, const struct cs_rec_event *e)
@@ -567,8 +568,9 @@ static int svg_names_note(struct report *r)
 	return 0;
 }
 
-static void svg_file_name(struct report *r, const struct cs_sym *chain, char *buf,
-			  size_t len)
+/* suffix: ".svg" (histogram), ".timeline.svg"; '.' never is in an escaped name */
+static void svg_file_name(struct report *r, const struct cs_sym *chain, const char *suffix,
+			  char *buf, size_t len)
 {
 	char esc[SVG_ESC_LEN];
 	struct svg_name *n;
@@ -576,10 +578,10 @@ static void svg_file_name(struct report *r, const struct cs_sym *chain, char *bu
 	svg_escape(chain, esc, sizeof(esc));
 	HASH_FIND_STR(r->svg_names, esc, n);
 	if ((n && n->shared) || strlen(esc) > SVG_NAME_MAX)
-		snprintf(buf, len, "%.*s--0x%llx.svg", SVG_NAME_MAX, esc,
-			 (unsigned long long)chain->addr);
+		snprintf(buf, len, "%.*s--0x%llx%s", SVG_NAME_MAX, esc,
+			 (unsigned long long)chain->addr, suffix);
 	else
-		snprintf(buf, len, "%s.svg", esc);
+		snprintf(buf, len, "%s%s", esc, suffix);
 }
 
 static int cmp_count_desc(const void *a, const void *b)
@@ -592,7 +594,70 @@ static int cmp_count_desc(const void *a, const void *b)
 	return x < y ? -1 : x > y;	/* stable: the text's order */
 }
 
-/* One chain's rows, rows[0..n), into one SVG file. */
+struct histogram_args {
+	const char *title, *note, *unit;
+	const struct cs_svg_series *series;
+	size_t n;
+};
+
+static int draw_histogram(FILE *f, const void *arg)
+{
+	const struct histogram_args *h = arg;
+
+	return cs_svg_histogram(f, h->title, h->note, h->unit, h->series, h->n);
+}
+
+struct timeline_args {
+	const struct cs_tl_chains *c;
+	__u64 head;
+	const char *title;
+};
+
+static int draw_timeline(FILE *f, const void *arg)
+{
+	const struct timeline_args *tl = arg;
+
+	return cs_tl_chain_svg(f, tl->c, tl->head, tl->title);
+}
+
+/*
+ * DIR/file, created under the directory's descriptor (never following a
+ * link), drawn by draw(); a "wrote" line, or one message and -errno.
+ */
+static int svg_write(struct report *r, const char *file, int (*draw)(FILE *, const void *),
+		     const void *arg)
+{
+	int fd, err = 0;
+	FILE *f;
+
+	fd = openat(r->o->svg_dirfd, file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		    O_CLOEXEC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+	} else {
+		if (draw(f, arg))
+			err = errno ? -errno : -EIO;
+		if (fclose(f) && !err)
+			err = errno ? -errno : -EIO;
+	}
+	if (err) {
+		fprintf(r->err, "%s: error: cannot write ", r->o->cmd);
+		put_path(r->err, r->o->svg_dir);
+		fprintf(r->err, "/%s: %s\n", file, strerror(-err));
+		return err;
+	}
+	if (!r->o->json && !r->o->quiet) {
+		fputs("wrote ", r->out);
+		put_path(r->out, r->o->svg_dir);
+		fprintf(r->out, "/%s\n", file);
+	}
+	return 0;
+}
+
+/* One chain's rows, rows[0..n): its histogram and its timeline SVG. */
 static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 {
 	char names[CS_SVG_MAX_SERIES][2 * CS_SYMSTR_LEN + 80];
@@ -601,10 +666,11 @@ static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 	struct cs_svg_series series[CS_SVG_MAX_SERIES];
 	const struct cs_cbrow **order;
 	size_t i, k;
-	FILE *f;
-	int fd, err = 0;
+	struct histogram_args h;
+	struct timeline_args tl;
+	int err;
 
-	svg_file_name(r, &rows[0].chain, file, sizeof(file));
+	svg_file_name(r, &rows[0].chain, ".svg", file, sizeof(file));
 	order = calloc(n, sizeof(*order));
 	if (!order) {
 		free(order);
@@ -634,31 +700,21 @@ static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 	if (n > k)
 		snprintf(note, sizeof(note), "%zu callbacks with fewer calls not drawn", n - k);
 
-	fd = openat(r->o->svg_dirfd, file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		    O_CLOEXEC, 0644);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		if (fd >= 0)
-			close(fd);
-	} else {
-		if (cs_svg_histogram(f, title, note, cs_units_name(r->o->units), series, k))
-			err = errno ? -errno : -EIO;
-		if (fclose(f) && !err)
-			err = errno ? -errno : -EIO;
-	}
-	if (err) {
-		fprintf(r->err, "%s: error: cannot write ", r->o->cmd);
-		put_path(r->err, r->o->svg_dir);
-		fprintf(r->err, "/%s: %s\n", file, strerror(-err));
+	h.title = title;
+	h.note = note;
+	h.unit = cs_units_name(r->o->units);
+	h.series = series;
+	h.n = k;
+	err = svg_write(r, file, draw_histogram, &h);
+	if (err || !r->tl)
 		return err;
-	}
-	if (!r->o->json && !r->o->quiet) {
-		fputs("wrote ", r->out);
-		put_path(r->out, r->o->svg_dir);
-		fprintf(r->out, "/%s\n", file);
-	}
-	return 0;
+	svg_file_name(r, &rows[0].chain, ".timeline.svg", file, sizeof(file));
+	snprintf(title, sizeof(title), "%s (%s): passes over time",
+		 cs_sym_str(&rows[0].chain, cb, sizeof(cb)), cs_kind_name(rows[0].kind));
+	tl.title = title;
+	tl.head = rows[0].chain.addr;
+	tl.c = r->tl;
+	return svg_write(r, file, draw_timeline, &tl);
 }
 
 /* --perfetto or --folded into f, if asked for; one message on failure */
@@ -711,7 +767,12 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 		goto out;
 	}
 
-	/* rows are sorted by chain: one SVG per run of equal heads */
+	/* rows are sorted by chain: two SVGs per run of equal heads */
+	if (o->svg_dirfd >= 0 && r.nr_rows && !(r.tl = cs_tl_chains_collect(t))) {
+		fprintf(err, "%s: error: out of memory\n", o->cmd);
+		rc = CS_EXIT_ERROR;
+		goto out;
+	}
 	if (o->svg_dirfd >= 0 && svg_names_note(&r)) {
 		fprintf(err, "%s: error: out of memory\n", o->cmd);
 		rc = CS_EXIT_ERROR;
@@ -745,6 +806,7 @@ out:
 	free(r.rows);
 	free(r.lrows);
 	free(r.prows);
+	cs_tl_chains_free(r.tl);
 	return rc;
 }
 

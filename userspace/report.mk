@@ -11,7 +11,7 @@
 
 FUZZ_REPORT_RUNS ?= 5000
 
-REPORT_OBJS := report_svg.o report_snap.o report_export.o timeline.o
+REPORT_OBJS := report_svg.o report_snap.o report_export.o report_timeline.o timeline.o
 $(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(REPORT_OBJS))
 
 $(OUTPUT)/cs-mkreport: tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
