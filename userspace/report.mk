@@ -8,6 +8,9 @@
 #   make test-report        tests/report.sh: crafted traces and paths, the
 #                           repeated-name rows, a bounded fuzz run and a
 #                           benchmark line (events/s, 10^5 vs 10^6 events)
+#   make test-timeline      tests/timeline.sh: --perfetto (validated by
+#                           tests/trace_event_check.py), --folded and the
+#                           SVGs' timeline and legend, generated and recorded
 
 FUZZ_REPORT_RUNS ?= 5000
 
@@ -31,8 +34,11 @@ $(OUTPUT)/fuzz_report: tests/fuzz_report.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		tests/fuzz_report.c $(FUZZ_REPORT_SRCS) $(LDLIBS) -o $@
 
-.PHONY: test-report
-test: test-report
+.PHONY: test-report test-timeline
+test: test-report test-timeline
+test-timeline: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/cs-mkreport
+	$(Q)bash tests/timeline.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/cs-mkreport
+
 test-report: $(OUTPUT)/chainscope $(OUTPUT)/cs-mkreport
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_REPORT_RUNS) \
 		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_report" \
