@@ -65,7 +65,7 @@ static const char doc[] =
 "  chainscope report n.cstrace\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg /tmp/svg n.cstrace\n"
-"  chainscope report --perfetto n.json n.cstrace   # open n.json in ui.perfetto.dev\n"
+"  chainscope report --perfetto n.trace.json n.cstrace   # ui.perfetto.dev\n"
 "  chainscope report --folded - n.cstrace | flamegraph.pl > n-flame.svg\n"
 "  chainscope report --folded n.folded --folded-calls n.cstrace\n"
 "\n"
