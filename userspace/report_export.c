@@ -76,32 +76,29 @@ static void pf_us(json_object *o, const char *key, __u64 ns)
 	json_object_object_add(o, key, json_object_new_double_s(ns / 1000.0, s));
 }
 
-static void pf_meta(struct pf *p, const char *what, int pid, int tid, const char *name,
-		    int sort)
+/* one metadata event: {"ph":"M","name":what,"pid","tid"(>= 0),"args":{key: v}} */
+static void pf_meta1(struct pf *p, const char *what, int pid, int tid, const char *key,
+		     json_object *v)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_object();
-	char key[32];
 
 	json_object_object_add(o, "ph", json_object_new_string("M"));
 	json_object_object_add(o, "name", json_object_new_string(what));
 	json_object_object_add(o, "pid", json_object_new_int(pid));
 	if (tid >= 0)
 		json_object_object_add(o, "tid", json_object_new_int(tid));
-	json_object_object_add(a, "name", json_object_new_string(name));
+	json_object_object_add(a, key, v);
 	json_object_object_add(o, "args", a);
 	pf_put(p, o);
-	/* process_sort_index / thread_sort_index */
-	o = json_object_new_object();
-	a = json_object_new_object();
-	snprintf(key, sizeof(key), "%s_sort_index", tid >= 0 ? "thread" : "process");
-	json_object_object_add(o, "ph", json_object_new_string("M"));
-	json_object_object_add(o, "name", json_object_new_string(key));
-	json_object_object_add(o, "pid", json_object_new_int(pid));
-	if (tid >= 0)
-		json_object_object_add(o, "tid", json_object_new_int(tid));
-	json_object_object_add(a, "sort_index", json_object_new_int(sort));
-	json_object_object_add(o, "args", a);
-	pf_put(p, o);
+}
+
+/* a process (tid < 0) or thread track's name and its place in the list */
+static void pf_meta(struct pf *p, int pid, int tid, const char *name, int sort)
+{
+	pf_meta1(p, tid >= 0 ? "thread_name" : "process_name", pid, tid, "name",
+		 json_object_new_string(name));
+	pf_meta1(p, tid >= 0 ? "thread_sort_index" : "process_sort_index", pid, tid,
+		 "sort_index", json_object_new_int(sort));
 }
 
 /* a set of __u32 keys with a value; -ENOMEM */
@@ -151,7 +148,7 @@ static struct pf_id *pf_cpu(struct pf *p, __u32 cpu)
 	if (c && added) {
 		p->nr_cpus++;
 		snprintf(name, sizeof(name), "CPU %u", cpu);
-		pf_meta(p, "process_name", pid, -1, name,
+		pf_meta(p, pid, -1, name,
 			(int)(cpu < 0x7ffffff ? cpu + 1 : 0x7ffffff));
 	}
 	return c;
@@ -185,7 +182,7 @@ static int pf_track(struct pf *p, const struct cs_tl_track *tr, int *pid, int *t
 	if (tr->ctx == CS_REC_CTX_TASK) {
 		*pid = PF_TASKS_PID;
 		if (!p->tasks_named) {
-			pf_meta(p, "process_name", *pid, -1, "tasks", 0);
+			pf_meta(p, *pid, -1, "tasks", 0);
 			p->tasks_named = true;
 		}
 		*tid = tr->pid ? (int)tr->pid : PF_TASK_TID + (int)tr->idx;
@@ -196,7 +193,7 @@ static int pf_track(struct pf *p, const struct cs_tl_track *tr, int *pid, int *t
 		else
 			snprintf(name, sizeof(name), "pid %u (task 0x%llx)", tr->pid,
 				 (unsigned long long)tr->task);
-		pf_meta(p, "thread_name", *pid, *tid, name, (int)tr->idx);
+		pf_meta(p, *pid, *tid, name, (int)tr->idx);
 	} else {
 		struct pf_id *c = pf_cpu(p, tr->cpu);
 
@@ -205,7 +202,7 @@ static int pf_track(struct pf *p, const struct cs_tl_track *tr, int *pid, int *t
 		*pid = c->pid;
 		*tid = PF_CTX_TID + (int)tr->idx;
 		snprintf(name, sizeof(name), "%s", cs_tl_ctx_name(tr->ctx));
-		pf_meta(p, "thread_name", *pid, *tid, name, (int)tr->ctx);
+		pf_meta(p, *pid, *tid, name, (int)tr->ctx);
 	}
 	p->track_pid[tr->idx] = *pid;
 	p->track_tid[tr->idx] = *tid;

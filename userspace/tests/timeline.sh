@@ -221,8 +221,18 @@ if not [e for e in ev if e.get("cat") == "stop"] or not [e for e in ev if e.get(
     fail("no stops or lock waits in the recorded trace")'
 
 # --- folded stacks ----------------------------------------------------------
-run "$CS" report --folded - "$TMP/timeline.cstrace"
-want='nest_chain 8000
+# folded CASE WANT ARGS...: report --folded - ARGS prints exactly WANT
+folded() {
+	local name=$1 want=$2
+	shift 2
+	run "$CS" report --folded - "$@"
+	if [ "$rc" = 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]; then
+		pass "folded.$name"
+	else
+		fail "folded.$name" "exit $rc: $out $err"
+	fi
+}
+folded nested 'nest_chain 8000
 nest_chain;cb_d 9000
 test_chain 6000
 test_chain;cb_a 10000
@@ -230,14 +240,8 @@ test_chain;cb_a;nest_chain 2000
 test_chain;cb_a;nest_chain;cb_d 2000
 test_chain;cb_a;nest_chain;cb_d;0xffffffffc0001100 1000
 test_chain;cb_b 1000
-test_chain;cb_c 1000'
-if [ "$rc" = 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]; then
-	pass folded.nested
-else
-	fail folded.nested "exit $rc: $out"
-fi
-run "$CS" report --folded - --folded-calls "$TMP/timeline.cstrace"
-want='nest_chain 4
+test_chain;cb_c 1000' "$TMP/timeline.cstrace"
+folded calls 'nest_chain 4
 nest_chain;cb_d 5
 test_chain 2
 test_chain;cb_a 1
@@ -245,12 +249,7 @@ test_chain;cb_a;nest_chain 1
 test_chain;cb_a;nest_chain;cb_d 1
 test_chain;cb_a;nest_chain;cb_d;0xffffffffc0001100 1
 test_chain;cb_b 1
-test_chain;cb_c 1'
-if [ "$rc" = 0 ] && [ "$out" = "$want" ]; then
-	pass folded.calls
-else
-	fail folded.calls "exit $rc: $out"
-fi
+test_chain;cb_c 1' --folded-calls "$TMP/timeline.cstrace"
 # to a file: the same lines, and the report on stdout as usual
 run "$CS" report --folded "$TMP/t.folded" "$TMP/timeline.cstrace"
 if [ "$rc" = 0 ] && grep -q '^passes: chain test_chain' <<<"$out" &&
