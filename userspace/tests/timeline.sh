@@ -26,6 +26,7 @@ if ! command -v python3 >/dev/null; then
 	exit 0
 fi
 CHECK="$HERE/trace_event_check.py"
+NL=$'\n'
 
 # the traces: generated scenarios, then the recorded ones
 traces=()
@@ -229,27 +230,27 @@ folded() {
 	if [ "$rc" = 0 ] && [ "$out" = "$want" ] && [ -z "$err" ]; then
 		pass "folded.$name"
 	else
-		fail "folded.$name" "exit $rc: $out $err"
+		fail "folded.$name" "exit $rc: ${out:0:400} ${err:0:200}"
 	fi
 }
-folded nested 'nest_chain 8000
-nest_chain;cb_d 9000
-test_chain 6000
-test_chain;cb_a 10000
-test_chain;cb_a;nest_chain 2000
-test_chain;cb_a;nest_chain;cb_d 2000
-test_chain;cb_a;nest_chain;cb_d;0xffffffffc0001100 1000
-test_chain;cb_b 1000
-test_chain;cb_c 1000' "$TMP/timeline.cstrace"
-folded calls 'nest_chain 4
-nest_chain;cb_d 5
-test_chain 2
-test_chain;cb_a 1
-test_chain;cb_a;nest_chain 1
-test_chain;cb_a;nest_chain;cb_d 1
-test_chain;cb_a;nest_chain;cb_d;0xffffffffc0001100 1
-test_chain;cb_b 1
-test_chain;cb_c 1' --folded-calls "$TMP/timeline.cstrace"
+# the timeline trace's stacks: own ns, and slices
+wns= wcalls=
+while read -r stack ns calls; do
+	wns+="${wns:+$NL}$stack $ns"
+	wcalls+="${wcalls:+$NL}$stack $calls"
+done <<'EOF'
+nest_chain 8000 4
+nest_chain;cb_d 9000 5
+test_chain 6000 2
+test_chain;cb_a 10000 1
+test_chain;cb_a;nest_chain 2000 1
+test_chain;cb_a;nest_chain;cb_d 2000 1
+test_chain;cb_a;nest_chain;cb_d;0xffffffffc0001100 1000 1
+test_chain;cb_b 1000 1
+test_chain;cb_c 1000 1
+EOF
+folded nested "$wns" "$TMP/timeline.cstrace"
+folded calls "$wcalls" --folded-calls "$TMP/timeline.cstrace"
 # to a file: the same lines, and the report on stdout as usual
 run "$CS" report --folded "$TMP/t.folded" "$TMP/timeline.cstrace"
 if [ "$rc" = 0 ] && grep -q '^passes: chain test_chain' <<<"$out" &&
