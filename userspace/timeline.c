@@ -26,6 +26,7 @@ struct track {
 	size_t *stack;		/* indices of the open slices in items */
 	size_t depth, scap;
 	__u64 last;		/* latest time on the track */
+	__u32 last_cpu;		/* the CPU of its latest event */
 };
 
 struct walk {
@@ -158,6 +159,24 @@ static int flush(struct walk *w, struct track *tr)
 	return rc ? -1 : 0;
 }
 
+/*
+ * Events were lost on cpu (CS_REC_CPU_ANY: anywhere): what is open on the
+ * tracks last seen there may have lost its end; close it, unfinished.
+ */
+static int loss(struct walk *w, const struct cs_rec_event *e)
+{
+	struct track *tr, *tmp;
+
+	HASH_ITER(hh, w->tracks, tr, tmp) {
+		if (!tr->depth || (e->cpu != CS_REC_CPU_ANY && tr->last_cpu != e->cpu))
+			continue;
+		close_to(w, tr, 0, NULL);
+		if (flush(w, tr))
+			return -1;
+	}
+	return 0;
+}
+
 static int event(struct walk *w, const struct cs_rec_event *e)
 {
 	__u64 start = w->t->hdr.start_ns, ts = e->ts > start ? e->ts - start : 0, prev;
@@ -165,14 +184,23 @@ static int event(struct walk *w, const struct cs_rec_event *e)
 	struct track *tr;
 	long k;
 
+	if (e->type == CS_REC_LOSS)
+		return loss(w, e);
+	if (e->type == CS_REC_SNAPSHOT)
+		return 0;
 	tr = track_get(w, e);
 	if (!tr)
 		return -ENOMEM;
+	tr->last_cpu = e->cpu;
 	prev = tr->last;
 	if (ts > tr->last)
 		tr->last = ts;
 	switch (e->type) {
 	case CS_REC_CALL_BEGIN:
+		/* nothing runs in a pass between its callbacks: its end was lost */
+		it = top(tr);
+		if (it && it->type == CS_TL_PASS)
+			close_to(w, tr, tr->depth - 1, NULL);
 		if (push(tr, CS_TL_PASS, e, tr->last))
 			return -ENOMEM;
 		break;

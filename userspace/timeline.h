@@ -18,8 +18,11 @@
  * ts], a stop an instant. Events that match nothing open (their pass
  * began before the recording, or events were lost) are counted in
  * `unpaired` and left out; slices an end of which is missing are closed
- * where the next event of the track shows they must have ended, or at the
- * track's last event, and marked unfinished.
+ * where the next event of the track shows they must have ended (a run of
+ * the pass while a callback is open, a call_begin while a pass is between
+ * callbacks, the end of an outer slice), where a loss record of the
+ * track's CPU says events may be missing (CS_REC_CPU_ANY: every track), or
+ * at the track's last event, and marked unfinished.
  *
  * Times are ns since the header's start time, made non-decreasing per
  * track (a child never starts before its parent nor ends after it).

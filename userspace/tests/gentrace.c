@@ -6,8 +6,8 @@
  * is clean but slower (for diff); `loss` is clean with in-stream loss
  * records of every reason; `clean-snapshot` is `clean` with the chains'
  * membership in snapshot records (version 3) instead of register events;
- * `timeline` has interrupts on two CPUs and chains nested three deep, for
- * report's timeline exports.
+ * `timeline` has interrupts on two CPUs and chains nested three deep,
+ * `timeline-loss` passes cut by losses, for report's timeline exports.
  * The bad-snap-* scenarios (not listed, in --seeds) write snapshots the
  * reader must refuse.
  *
@@ -194,11 +194,15 @@ static void snapshots(void)
 	now += 100000000;	/* past the walk's slack (checker_int.h) */
 }
 
+/* what the loss records add up to, for the trailer */
+static __u64 lost_total, missed_total;
+
 /* events were lost on cpu (CS_REC_CPU_ANY: recursion misses) */
 static void loss(__u32 cpu, int reason, __u64 n)
 {
 	struct cs_rec_event e = { .cpu = cpu, .reason = reason, .val = n };
 
+	*(reason == CS_REC_LOSS_MISSED ? &missed_total : &lost_total) += n;
 	put(&e, CS_REC_LOSS, 0);
 }
 
@@ -355,10 +359,38 @@ static void timeline(void)
 	cur_task = TASK1;
 }
 
+/*
+ * Passes that a loss cuts: their ends may be among the lost events, so
+ * report's timeline ends them unfinished there (the ends that do come are
+ * unpaired); then a whole pass.
+ */
+static void timeline_loss(void)
+{
+	begin(H1, 0, -1);
+	run(H1, &A);
+	loss(0, CS_REC_LOSS_RING_FULL, 4);
+	ret(H1, &A, NOTIFY_OK, 100);
+	end(H1, 0, -1, NOTIFY_OK, 1);
+	cur_task = TASK2;
+	cur_cpu = 1;
+	begin(H2, 0, -1);
+	run(H2, &D);
+	loss(CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, 1);
+	ret(H2, &D, NOTIFY_OK, 100);
+	end(H2, 0, -1, NOTIFY_OK, 1);
+	cur_task = TASK1;
+	cur_cpu = 0;
+	pass_abc(3);
+}
+
 static void scenario(const char *name)
 {
 	if (!strcmp(name, "timeline")) {
 		timeline();
+		return;
+	}
+	if (!strcmp(name, "timeline-loss")) {
+		timeline_loss();
 		return;
 	}
 	if (!strcmp(name, "clean")) {
@@ -497,7 +529,7 @@ static const char *const scenarios[] = {
 };
 
 /* not a rule's (not listed): report's timeline tests; fuzz seeds */
-static const char *const report_scenarios[] = { "timeline" };
+static const char *const report_scenarios[] = { "timeline", "timeline-loss" };
 
 /* the reader refuses these (tests/tracefile.sh); fuzz seeds */
 static const char *const bad_scenarios[] = {
@@ -517,7 +549,7 @@ static const struct cs_trace_sym syms[] = {
 
 static int write_one(const char *name, const char *path)
 {
-	bool has_loss = !strcmp(name, "loss");
+	bool has_loss = !strcmp(name, "loss") || !strcmp(name, "timeline-loss");
 	bool has_snap = strstr(name, "snap") || !strcmp(name, "run-not-member");
 	int err;
 
@@ -525,6 +557,7 @@ static int write_one(const char *name, const char *path)
 	cur_task = TASK1;
 	cur_ctx = CS_REC_CTX_TASK;
 	cur_cpu = 0;
+	lost_total = missed_total = 0;
 	if (partial >= (long)record_size) {
 		fprintf(stderr, "cs-gentrace: --partial %ld is a whole %u-byte record\n",
 			partial, record_size);
@@ -574,7 +607,7 @@ static int write_one(const char *name, const char *path)
 		memcpy(all, syms, sizeof(syms));
 		if (extra_sym)
 			all[n++] = (struct cs_trace_sym){ EXTRA_SYM, extra_sym, NULL };
-		err = cs_trace_finish(w, has_loss ? 9 : 0, has_loss ? 3 : 0,
+		err = cs_trace_finish(w, lost_total, missed_total,
 				      end_ns >= 0 ? (__u64)end_ns : now, all, n);
 	}
 	if (err) {

@@ -30,7 +30,7 @@ NL=$'\n'
 
 # the traces: generated scenarios, then the recorded ones
 traces=()
-for s in clean timeline loss rollback begin-without-end clean-snapshot slower; do
+for s in clean timeline timeline-loss loss rollback begin-without-end clean-snapshot slower; do
 	"$GEN" "$s" "$TMP/$s.cstrace" || fail "gen.$s" "cs-gentrace failed"
 	traces+=("$TMP/$s.cstrace")
 done
@@ -214,6 +214,23 @@ l = [(e["s"], named(e["pid"]) if "pid" in e else None, e["args"]["lost"], e["arg
      for e in ev if e.get("cat") == "loss"]
 if l != [("p", "CPU 0", 7, "ring-full"), ("p", "CPU 1", 2, "nmi"), ("g", None, 3, "missed")]:
     fail(f"loss instants {l}")'
+# a pass whose end is lost (the next call_begin comes between callbacks)
+# ends there, unfinished; it does not swallow the next pass
+py perfetto.lost-end "$TMP/begin-without-end.json" '
+p = slices("test_chain", tid=100)
+if len(p) != 2 or not p[0]["args"].get("unfinished") or p[1]["args"].get("unfinished") \
+   or p[0]["ts"] + p[0]["dur"] > p[1]["ts"]:
+    fail("passes %s" % [(e["ts"], e["dur"], e["args"].get("unfinished")) for e in p])'
+# a loss on a track's CPU ends what is open there; its ends are unpaired
+py perfetto.loss-ends-slices "$TMP/timeline-loss.json" '
+u = sorted((e["name"], e["tid"]) for e in ev if e["ph"] == "X" and e["args"].get("unfinished"))
+if u != [("cb_a", 100), ("cb_d", 200), ("nest_chain", 200), ("test_chain", 100)]:
+    fail("unfinished %s" % u)
+if (od["unpaired"], od["unfinished"], od["lost"], od["missed"]) != (4, 4, 4, 1):
+    fail("otherData %s" % od)
+whole = [e for e in slices("test_chain", tid=100) if not e["args"].get("unfinished")]
+if len(whole) != 1 or whole[0]["args"]["nr_calls"] != 3:
+    fail("the whole pass after the losses: %s" % whole)'
 py perfetto.real-interrupts "$TMP/real-6.1-cli-record.json" '
 irq = [e for e in ev if e["ph"] == "X" and named(e["pid"], e.get("tid")) == "hardirq"]
 if not irq or any(named(e["pid"]) != "CPU 0" for e in irq):
