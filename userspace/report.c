@@ -42,7 +42,8 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
 	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR: "
 	  "CHAIN.svg, bytes other than [A-Za-z0-9_] as -HH; CHAIN--0xHEAD.svg "
-	  "when chains share a name; and a timeline per chain, CHAIN.timeline.svg", 0 },
+	  "when chains share a name; and a timeline per chain that had passes, "
+	  "CHAIN.timeline.svg", 0 },
 	{ "perfetto", OPT_PERFETTO, "FILE", 0, "Also the passes, callbacks, stops and "
 	  "lock waits as Chrome trace-event JSON (Perfetto UI, chrome://tracing) "
 	  "into FILE ('-': stdout, instead of the report)", 0 },
@@ -166,11 +167,12 @@ struct pass_ent {
 	__u64 stopped;		/* of them, ended by NOTIFY_STOP_MASK */
 	__u64 rollbacks;	/* val_down passes */
 	__u64 callbacks;	/* callbacks run, all passes */
+	bool drawn;		/* --svg: its timeline is written */
 };
 
 struct pass_row {
 	struct cs_sym chain;
-	const struct pass_ent *e;
+	struct pass_ent *e;
 };
 
 struct report {
@@ -538,33 +540,46 @@ static void svg_escape(const struct cs_sym *chain, char *buf, size_t len)
 
 #define SVG_ESC_LEN (3 * CS_SYMSTR_LEN + 4)
 
-/* Note the chains' names first: which ones more than one chain has. */
-static int svg_names_note(struct report *r)
+/* Note a chain's name, and whether another chain has it too. */
+static int svg_name_note(struct report *r, const struct cs_sym *chain)
 {
 	char esc[SVG_ESC_LEN];
 	struct svg_name *n;
+
+	svg_escape(chain, esc, sizeof(esc));
+	HASH_FIND_STR(r->svg_names, esc, n);
+	if (n) {
+		n->shared |= n->head != chain->addr;
+		return 0;
+	}
+	n = calloc(1, sizeof(*n) + strlen(esc) + 1);
+	if (!n)
+		return -ENOMEM;
+	n->head = chain->addr;
+	strcpy(n->name, esc);
+	HASH_ADD_STR(r->svg_names, name, n);
+	if (!n->hh.tbl) {
+		free(n);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Note the names of the chains drawn first (with callbacks, or passes):
+ * which ones more than one chain has.
+ */
+static int svg_names_note(struct report *r)
+{
 	size_t i;
 
-	for (i = 0; i < r->nr_rows; i++) {
-		if (i && r->rows[i].chain.addr == r->rows[i - 1].chain.addr)
-			continue;
-		svg_escape(&r->rows[i].chain, esc, sizeof(esc));
-		HASH_FIND_STR(r->svg_names, esc, n);
-		if (n) {
-			n->shared |= n->head != r->rows[i].chain.addr;
-			continue;
-		}
-		n = calloc(1, sizeof(*n) + strlen(esc) + 1);
-		if (!n)
+	for (i = 0; i < r->nr_rows; i++)
+		if ((!i || r->rows[i].chain.addr != r->rows[i - 1].chain.addr) &&
+		    svg_name_note(r, &r->rows[i].chain))
 			return -ENOMEM;
-		n->head = r->rows[i].chain.addr;
-		strcpy(n->name, esc);
-		HASH_ADD_STR(r->svg_names, name, n);
-		if (!n->hh.tbl) {
-			free(n);
+	for (i = 0; i < r->nr_prows; i++)
+		if (svg_name_note(r, &r->prows[i].chain))
 			return -ENOMEM;
-		}
-	}
 	return 0;
 }
 
@@ -657,6 +672,18 @@ static int svg_write(struct report *r, const char *file, int (*draw)(FILE *, con
 	return 0;
 }
 
+/* A chain's timeline SVG, CHAIN.timeline.svg */
+static int write_timeline(struct report *r, const struct cs_sym *chain, int kind)
+{
+	char file[SVG_NAME_MAX + 32], title[CS_SYMSTR_LEN + 64], name[CS_SYMSTR_LEN];
+	struct timeline_args tl = { .c = r->tl, .head = chain->addr, .title = title };
+
+	svg_file_name(r, chain, ".timeline.svg", file, sizeof(file));
+	snprintf(title, sizeof(title), "%s (%s): passes over time",
+		 cs_sym_str(chain, name, sizeof(name)), cs_kind_name(kind));
+	return svg_write(r, file, draw_timeline, &tl);
+}
+
 /* One chain's rows, rows[0..n): its histogram and its timeline SVG. */
 static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 {
@@ -667,9 +694,12 @@ static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 	const struct cs_cbrow **order;
 	size_t i, k;
 	struct histogram_args h;
-	struct timeline_args tl;
+	struct pass_ent *p;
 	int err;
 
+	HASH_FIND(hh, r->passes, &rows[0].chain.addr, sizeof(rows[0].chain.addr), p);
+	if (p)
+		p->drawn = true;	/* its timeline is drawn here */
 	svg_file_name(r, &rows[0].chain, ".svg", file, sizeof(file));
 	order = calloc(n, sizeof(*order));
 	if (!order) {
@@ -706,15 +736,7 @@ static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 	h.series = series;
 	h.n = k;
 	err = svg_write(r, file, draw_histogram, &h);
-	if (err || !r->tl)
-		return err;
-	svg_file_name(r, &rows[0].chain, ".timeline.svg", file, sizeof(file));
-	snprintf(title, sizeof(title), "%s (%s): passes over time",
-		 cs_sym_str(&rows[0].chain, cb, sizeof(cb)), cs_kind_name(rows[0].kind));
-	tl.title = title;
-	tl.head = rows[0].chain.addr;
-	tl.c = r->tl;
-	return svg_write(r, file, draw_timeline, &tl);
+	return err ? err : write_timeline(r, &rows[0].chain, rows[0].kind);
 }
 
 /* --perfetto or --folded into f, if asked for; one message on failure */
@@ -767,8 +789,12 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 		goto out;
 	}
 
-	/* rows are sorted by chain: two SVGs per run of equal heads */
-	if (o->svg_dirfd >= 0 && r.nr_rows && !(r.tl = cs_tl_chains_collect(t))) {
+	/*
+	 * rows are sorted by chain: two SVGs per run of equal heads; then the
+	 * timeline of each chain that had passes but no callbacks
+	 */
+	if (o->svg_dirfd >= 0 && (r.nr_rows || r.nr_prows) &&
+	    !(r.tl = cs_tl_chains_collect(t))) {
 		fprintf(err, "%s: error: out of memory\n", o->cmd);
 		rc = CS_EXIT_ERROR;
 		goto out;
@@ -785,6 +811,12 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 			rc = CS_EXIT_ERROR;
 			break;	/* one message: the next file would fail alike */
 		}
+	}
+	for (i = 0; o->svg_dirfd >= 0 && rc == CS_EXIT_OK && i < r.nr_prows; i++) {
+		struct pass_ent *pe = r.prows[i].e;
+
+		if (!pe->drawn && write_timeline(&r, &r.prows[i].chain, pe->kind))
+			rc = CS_EXIT_ERROR;
 	}
 out:
 	HASH_ITER(hh, r.cbs, c, ctmp) {
