@@ -158,7 +158,7 @@ static struct pf_id *pf_cpu(struct pf *p, __u32 cpu)
 static int pf_track(struct pf *p, const struct cs_tl_track *tr, int *pid, int *tid)
 {
 	char name[64];
-	bool added;
+	bool added, ok;
 
 	if (tr->idx >= p->nr_track) {
 		size_t n = tr->idx + 64;
@@ -185,8 +185,10 @@ static int pf_track(struct pf *p, const struct cs_tl_track *tr, int *pid, int *t
 			pf_meta(p, *pid, -1, "tasks", 0);
 			p->tasks_named = true;
 		}
-		*tid = tr->pid ? (int)tr->pid : PF_TASK_TID + (int)tr->idx;
-		if (tr->pid && (!id_get(&p->tids, tr->pid, tid, &added) || !added))
+		/* a real thread id (pid_max is at most 2^22), else a made-up one */
+		ok = tr->pid && tr->pid < PF_TASKS_PID;
+		*tid = ok ? (int)tr->pid : PF_TASK_TID + (int)tr->idx;
+		if (ok && (!id_get(&p->tids, tr->pid, tid, &added) || !added))
 			*tid = PF_TASK_TID + (int)tr->idx;	/* a pid two tasks had */
 		if (*tid == (int)tr->pid)
 			snprintf(name, sizeof(name), "pid %u", tr->pid);
