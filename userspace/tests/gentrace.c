@@ -213,6 +213,14 @@ static void cb(__u64 head, const struct blk *b, int r, __u64 ns)
 	ret(head, b, r, ns);
 }
 
+/* A plain pass over one block that returns NOTIFY_OK after ns */
+static void pass_one(__u64 head, const struct blk *b, __u64 ns)
+{
+	begin(head, 0, -1);
+	cb(head, b, NOTIFY_OK, ns);
+	end(head, 0, -1, NOTIFY_OK, 1);
+}
+
 /* A plain pass over A (10), B (0), C (0) */
 static void pass_abc(int nr_calls_claimed)
 {
@@ -270,9 +278,7 @@ static void clean_body(bool snap)
 	cb(H1, &A, NOTIFY_OK, 1500);
 	cur_task = TASK1;
 	cur_ctx = CS_REC_CTX_HARDIRQ;
-	begin(H2, 0, -1);
-	cb(H2, &D, NOTIFY_OK, 500);
-	end(H2, 0, -1, NOTIFY_OK, 1);
+	pass_one(H2, &D, 500);
 	cur_ctx = CS_REC_CTX_TASK;
 	cb(H2, &D, NOTIFY_OK, 600);
 	end(H2, 0, -1, NOTIFY_OK, 1);
@@ -322,9 +328,7 @@ static void timeline(void)
 	begin(H2, 0, -1);
 	run(H2, &D);
 	cur_ctx = CS_REC_CTX_NMI;		/* interrupts the hardirq's callback */
-	begin(H1, 0, -1);
-	cb(H1, &C, NOTIFY_OK, 30);
-	end(H1, 0, -1, NOTIFY_OK, 1);
+	pass_one(H1, &C, 30);
 	cur_ctx = CS_REC_CTX_HARDIRQ;
 	ret(H2, &D, NOTIFY_OK, 900);
 	end(H2, 0, -1, NOTIFY_OK, 1);
@@ -341,14 +345,10 @@ static void timeline(void)
 	stop(H1, &B, NOTIFY_STOP, 2);
 	end(H1, 0, -1, NOTIFY_STOP, 2);
 	cur_ctx = CS_REC_CTX_SOFTIRQ;		/* a softirq on CPU 1 */
-	begin(H2, 0, -1);
-	cb(H2, &D, NOTIFY_OK, 200);
-	end(H2, 0, -1, NOTIFY_OK, 1);
+	pass_one(H2, &D, 200);
 	cur_ctx = CS_REC_CTX_TASK;
 	cur_task = TASK2 + 0x1000;		/* the idle tasks of CPU 1 and 0 */
-	begin(H2, 0, -1);
-	cb(H2, &D, NOTIFY_OK, 200);
-	end(H2, 0, -1, NOTIFY_OK, 1);
+	pass_one(H2, &D, 200);
 	cur_cpu = 0;
 	cur_task = TASK2 + 0x2000;
 	begin(H2, 0, -1);
