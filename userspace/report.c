@@ -29,13 +29,16 @@ static struct env {
 	const char *cmd;
 	const char *file;
 	const char *svg_dir;
+	const char *perfetto;
+	const char *folded;
+	bool folded_calls;
 	bool json;
 	bool openmetrics;
 	int units;
 	char units_flag;
 } env;
 
-enum { OPT_SVG = 0x100, OPT_OPENMETRICS };
+enum { OPT_SVG = 0x100, OPT_OPENMETRICS, OPT_PERFETTO, OPT_FOLDED, OPT_FOLDED_CALLS };
 
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
@@ -43,7 +46,16 @@ static const struct argp_option opts[] = {
 	  "(what 'chainscope serve' serves; see chainscope-serve(8))", 0 },
 	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR: "
 	  "CHAIN.svg, bytes other than [A-Za-z0-9_] as -HH; CHAIN--0xHEAD.svg "
-	  "when chains share a name", 0 },
+	  "when chains share a name; and a timeline per chain that had passes, "
+	  "CHAIN.timeline.svg", 0 },
+	{ "perfetto", OPT_PERFETTO, "FILE", 0, "Also the passes, callbacks, stops and "
+	  "lock waits as Chrome trace-event JSON (Perfetto UI, chrome://tracing) "
+	  "into FILE ('-': stdout, instead of the report)", 0 },
+	{ "folded", OPT_FOLDED, "FILE", 0, "Also folded stacks, 'chain;callback NS' "
+	  "lines (flamegraph.pl, speedscope) into FILE ('-': stdout, instead of "
+	  "the report)", 0 },
+	{ "folded-calls", OPT_FOLDED_CALLS, NULL, 0, "Folded values count the "
+	  "stack's passes or calls instead of its own ns", 0 },
 	CS_UNITS_OPTIONS,
 	CS_SALVAGE_OPTION,
 	{},
@@ -61,7 +73,10 @@ static const char doc[] =
 "  chainscope report n.cstrace\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg /tmp/svg n.cstrace\n"
-"  chainscope report --openmetrics n.cstrace | promtool check metrics\n";
+"  chainscope report --openmetrics n.cstrace | promtool check metrics\n"
+"  chainscope report --perfetto n.trace.json n.cstrace   # ui.perfetto.dev\n"
+"  chainscope report --folded - n.cstrace | flamegraph.pl > n-flame.svg\n"
+"  chainscope report --folded n.folded --folded-calls n.cstrace\n";
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -77,6 +92,26 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			cs_usage_error(state, "empty --svg directory");
 		env.svg_dir = arg;
 		return 0;
+	case OPT_PERFETTO:
+	case OPT_FOLDED:
+		if (!*arg)
+			cs_usage_error(state, "empty --%s file",
+				       key == OPT_PERFETTO ? "perfetto" : "folded");
+		*(key == OPT_PERFETTO ? &env.perfetto : &env.folded) = arg;
+		if (env.perfetto && env.folded && !strcmp(env.perfetto, "-") &&
+		    !strcmp(env.folded, "-"))
+			cs_usage_error(state, "--perfetto and --folded cannot both be '-'");
+		return 0;
+	case OPT_FOLDED_CALLS:
+		env.folded_calls = true;
+		return 0;
+	case ARGP_KEY_END:
+		if (env.folded_calls && !env.folded)
+			cs_usage_error(state, "--folded-calls needs --folded");
+		if (env.json && ((env.perfetto && !strcmp(env.perfetto, "-")) ||
+				 (env.folded && !strcmp(env.folded, "-"))))
+			cs_usage_error(state, "-j and an export to '-' both want stdout");
+		return cs_parse_file_arg(key, arg, state, &env.file);
 	case 'n':
 	case 'u':
 	case 'm':
@@ -140,11 +175,12 @@ struct pass_ent {
 	__u64 stopped;		/* of them, ended by NOTIFY_STOP_MASK */
 	__u64 rollbacks;	/* val_down passes */
 	__u64 callbacks;	/* callbacks run, all passes */
+	bool drawn;		/* --svg: its timeline is written */
 };
 
 struct pass_row {
 	struct cs_sym chain;
-	const struct pass_ent *e;
+	struct pass_ent *e;
 };
 
 struct report {
@@ -161,6 +197,7 @@ struct report {
 	struct pass_row *prows;		/* sorted */
 	size_t nr_prows;
 	struct svg_name *svg_names;	/* file names taken */
+	struct cs_tl_chains *tl;	/* the timeline SVGs' data */
 };
 
 static struct cb_ent *cb_get(struct report *r, const struct cs_rec_event *e)
@@ -557,38 +594,52 @@ static void svg_escape(const struct cs_sym *chain, char *buf, size_t len)
 
 #define SVG_ESC_LEN (3 * CS_SYMSTR_LEN + 4)
 
-/* Note the chains' names first: which ones more than one chain has. */
-static int svg_names_note(struct report *r)
+/* Note a chain's name, and whether another chain has it too. */
+static int svg_name_note(struct report *r, const struct cs_sym *chain)
 {
 	char esc[SVG_ESC_LEN];
 	struct svg_name *n;
-	size_t i;
 
-	for (i = 0; i < r->nr_rows; i++) {
-		if (i && r->rows[i].chain.addr == r->rows[i - 1].chain.addr)
-			continue;
-		svg_escape(&r->rows[i].chain, esc, sizeof(esc));
-		HASH_FIND_STR(r->svg_names, esc, n);
-		if (n) {
-			n->shared |= n->head != r->rows[i].chain.addr;
-			continue;
-		}
-		n = calloc(1, sizeof(*n) + strlen(esc) + 1);
-		if (!n)
-			return -ENOMEM;
-		n->head = r->rows[i].chain.addr;
-		strcpy(n->name, esc);
-		HASH_ADD_STR(r->svg_names, name, n);
-		if (!n->hh.tbl) {
-			free(n);
-			return -ENOMEM;
-		}
+	svg_escape(chain, esc, sizeof(esc));
+	HASH_FIND_STR(r->svg_names, esc, n);
+	if (n) {
+		n->shared |= n->head != chain->addr;
+		return 0;
+	}
+	n = calloc(1, sizeof(*n) + strlen(esc) + 1);
+	if (!n)
+		return -ENOMEM;
+	n->head = chain->addr;
+	strcpy(n->name, esc);
+	HASH_ADD_STR(r->svg_names, name, n);
+	if (!n->hh.tbl) {
+		free(n);
+		return -ENOMEM;
 	}
 	return 0;
 }
 
-static void svg_file_name(struct report *r, const struct cs_sym *chain, char *buf,
-			  size_t len)
+/*
+ * Note the names of the chains drawn first (with callbacks, or passes):
+ * which ones more than one chain has.
+ */
+static int svg_names_note(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_rows; i++)
+		if ((!i || r->rows[i].chain.addr != r->rows[i - 1].chain.addr) &&
+		    svg_name_note(r, &r->rows[i].chain))
+			return -ENOMEM;
+	for (i = 0; i < r->nr_prows; i++)
+		if (svg_name_note(r, &r->prows[i].chain))
+			return -ENOMEM;
+	return 0;
+}
+
+/* suffix: ".svg" (histogram), ".timeline.svg"; '.' never is in an escaped name */
+static void svg_file_name(struct report *r, const struct cs_sym *chain, const char *suffix,
+			  char *buf, size_t len)
 {
 	char esc[SVG_ESC_LEN];
 	struct svg_name *n;
@@ -596,10 +647,10 @@ static void svg_file_name(struct report *r, const struct cs_sym *chain, char *bu
 	svg_escape(chain, esc, sizeof(esc));
 	HASH_FIND_STR(r->svg_names, esc, n);
 	if ((n && n->shared) || strlen(esc) > SVG_NAME_MAX)
-		snprintf(buf, len, "%.*s--0x%llx.svg", SVG_NAME_MAX, esc,
-			 (unsigned long long)chain->addr);
+		snprintf(buf, len, "%.*s--0x%llx%s", SVG_NAME_MAX, esc,
+			 (unsigned long long)chain->addr, suffix);
 	else
-		snprintf(buf, len, "%s.svg", esc);
+		snprintf(buf, len, "%s%s", esc, suffix);
 }
 
 static int cmp_count_desc(const void *a, const void *b)
@@ -612,7 +663,82 @@ static int cmp_count_desc(const void *a, const void *b)
 	return x < y ? -1 : x > y;	/* stable: the text's order */
 }
 
-/* One chain's rows, rows[0..n), into one SVG file. */
+struct histogram_args {
+	const char *title, *note, *unit;
+	const struct cs_svg_series *series;
+	size_t n;
+};
+
+static int draw_histogram(FILE *f, const void *arg)
+{
+	const struct histogram_args *h = arg;
+
+	return cs_svg_histogram(f, h->title, h->note, h->unit, h->series, h->n);
+}
+
+struct timeline_args {
+	const struct cs_tl_chains *c;
+	__u64 head;
+	const char *title;
+};
+
+static int draw_timeline(FILE *f, const void *arg)
+{
+	const struct timeline_args *tl = arg;
+
+	return cs_tl_chain_svg(f, tl->c, tl->head, tl->title);
+}
+
+/*
+ * DIR/file, created under the directory's descriptor (never following a
+ * link), drawn by draw(); a "wrote" line, or one message and -errno.
+ */
+static int svg_write(struct report *r, const char *file, int (*draw)(FILE *, const void *),
+		     const void *arg)
+{
+	int fd, err = 0;
+	FILE *f;
+
+	fd = openat(r->o->svg_dirfd, file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		    O_CLOEXEC, 0644);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		if (fd >= 0)
+			close(fd);
+	} else {
+		if (draw(f, arg))
+			err = errno ? -errno : -EIO;
+		if (fclose(f) && !err)
+			err = errno ? -errno : -EIO;
+	}
+	if (err) {
+		fprintf(r->err, "%s: error: cannot write ", r->o->cmd);
+		put_path(r->err, r->o->svg_dir);
+		fprintf(r->err, "/%s: %s\n", file, strerror(-err));
+		return err;
+	}
+	if (!r->o->json && !r->o->openmetrics && !r->o->quiet) {
+		fputs("wrote ", r->out);
+		put_path(r->out, r->o->svg_dir);
+		fprintf(r->out, "/%s\n", file);
+	}
+	return 0;
+}
+
+/* A chain's timeline SVG, CHAIN.timeline.svg */
+static int write_timeline(struct report *r, const struct cs_sym *chain, int kind)
+{
+	char file[SVG_NAME_MAX + 32], title[CS_SYMSTR_LEN + 64], name[CS_SYMSTR_LEN];
+	struct timeline_args tl = { .c = r->tl, .head = chain->addr, .title = title };
+
+	svg_file_name(r, chain, ".timeline.svg", file, sizeof(file));
+	snprintf(title, sizeof(title), "%s (%s): passes over time",
+		 cs_sym_str(chain, name, sizeof(name)), cs_kind_name(kind));
+	return svg_write(r, file, draw_timeline, &tl);
+}
+
+/* One chain's rows, rows[0..n): its histogram and its timeline SVG. */
 static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 {
 	char names[CS_SVG_MAX_SERIES][2 * CS_SYMSTR_LEN + 80];
@@ -621,10 +747,14 @@ static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 	struct cs_svg_series series[CS_SVG_MAX_SERIES];
 	const struct cs_cbrow **order;
 	size_t i, k;
-	FILE *f;
-	int fd, err = 0;
+	struct histogram_args h;
+	struct pass_ent *p;
+	int err;
 
-	svg_file_name(r, &rows[0].chain, file, sizeof(file));
+	HASH_FIND(hh, r->passes, &rows[0].chain.addr, sizeof(rows[0].chain.addr), p);
+	if (p)
+		p->drawn = true;	/* its timeline is drawn here */
+	svg_file_name(r, &rows[0].chain, ".svg", file, sizeof(file));
 	order = calloc(n, sizeof(*order));
 	if (!order) {
 		free(order);
@@ -654,31 +784,34 @@ static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 	if (n > k)
 		snprintf(note, sizeof(note), "%zu callbacks with fewer calls not drawn", n - k);
 
-	fd = openat(r->o->svg_dirfd, file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		    O_CLOEXEC, 0644);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f) {
-		err = -errno;
-		if (fd >= 0)
-			close(fd);
-	} else {
-		if (cs_svg_histogram(f, title, note, cs_units_name(r->o->units), series, k))
-			err = errno ? -errno : -EIO;
-		if (fclose(f) && !err)
-			err = errno ? -errno : -EIO;
-	}
-	if (err) {
-		fprintf(r->err, "%s: error: cannot write ", r->o->cmd);
-		put_path(r->err, r->o->svg_dir);
-		fprintf(r->err, "/%s: %s\n", file, strerror(-err));
-		return err;
-	}
-	if (!r->o->json && !r->o->openmetrics) {
-		fputs("wrote ", r->out);
-		put_path(r->out, r->o->svg_dir);
-		fprintf(r->out, "/%s\n", file);
-	}
-	return 0;
+	h.title = title;
+	h.note = note;
+	h.unit = cs_units_name(r->o->units);
+	h.series = series;
+	h.n = k;
+	err = svg_write(r, file, draw_histogram, &h);
+	return err ? err : write_timeline(r, &rows[0].chain, rows[0].kind);
+}
+
+/* --perfetto or --folded into f, if asked for; one message on failure */
+static int export(struct report *r, const char *what, FILE *f, const char *path)
+{
+	int err;
+
+	if (!f)
+		return 0;
+	err = !strcmp(what, "perfetto") ? cs_report_perfetto(f, r->t, r->o->file) :
+	      cs_report_folded(f, r->t, r->o->folded_calls);
+	if (!err && fflush(f))
+		err = errno ? -errno : -EIO;
+	if (!err)
+		return 0;
+	fprintf(r->err, "%s: error: %s ", r->o->cmd, err == -ENOMEM ? "out of memory for" :
+		"cannot write");
+	put_path(r->err, path);
+	fprintf(r->err, " (--%s)%s%s\n", what, err == -ENOMEM ? "" : ": ",
+		err == -ENOMEM ? "" : strerror(-err));
+	return err;
 }
 
 int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
@@ -697,7 +830,9 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 		rc = CS_EXIT_ERROR;
 		goto out;
 	}
-	if (o->openmetrics) {
+	if (o->quiet) {
+		;
+	} else if (o->openmetrics) {
 		if (print_openmetrics(&r)) {
 			fprintf(err, "%s: error: out of memory\n", o->cmd);
 			rc = CS_EXIT_ERROR;
@@ -709,8 +844,22 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 		print_text(&r);
 	}
 	fflush(out);
+	if (export(&r, "perfetto", o->perfetto, o->perfetto_path) ||
+	    export(&r, "folded", o->folded, o->folded_path)) {
+		rc = CS_EXIT_ERROR;
+		goto out;
+	}
 
-	/* rows are sorted by chain: one SVG per run of equal heads */
+	/*
+	 * rows are sorted by chain: two SVGs per run of equal heads; then the
+	 * timeline of each chain that had passes but no callbacks
+	 */
+	if (o->svg_dirfd >= 0 && (r.nr_rows || r.nr_prows) &&
+	    !(r.tl = cs_tl_chains_collect(t))) {
+		fprintf(err, "%s: error: out of memory\n", o->cmd);
+		rc = CS_EXIT_ERROR;
+		goto out;
+	}
 	if (o->svg_dirfd >= 0 && svg_names_note(&r)) {
 		fprintf(err, "%s: error: out of memory\n", o->cmd);
 		rc = CS_EXIT_ERROR;
@@ -723,6 +872,12 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 			rc = CS_EXIT_ERROR;
 			break;	/* one message: the next file would fail alike */
 		}
+	}
+	for (i = 0; o->svg_dirfd >= 0 && rc == CS_EXIT_OK && i < r.nr_prows; i++) {
+		struct pass_ent *pe = r.prows[i].e;
+
+		if (!pe->drawn && write_timeline(&r, &r.prows[i].chain, pe->kind))
+			rc = CS_EXIT_ERROR;
 	}
 out:
 	HASH_ITER(hh, r.cbs, c, ctmp) {
@@ -744,7 +899,45 @@ out:
 	free(r.rows);
 	free(r.lrows);
 	free(r.prows);
+	cs_tl_chains_free(r.tl);
 	return rc;
+}
+
+/* an export's file ('-': stdout); 0, or -1 after a message */
+static int open_export(const char *path, FILE **f)
+{
+	int fd;
+
+	if (!strcmp(path, "-")) {
+		*f = stdout;
+		return 0;
+	}
+	/* the path goes to open() only */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	*f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (*f)
+		return 0;
+	fprintf(stderr, "%s: error: cannot create ", env.cmd);
+	put_path(stderr, path);
+	fprintf(stderr, ": %s\n", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* -1 if closing (writing the rest) failed, after a message unless quiet */
+static int close_export(const char *path, FILE *f, bool quiet)
+{
+	if (!f || f == stdout)
+		return 0;
+	if (!fclose(f))
+		return 0;
+	if (quiet)
+		return -1;
+	fprintf(stderr, "%s: error: cannot write ", env.cmd);
+	put_path(stderr, path);
+	fprintf(stderr, ": %s\n", strerror(errno));
+	return -1;
 }
 
 int cmd_report(int argc, char **argv)
@@ -760,6 +953,14 @@ int cmd_report(int argc, char **argv)
 	cs_parse_args(&argp, argc, argv, &env);
 	if (env.json && env.openmetrics) {
 		warn("%s: error: -j and --openmetrics exclude each other\n", env.cmd);
+		return CS_EXIT_USAGE;
+	}
+	/* '-' sends that export to stdout instead of the report */
+	if ((env.json || env.openmetrics) &&
+	    ((env.perfetto && !strcmp(env.perfetto, "-")) ||
+	     (env.folded && !strcmp(env.folded, "-")))) {
+		warn("%s: error: %s and an export to stdout ('-') exclude each other\n",
+		     env.cmd, env.json ? "-j" : "--openmetrics");
 		return CS_EXIT_USAGE;
 	}
 
@@ -781,6 +982,16 @@ int cmd_report(int argc, char **argv)
 			return CS_EXIT_ERROR;
 		}
 	}
+	if ((env.perfetto && open_export(env.perfetto, &o.perfetto)) ||
+	    (env.folded && open_export(env.folded, &o.folded))) {
+		rc = CS_EXIT_ERROR;
+		goto done;
+	}
+	o.perfetto_path = env.perfetto;
+	o.folded_path = env.folded;
+	o.folded_calls = env.folded_calls;
+	o.quiet = (env.perfetto && !strcmp(env.perfetto, "-")) ||
+		  (env.folded && !strcmp(env.folded, "-"));
 	o.cmd = env.cmd;
 	o.file = env.file;
 	o.units = env.units;
@@ -794,6 +1005,11 @@ int cmd_report(int argc, char **argv)
 		warn("%s: error: writing the report: %s\n", env.cmd, strerror(errno));
 		rc = CS_EXIT_ERROR;
 	}
+done:
+	if (close_export(env.perfetto, o.perfetto, rc != CS_EXIT_OK))
+		rc = CS_EXIT_ERROR;
+	if (close_export(env.folded, o.folded, rc != CS_EXIT_OK))
+		rc = CS_EXIT_ERROR;
 	if (o.svg_dirfd >= 0)
 		close(o.svg_dirfd);
 	cs_trace_free(&t);

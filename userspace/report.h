@@ -23,6 +23,12 @@ struct cs_report_opts {
 	bool openmetrics;	/* the Prometheus exposition (openmetrics.c) */
 	int svg_dirfd;		/* write CHAIN.svg files here; -1: no SVG */
 	const char *svg_dir;	/* the directory's path, as shown */
+	FILE *perfetto;		/* --perfetto: the trace-event JSON here, or NULL */
+	const char *perfetto_path;
+	FILE *folded;		/* --folded: the folded stacks here, or NULL */
+	const char *folded_path;
+	bool folded_calls;	/* folded values: slices, not ns */
+	bool quiet;		/* an export has stdout: no report there */
 };
 
 /*
@@ -41,6 +47,20 @@ void cs_report_snap_text(FILE *out, const struct cs_trace *t);
 /* ,"snapshots":[{chain, kind, ts_ns, stable, length, blocks[]}...] */
 void cs_report_snap_json(FILE *out, const struct cs_trace *t);
 
+/* --- report_export.c: the timeline (timeline.h) for other tools --- */
+
+/*
+ * Chrome trace-event JSON (Perfetto UI, chrome://tracing); file is the
+ * trace's path for "otherData". 0, -ENOMEM or -EIO (writing f failed).
+ */
+int cs_report_perfetto(FILE *f, const struct cs_trace *t, const char *file);
+/*
+ * Folded stacks (flamegraph.pl, speedscope): "chain;callback[;...] VALUE"
+ * sorted, VALUE the stack's own ns, or with calls its number of slices.
+ * 0, -ENOMEM or -EIO.
+ */
+int cs_report_folded(FILE *f, const struct cs_trace *t, bool calls);
+
 /* --- report_svg.c --- */
 
 #define CS_SVG_MAX_SERIES 12	/* bars per bucket; the rest are left out */
@@ -56,5 +76,50 @@ struct cs_svg_series {
  */
 int cs_svg_histogram(FILE *f, const char *title, const char *note, const char *unit,
 		     const struct cs_svg_series *s, size_t n);
+
+/*
+ * A chain's timeline: its passes over time, the trace's span cut into
+ * CS_SVG_TL_COLS columns, each drawn as the longest pass that began in it,
+ * a bar as tall as the pass, stacked from its callbacks in call order
+ * (series: colour index, < 0 other callbacks) and the pass' time outside
+ * them. Every string is XML-escaped. 0, or -1 if writing to f failed.
+ */
+#define CS_SVG_TL_COLS	200
+#define CS_SVG_TL_SEGS	8	/* callbacks drawn per pass; the rest as one */
+
+struct cs_svg_tl_seg {
+	int series;
+	__u64 ns;
+};
+
+struct cs_svg_tl_col {
+	unsigned int col;	/* 0 .. CS_SVG_TL_COLS - 1 */
+	__u64 ts, dur;		/* ns since the trace's start */
+	__u64 passes;		/* that began in the column */
+	bool unfinished;
+	size_t nseg;
+	struct cs_svg_tl_seg seg[CS_SVG_TL_SEGS];
+};
+
+struct cs_svg_timeline {
+	__u64 span_ns;			/* the trace's duration */
+	const struct cs_svg_tl_col *cols;	/* the used columns, in order */
+	size_t nr_cols;
+	const char *const *names;	/* of the series, CS_SVG_MAX_SERIES at most */
+	size_t nr_names;
+};
+
+int cs_svg_timeline(FILE *f, const char *title, const char *note,
+		    const struct cs_svg_timeline *tl);
+
+/* --- report_timeline.c: the timelines' data, for every chain at once --- */
+
+struct cs_tl_chains;
+
+/* Walk t once; NULL: out of memory. */
+struct cs_tl_chains *cs_tl_chains_collect(const struct cs_trace *t);
+/* Chain head's timeline SVG into f (title: the chain's, as shown); 0 or -1. */
+int cs_tl_chain_svg(FILE *f, const struct cs_tl_chains *c, __u64 head, const char *title);
+void cs_tl_chains_free(struct cs_tl_chains *c);
 
 #endif /* CHAINSCOPE_REPORT_H */

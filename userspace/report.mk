@@ -8,10 +8,14 @@
 #   make test-report        tests/report.sh: crafted traces and paths, the
 #                           repeated-name rows, a bounded fuzz run and a
 #                           benchmark line (events/s, 10^5 vs 10^6 events)
+#   make test-timeline      tests/timeline.sh: --perfetto (validated by
+#                           tests/trace_event_check.py), --folded and the
+#                           SVGs' timeline and legend, generated and recorded
 
 FUZZ_REPORT_RUNS ?= 5000
 
-$(OUTPUT)/chainscope: $(OUTPUT)/report_svg.o $(OUTPUT)/report_snap.o
+REPORT_OBJS := report_svg.o report_snap.o report_export.o report_timeline.o timeline.o
+$(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(REPORT_OBJS))
 
 $(OUTPUT)/cs-mkreport: tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
 		tracefile.h symname.h $(BPF_DIR)/record.h | $(OUTPUT)
@@ -20,7 +24,7 @@ $(OUTPUT)/cs-mkreport: tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
 
 # The chainscope binary's own sources, instrumented, with its main()
 # renamed so that libFuzzer's runs; the skeletons come from the CLI build.
-FUZZ_REPORT_SRCS = $(patsubst %.o,%.c,$(sort $(CLI_OBJS) $(REC_OBJS) report_svg.o report_snap.o))
+FUZZ_REPORT_SRCS = $(patsubst %.o,%.c,$(sort $(CLI_OBJS) $(REC_OBJS) $(REPORT_OBJS)))
 
 $(OUTPUT)/fuzz_report: tests/fuzz_report.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
 		$(OUTPUT)/chainscope
@@ -30,8 +34,11 @@ $(OUTPUT)/fuzz_report: tests/fuzz_report.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		tests/fuzz_report.c $(FUZZ_REPORT_SRCS) $(LDLIBS) -o $@
 
-.PHONY: test-report
-test: test-report
+.PHONY: test-report test-timeline
+test: test-report test-timeline
+test-timeline: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/cs-mkreport
+	$(Q)bash tests/timeline.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/cs-mkreport
+
 test-report: $(OUTPUT)/chainscope $(OUTPUT)/cs-mkreport
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_REPORT_RUNS) \
 		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_report" \

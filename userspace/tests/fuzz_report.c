@@ -2,13 +2,16 @@
 /*
  * libFuzzer target for `chainscope report` end to end: any bytes are
  * parsed as a trace file; whatever the reader accepts goes through
- * cs_report_run() three times, for the text, the JSON and the SVG output
- * (into a private temporary directory). Nothing runs another program.
+ * cs_report_run() four times, for the text, the JSON, the SVG output
+ * (into a private temporary directory) and the --perfetto and --folded
+ * exports. Nothing runs another program.
  *
  * Built from the CLI's own sources with main renamed (see report.mk).
  * Besides the sanitizers, it checks what a reader of the output relies on:
  * the text and the SVG files hold no control bytes but newlines, the
- * JSON is one line that parses, messages are one line each.
+ * JSON is one line that parses, messages are one line each, the trace-event
+ * JSON parses into a traceEvents array whose slices have a dur >= 0, and
+ * every folded line is "frame;frame... N".
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -115,8 +118,46 @@ static void check_svg_files(void)
 		abort();
 }
 
+/* the trace-event JSON parses; its slices have a ts and a dur >= 0 */
+static void check_perfetto(const char *buf)
+{
+	json_object *j = json_tokener_parse(buf), *ev, *e, *v;
+	size_t i;
+
+	if (!j || !json_object_object_get_ex(j, "traceEvents", &ev) ||
+	    !json_object_is_type(ev, json_type_array))
+		abort();
+	for (i = 0; i < json_object_array_length(ev); i++) {
+		e = json_object_array_get_idx(ev, i);
+		if (!json_object_object_get_ex(e, "ph", &v))
+			abort();
+		if (strcmp(json_object_get_string(v), "X"))
+			continue;
+		if (!json_object_object_get_ex(e, "dur", &v) || json_object_get_double(v) < 0 ||
+		    !json_object_object_get_ex(e, "ts", &v) || json_object_get_double(v) < 0)
+			abort();
+	}
+	json_object_put(j);
+}
+
+/* "frame;frame... N" lines: symbol bytes, ';' between frames, one space */
+static void check_folded(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *nl, *sp;
+
+	check_plain(buf, len, "folded stacks");
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', end - p);
+		sp = nl ? memrchr(p, ' ', nl - p) : NULL;
+		if (!nl || !sp || sp == p || sp + 1 == nl || p[0] == ';' || sp[-1] == ';' ||
+		    memchr(p, ' ', sp - p) || strspn(sp + 1, "0123456789") != (size_t)(nl - sp - 1))
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct capture pf, fo;
 	struct cs_report_opts o = {
 		.cmd = "chainscope report", .file = "fuzz.cstrace", .svg_dirfd = -1,
 		.svg_dir = "svg",
@@ -137,8 +178,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	o.units = size % 3;	/* CS_UNITS_NS, _US, _MS */
-	for (mode = 0; mode < 3; mode++) {
+	for (mode = 0; mode < 4; mode++) {
 		o.json = mode == 1;
+		o.quiet = mode == 3;
+		o.perfetto = mode == 3 ? cap_open(&pf) : NULL;
+		o.folded = mode == 3 ? cap_open(&fo) : NULL;
+		o.folded_calls = size % 2;
 		if (mode == 2)
 			make_dir();
 		o.svg_dirfd = mode == 2 ? dirfd_ : -1;
@@ -164,6 +209,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(err.buf);
 		if (mode == 2)
 			check_svg_files();
+		if (mode == 3) {
+			cap_close(&pf);
+			cap_close(&fo);
+			if (out.len)
+				abort();	/* quiet: the exports only */
+			if (rc == CS_EXIT_OK) {
+				check_plain(pf.buf, pf.len, "trace-event JSON");
+				check_perfetto(pf.buf);
+				check_folded(fo.buf, fo.len);
+			}
+			free(pf.buf);
+			free(fo.buf);
+		}
 	}
 	cs_trace_free(&t);
 	free(buf);

@@ -5,7 +5,9 @@
  * violation of a `chainscope check` rule, named like the rule; `slower`
  * is clean but slower (for diff); `loss` is clean with in-stream loss
  * records of every reason; `clean-snapshot` is `clean` with the chains'
- * membership in snapshot records (version 3) instead of register events.
+ * membership in snapshot records (version 3) instead of register events;
+ * `timeline` has interrupts on two CPUs and chains nested three deep,
+ * `timeline-loss` passes cut by losses, for report's timeline exports.
  * The bad-snap-* scenarios (not listed, in --seeds) write snapshots the
  * reader must refuse.
  *
@@ -73,6 +75,7 @@ static const char *extra_sym;	/* --symbol NAME: one more, at EXTRA_SYM */
 static __u64 now = 1000000;
 static __u64 cur_task = TASK1;
 static __u8 cur_ctx = CS_REC_CTX_TASK;
+static __u32 cur_cpu;
 
 static void put(struct cs_rec_event *e, int type, __u64 head)
 {
@@ -81,8 +84,10 @@ static void put(struct cs_rec_event *e, int type, __u64 head)
 	e->ts = now;
 	if (type != CS_REC_LOSS) {	/* a loss record has cpu, ts, val, reason */
 		e->task = cur_task;
-		e->pid = cur_task == TASK1 ? 100 : 200;
+		/* other tasks are idle tasks: pid 0 */
+		e->pid = cur_task == TASK1 ? 100 : cur_task == TASK2 ? 200 : 0;
 		e->ctx = cur_ctx;
+		e->cpu = cur_cpu;
 		e->kind = BLOCKING;
 	}
 	now += 1000;
@@ -189,11 +194,15 @@ static void snapshots(void)
 	now += 100000000;	/* past the walk's slack (checker_int.h) */
 }
 
+/* what the loss records add up to, for the trailer */
+static __u64 lost_total, missed_total;
+
 /* events were lost on cpu (CS_REC_CPU_ANY: recursion misses) */
 static void loss(__u32 cpu, int reason, __u64 n)
 {
 	struct cs_rec_event e = { .cpu = cpu, .reason = reason, .val = n };
 
+	*(reason == CS_REC_LOSS_MISSED ? &missed_total : &lost_total) += n;
 	put(&e, CS_REC_LOSS, 0);
 }
 
@@ -202,6 +211,14 @@ static void cb(__u64 head, const struct blk *b, int r, __u64 ns)
 {
 	run(head, b);
 	ret(head, b, r, ns);
+}
+
+/* A plain pass over one block that returns NOTIFY_OK after ns */
+static void pass_one(__u64 head, const struct blk *b, __u64 ns)
+{
+	begin(head, 0, -1);
+	cb(head, b, NOTIFY_OK, ns);
+	end(head, 0, -1, NOTIFY_OK, 1);
 }
 
 /* A plain pass over A (10), B (0), C (0) */
@@ -261,9 +278,7 @@ static void clean_body(bool snap)
 	cb(H1, &A, NOTIFY_OK, 1500);
 	cur_task = TASK1;
 	cur_ctx = CS_REC_CTX_HARDIRQ;
-	begin(H2, 0, -1);
-	cb(H2, &D, NOTIFY_OK, 500);
-	end(H2, 0, -1, NOTIFY_OK, 1);
+	pass_one(H2, &D, 500);
 	cur_ctx = CS_REC_CTX_TASK;
 	cb(H2, &D, NOTIFY_OK, 600);
 	end(H2, 0, -1, NOTIFY_OK, 1);
@@ -296,8 +311,88 @@ static void clean_body(bool snap)
 	run(H1, &A);
 }
 
+/*
+ * For report's timeline (--perfetto, --folded, the timeline SVG): interrupt
+ * contexts on two CPUs, an NMI pass inside a hardirq pass inside a task's
+ * callback, chains nested three deep, a task that sleeps in a callback and
+ * wakes on the other CPU, the idle tasks of both CPUs (pid 0), an orphan
+ * return and a lost one.
+ */
+static void timeline(void)
+{
+	registrations();
+	ret(H1, &B, NOTIFY_OK, 100);		/* its pass began before recording */
+	begin(H1, 0, -1);
+	run(H1, &A);
+	cur_ctx = CS_REC_CTX_HARDIRQ;		/* interrupts A's callback */
+	begin(H2, 0, -1);
+	run(H2, &D);
+	cur_ctx = CS_REC_CTX_NMI;		/* interrupts the hardirq's callback */
+	pass_one(H1, &C, 30);
+	cur_ctx = CS_REC_CTX_HARDIRQ;
+	ret(H2, &D, NOTIFY_OK, 900);
+	end(H2, 0, -1, NOTIFY_OK, 1);
+	cur_ctx = CS_REC_CTX_TASK;
+	begin(H2, 0, -1);			/* A calls nest_chain, D calls test_chain */
+	run(H2, &D);
+	begin(H1 + 0x100, 0, -1);
+	end(H1 + 0x100, 0, -1, 0, 0);
+	cur_cpu = 1;				/* D slept, woke on CPU 1 */
+	ret(H2, &D, NOTIFY_OK, 4000000);
+	end(H2, 0, -1, NOTIFY_OK, 1);
+	ret(H1, &A, NOTIFY_OK, 5000000);
+	cb(H1, &B, NOTIFY_STOP, 100);
+	stop(H1, &B, NOTIFY_STOP, 2);
+	end(H1, 0, -1, NOTIFY_STOP, 2);
+	cur_ctx = CS_REC_CTX_SOFTIRQ;		/* a softirq on CPU 1 */
+	pass_one(H2, &D, 200);
+	cur_ctx = CS_REC_CTX_TASK;
+	cur_task = TASK2 + 0x1000;		/* the idle tasks of CPU 1 and 0 */
+	pass_one(H2, &D, 200);
+	cur_cpu = 0;
+	cur_task = TASK2 + 0x2000;
+	begin(H2, 0, -1);
+	run(H2, &D);				/* its return was lost */
+	run(H2, &D);
+	ret(H2, &D, NOTIFY_OK, 200);
+	end(H2, 0, -1, NOTIFY_OK, 1);
+	cur_task = TASK1;
+}
+
+/*
+ * Passes that a loss cuts: their ends may be among the lost events, so
+ * report's timeline ends them unfinished there (the ends that do come are
+ * unpaired); then a whole pass.
+ */
+static void timeline_loss(void)
+{
+	begin(H1, 0, -1);
+	run(H1, &A);
+	loss(0, CS_REC_LOSS_RING_FULL, 4);
+	ret(H1, &A, NOTIFY_OK, 100);
+	end(H1, 0, -1, NOTIFY_OK, 1);
+	cur_task = TASK2;
+	cur_cpu = 1;
+	begin(H2, 0, -1);
+	run(H2, &D);
+	loss(CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, 1);
+	ret(H2, &D, NOTIFY_OK, 100);
+	end(H2, 0, -1, NOTIFY_OK, 1);
+	cur_task = TASK1;
+	cur_cpu = 0;
+	pass_abc(3);
+}
+
 static void scenario(const char *name)
 {
+	if (!strcmp(name, "timeline")) {
+		timeline();
+		return;
+	}
+	if (!strcmp(name, "timeline-loss")) {
+		timeline_loss();
+		return;
+	}
 	if (!strcmp(name, "clean")) {
 		clean_body(false);
 	} else if (!strcmp(name, "clean-snapshot")) {
@@ -433,6 +528,9 @@ static const char *const scenarios[] = {
 	"clean-snapshot", "run-not-member",
 };
 
+/* not a rule's (not listed): report's timeline tests; fuzz seeds */
+static const char *const report_scenarios[] = { "timeline", "timeline-loss" };
+
 /* the reader refuses these (tests/tracefile.sh); fuzz seeds */
 static const char *const bad_scenarios[] = {
 	"bad-snap-order", "bad-snap-length", "bad-snap-dup", "bad-snap-head",
@@ -451,13 +549,15 @@ static const struct cs_trace_sym syms[] = {
 
 static int write_one(const char *name, const char *path)
 {
-	bool has_loss = !strcmp(name, "loss");
+	bool has_loss = !strcmp(name, "loss") || !strcmp(name, "timeline-loss");
 	bool has_snap = strstr(name, "snap") || !strcmp(name, "run-not-member");
 	int err;
 
 	now = 1000000;
 	cur_task = TASK1;
 	cur_ctx = CS_REC_CTX_TASK;
+	cur_cpu = 0;
+	lost_total = missed_total = 0;
 	if (partial >= (long)record_size) {
 		fprintf(stderr, "cs-gentrace: --partial %ld is a whole %u-byte record\n",
 			partial, record_size);
@@ -507,7 +607,7 @@ static int write_one(const char *name, const char *path)
 		memcpy(all, syms, sizeof(syms));
 		if (extra_sym)
 			all[n++] = (struct cs_trace_sym){ EXTRA_SYM, extra_sym, NULL };
-		err = cs_trace_finish(w, has_loss ? 9 : 0, has_loss ? 3 : 0,
+		err = cs_trace_finish(w, lost_total, missed_total,
 				      end_ns >= 0 ? (__u64)end_ns : now, all, n);
 	}
 	if (err) {
@@ -541,6 +641,10 @@ static int seeds(const char *dir)
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s.cstrace", dir, scenarios[i]);
 		rc |= write_one(scenarios[i], path);
+	}
+	for (i = 0; i < sizeof(report_scenarios) / sizeof(report_scenarios[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s.cstrace", dir, report_scenarios[i]);
+		rc |= write_one(report_scenarios[i], path);
 	}
 	for (i = 0; i < sizeof(bad_scenarios) / sizeof(bad_scenarios[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s.cstrace", dir, bad_scenarios[i]);

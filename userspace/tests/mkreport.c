@@ -16,8 +16,13 @@
  *       one callback: SVG file names
  *   cs-mkreport bench FILE EVENTS CALLBACKS
  *       EVENTS notifier_return records spread over CALLBACKS callbacks
+ *   cs-mkreport passes FILE PASSES CALLBACKS
+ *       PASSES whole passes (call_begin, a run and return per callback,
+ *       call_end) of one chain with CALLBACKS callbacks: the timeline's
+ *       benchmark
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,12 +39,12 @@
 static struct cs_trace_writer *w;
 static __u64 now = 1000000;
 
-static void put_return(__u64 cb, __u64 nb, __u64 ns, int ret)
+static void put_event(int type, __u64 cb, __u64 nb, __u64 ns, int ret)
 {
 	struct cs_rec_event e = {
 		.ts = now, .task = TASK, .head = HEAD, .cb = cb, .nb = nb,
-		.duration_ns = ns, .pid = 100, .ret = ret, .type = CS_REC_RETURN,
-		.kind = BLOCKING,
+		.duration_ns = ns, .pid = 100, .ret = ret, .type = type,
+		.kind = BLOCKING, .nr_to_call = type == CS_REC_CALL_BEGIN ? -1 : 0,
 	};
 
 	now += 1000;
@@ -47,6 +52,11 @@ static void put_return(__u64 cb, __u64 nb, __u64 ns, int ret)
 		perror("cs-mkreport: write");
 		exit(1);
 	}
+}
+
+static void put_return(__u64 cb, __u64 nb, __u64 ns, int ret)
+{
+	put_event(CS_REC_RETURN, cb, nb, ns, ret);
 }
 
 static void put_lock_wait(__u64 ns, int op)
@@ -162,7 +172,8 @@ static int chains(int argc, char **argv)
 	return finish(syms, 2 * n);
 }
 
-static int bench(const char *path, unsigned long events, unsigned long cbs)
+/* events returns over cbs callbacks; passes: events passes over all cbs */
+static int bench(const char *path, unsigned long events, unsigned long cbs, bool passes)
 {
 	struct cs_trace_sym *syms;
 	unsigned long i;
@@ -182,9 +193,19 @@ static int bench(const char *path, unsigned long events, unsigned long cbs)
 		if (!syms[i + 1].name)
 			return 1;
 	}
-	for (i = 0; i < events; i++)
+	for (i = 0; i < events && !passes; i++)
 		put_return(CB0 + (i % cbs) * 0x100, NB0 + (i % cbs) * 0x40,
 			   1000 + (i * 7919) % 100000, (i % 97) ? 0 : 0x8001);
+	for (i = 0; i < events && passes; i++) {
+		unsigned long k;
+
+		put_event(CS_REC_CALL_BEGIN, 0, 0, 0, 0);
+		for (k = 0; k < cbs; k++) {
+			put_event(CS_REC_RUN, CB0 + k * 0x100, NB0 + k * 0x40, 0, 0);
+			put_return(CB0 + k * 0x100, NB0 + k * 0x40, 900, 1);
+		}
+		put_event(CS_REC_CALL_END, 0, 0, 0, 1);
+	}
 	rc = finish(syms, cbs + 1);
 	for (i = 0; i < cbs; i++)
 		free((char *)syms[i + 1].name);
@@ -202,10 +223,12 @@ int main(int argc, char **argv)
 		return chains(argc, argv);
 	if (argc == 3 && !strcmp(argv[1], "dupname"))
 		return dupname(argv[2]);
-	if (argc == 5 && !strcmp(argv[1], "bench"))
-		return bench(argv[2], strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0));
+	if (argc == 5 && (!strcmp(argv[1], "bench") || !strcmp(argv[1], "passes")))
+		return bench(argv[2], strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
+			     !strcmp(argv[1], "passes"));
 	fprintf(stderr, "usage: cs-mkreport names FILE CHAIN CB [MODULE [RELEASE [BOOT_ID]]]\n"
 		"       cs-mkreport dupname FILE\n"
-		"       cs-mkreport bench FILE EVENTS CALLBACKS\n");
+		"       cs-mkreport bench FILE EVENTS CALLBACKS\n"
+		"       cs-mkreport passes FILE PASSES CALLBACKS\n");
 	return 2;
 }

@@ -141,7 +141,7 @@ else
 fi
 
 # --- SVG directories the shell or gnuplot would read as code ---------------
-# svgdir NAME DIR: report writes DIR/test_chain.svg, runs nothing
+# svgdir NAME DIR: report writes DIR/test_chain.svg and .timeline.svg, runs nothing
 svgdir() {
 	local name=$1 dir=$2
 	rm -f "$MARK"
@@ -153,8 +153,10 @@ svgdir() {
 		fail "svg-dir.$name" "exit $rc: $(printf '%q' "$err")"
 	elif ! svg_ok "$dir/test_chain.svg"; then
 		fail "svg-dir.$name" "no SVG naming the chain and callbacks in the directory"
-	elif [ "$(grep -c '^wrote ' <<<"$out")" != 1 ] || ! one_line "$(grep '^wrote ' <<<"$out")"; then
-		fail "svg-dir.$name" "want one 'wrote' line without control bytes: $(printf '%q' "$out")"
+	elif [ "$(grep -c '^wrote ' <<<"$out")" != 2 ] ||
+	     ! one_line "$(grep '^wrote .*/test_chain.svg$' <<<"$out")" ||
+	     ! one_line "$(grep '^wrote .*/test_chain.timeline.svg$' <<<"$out")"; then
+		fail "svg-dir.$name" "want two 'wrote' lines (histogram, timeline) without control bytes: $(printf '%q' "$out")"
 	else
 		pass "svg-dir.$name"
 	fi
@@ -253,7 +255,7 @@ svgnames() {	# svgnames NAME CHAIN... : the files written, sorted, one line
 	"$CS" report --svg "$TMP/svgn-$1" "$TMP/$1.cstrace" >/dev/null 2>&1 || echo "report failed"
 	ls "$TMP/svgn-$1" | sort | tr '\n' ' '
 }
-want="my-2echain.svg my_chain.svg "
+want="my-2echain.svg my-2echain.timeline.svg my_chain.svg my_chain.timeline.svg "
 a=$(svgnames dot-first my.chain my_chain)
 b=$(svgnames dot-last my_chain my.chain)
 if [ "$a" = "$want" ] && [ "$b" = "$want" ] &&
@@ -265,7 +267,8 @@ else
 	fail svg-names-order-free "files '$a' and '$b', want '$want' both"
 fi
 a=$(svgnames shared twice other twice)
-want="other.svg twice--0xffffffffc0001000.svg twice--0xffffffffc0003000.svg "
+want="other.svg other.timeline.svg twice--0xffffffffc0001000.svg twice--0xffffffffc0001000.timeline.svg "
+want+="twice--0xffffffffc0003000.svg twice--0xffffffffc0003000.timeline.svg "
 if [ "$a" = "$want" ]; then
 	pass svg-names-shared
 else

@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * chainscope report --perfetto and --folded: the timeline (timeline.h) as
+ * Chrome trace-event JSON, which the Perfetto UI and chrome://tracing
+ * open, and as folded stacks, which flamegraph.pl and speedscope read.
+ *
+ * Perfetto. Complete events ("ph":"X", ts and dur in microseconds since
+ * the trace's start, with the nanoseconds as three decimals), written per
+ * track in start order, parents first. Tracks: one process "tasks" with
+ * a thread per task (tid = its thread id, or a made-up one for the idle
+ * tasks, which all have pid 0, and for a pid two tasks had), and one
+ * process "CPU N" per CPU with a thread per interrupt context that ran
+ * there (softirq, hardirq, NMI). Stops and vetoes are thread-scoped
+ * instants, event loss a process-scoped instant on its CPU (global for
+ * recursion misses). Every event is one line.
+ *
+ * Folded. One line per stack, "chain;callback[;inner_chain;inner_cb...]
+ * VALUE": VALUE the stack's own ns (its slices' time less the time of the
+ * slices inside them), or with calls its number of slices. Lines sorted.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#define HASH_NONFATAL_OOM 1
+#include <uthash.h>
+
+#include "cbrow.h"
+#include "chainscope.h"
+#include "report.h"
+#include "timeline.h"
+#include "tracefile.h"
+
+/* pid and tid spaces of the made-up tracks, above any Linux pid (2^22) */
+#define PF_TASKS_PID	0x3fffffff
+#define PF_CPU_PID	0x40000000	/* + the CPU's order of appearance */
+#define PF_CTX_TID	0x50000000	/* + the track's index */
+#define PF_TASK_TID	0x60000000	/* + the track's index */
+
+struct pf_id {
+	UT_hash_handle hh;
+	__u32 key;		/* a CPU, or a tid taken */
+	int pid;
+	__u64 last;		/* a CPU: its latest loss instant */
+};
+
+struct pf {
+	FILE *f;
+	const struct cs_trace *t;
+	const char *sep;
+	bool tasks_named;
+	struct pf_id *cpus, *tids;
+	int nr_cpus;
+	int *track_tid;		/* by track index, 0: not yet named */
+	int *track_pid;
+	size_t nr_track;
+};
+
+static void pf_put(struct pf *p, json_object *o)
+{
+	fputs(p->sep, p->f);
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE), p->f);
+	json_object_put(o);
+	p->sep = ",\n";
+}
+
+/* microseconds with exactly the nanoseconds as decimals */
+static void pf_us(json_object *o, const char *key, __u64 ns)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "%llu.%03llu", (unsigned long long)(ns / 1000),
+		 (unsigned long long)(ns % 1000));
+	json_object_object_add(o, key, json_object_new_double_s(ns / 1000.0, s));
+}
+
+/* one metadata event: {"ph":"M","name":what,"pid","tid"(>= 0),"args":{key: v}} */
+static void pf_meta1(struct pf *p, const char *what, int pid, int tid, const char *key,
+		     json_object *v)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_object();
+
+	json_object_object_add(o, "ph", json_object_new_string("M"));
+	json_object_object_add(o, "name", json_object_new_string(what));
+	json_object_object_add(o, "pid", json_object_new_int(pid));
+	if (tid >= 0)
+		json_object_object_add(o, "tid", json_object_new_int(tid));
+	json_object_object_add(a, key, v);
+	json_object_object_add(o, "args", a);
+	pf_put(p, o);
+}
+
+/* a process (tid < 0) or thread track's name and its place in the list */
+static void pf_meta(struct pf *p, int pid, int tid, const char *name, int sort)
+{
+	pf_meta1(p, tid >= 0 ? "thread_name" : "process_name", pid, tid, "name",
+		 json_object_new_string(name));
+	pf_meta1(p, tid >= 0 ? "thread_sort_index" : "process_sort_index", pid, tid,
+		 "sort_index", json_object_new_int(sort));
+}
+
+/* a set of __u32 keys with a value; -ENOMEM */
+static struct pf_id *id_get(struct pf_id **set, __u32 key, int *val, bool *added)
+{
+	struct pf_id *i;
+
+	*added = false;
+	HASH_FIND(hh, *set, &key, sizeof(key), i);
+	if (i) {
+		*val = i->pid;
+		return i;
+	}
+	i = calloc(1, sizeof(*i));
+	if (!i)
+		return NULL;
+	i->key = key;
+	i->pid = *val;
+	HASH_ADD(hh, *set, key, sizeof(i->key), i);
+	if (!i->hh.tbl) {
+		free(i);
+		return NULL;
+	}
+	*added = true;
+	return i;
+}
+
+static void id_free(struct pf_id **set)
+{
+	struct pf_id *i, *tmp;
+
+	HASH_ITER(hh, *set, i, tmp) {
+		HASH_DEL(*set, i);
+		free(i);
+	}
+}
+
+/* the process of a CPU, named the first time; NULL: no memory */
+static struct pf_id *pf_cpu(struct pf *p, __u32 cpu)
+{
+	int pid = PF_CPU_PID + p->nr_cpus;
+	struct pf_id *c;
+	char name[32];
+	bool added;
+
+	c = id_get(&p->cpus, cpu, &pid, &added);
+	if (c && added) {
+		p->nr_cpus++;
+		snprintf(name, sizeof(name), "CPU %u", cpu);
+		pf_meta(p, pid, -1, name,
+			(int)(cpu < 0x7ffffff ? cpu + 1 : 0x7ffffff));
+	}
+	return c;
+}
+
+/* the track's pid and tid, named the first time; -1: no memory */
+static int pf_track(struct pf *p, const struct cs_tl_track *tr, int *pid, int *tid)
+{
+	char name[64];
+	bool added, ok;
+
+	if (tr->idx >= p->nr_track) {
+		size_t n = tr->idx + 64;
+		int *a = realloc(p->track_tid, n * sizeof(*a));
+
+		if (!a)
+			return -1;
+		p->track_tid = a;
+		a = realloc(p->track_pid, n * sizeof(*a));
+		if (!a)
+			return -1;
+		p->track_pid = a;
+		memset(p->track_tid + p->nr_track, 0, (n - p->nr_track) * sizeof(*a));
+		p->nr_track = n;
+	}
+	if (p->track_tid[tr->idx]) {
+		*pid = p->track_pid[tr->idx];
+		*tid = p->track_tid[tr->idx];
+		return 0;
+	}
+	if (tr->ctx == CS_REC_CTX_TASK) {
+		*pid = PF_TASKS_PID;
+		if (!p->tasks_named) {
+			pf_meta(p, *pid, -1, "tasks", 0);
+			p->tasks_named = true;
+		}
+		/* a real thread id (pid_max is at most 2^22), else a made-up one */
+		ok = tr->pid && tr->pid < PF_TASKS_PID;
+		*tid = ok ? (int)tr->pid : PF_TASK_TID + (int)tr->idx;
+		if (ok && (!id_get(&p->tids, tr->pid, tid, &added) || !added))
+			*tid = PF_TASK_TID + (int)tr->idx;	/* a pid two tasks had */
+		if (*tid == (int)tr->pid)
+			snprintf(name, sizeof(name), "pid %u", tr->pid);
+		else
+			snprintf(name, sizeof(name), "pid %u (task 0x%llx)", tr->pid,
+				 (unsigned long long)tr->task);
+		pf_meta(p, *pid, *tid, name, (int)tr->idx);
+	} else {
+		struct pf_id *c = pf_cpu(p, tr->cpu);
+
+		if (!c)
+			return -1;
+		*pid = c->pid;
+		*tid = PF_CTX_TID + (int)tr->idx;
+		snprintf(name, sizeof(name), "%s", cs_tl_ctx_name(tr->ctx));
+		pf_meta(p, *pid, *tid, name, (int)tr->ctx);
+	}
+	p->track_pid[tr->idx] = *pid;
+	p->track_tid[tr->idx] = *tid;
+	return 0;
+}
+
+static void sym_arg(const struct cs_trace *t, json_object *a, const char *key, __u64 addr)
+{
+	struct cs_sym s;
+
+	cs_sym_from_trace(&s, t, addr);
+	cs_json_symbol(a, key, &s);
+}
+
+static const char *sym_name(const struct cs_trace *t, __u64 addr, char *buf, size_t len)
+{
+	struct cs_sym s;
+
+	cs_sym_from_trace(&s, t, addr);
+	return cs_sym_str(&s, buf, len);
+}
+
+static const char *call_name(unsigned int type)
+{
+	static const char *const names[] = { "plain", "robust", "rollback" };
+
+	return type < 3 ? names[type] : "?";
+}
+
+static const char *class_name(int ret)
+{
+	static const char *const names[] = { "ok", "stop", "bad", "errno" };
+
+	return names[cs_ret_classify(ret)];
+}
+
+static int pf_flush(void *ctx, const struct cs_tl_track *tr, const struct cs_tl_item *items,
+		    size_t n)
+{
+	char name[CS_SYMSTR_LEN + 32], sym[CS_SYMSTR_LEN];
+	struct pf *p = ctx;
+	const struct cs_trace *t = p->t;
+	int pid, tid;
+	size_t i;
+
+	if (pf_track(p, tr, &pid, &tid))
+		return -1;
+	for (i = 0; i < n; i++) {
+		const struct cs_tl_item *it = &items[i];
+		const struct cs_rec_event *b = it->b, *e = it->e;
+		json_object *o = json_object_new_object(), *a = json_object_new_object();
+		const char *cat = "pass", *nm = name;
+
+		switch (it->type) {
+		case CS_TL_PASS:
+			nm = sym_name(t, b->head, name, sizeof(name));
+			sym_arg(t, a, "chain", b->head);
+			json_object_object_add(a, "kind", json_object_new_string(cs_kind_name(b->kind)));
+			json_object_object_add(a, "call", json_object_new_string(call_name(b->call_type)));
+			json_object_object_add(a, "val", json_object_new_uint64(b->val));
+			if (b->nr_to_call >= 0)
+				json_object_object_add(a, "nr_to_call", json_object_new_int(b->nr_to_call));
+			if (e) {
+				json_object_object_add(a, "ret", json_object_new_int(e->ret));
+				json_object_object_add(a, "nr_calls", json_object_new_int(e->nr_calls));
+			}
+			break;
+		case CS_TL_CALLBACK:
+			cat = "callback";
+			nm = sym_name(t, b->cb, name, sizeof(name));
+			sym_arg(t, a, "callback", b->cb);
+			sym_arg(t, a, "nb", b->nb);
+			json_object_object_add(a, "priority", json_object_new_int(b->priority));
+			if (e) {
+				json_object_object_add(a, "ret", json_object_new_int(e->ret));
+				json_object_object_add(a, "result",
+						       json_object_new_string(class_name(e->ret)));
+				json_object_object_add(a, "duration_ns",
+						       json_object_new_uint64(e->duration_ns));
+			}
+			break;
+		case CS_TL_LOCK:
+			cat = "lock";
+			snprintf(name, sizeof(name), "lock wait (%s)", cs_lock_op_name(b->lock_op));
+			sym_arg(t, a, "chain", b->head);
+			sym_arg(t, a, "lock", b->lock);
+			json_object_object_add(a, "op", json_object_new_string(cs_lock_op_name(b->lock_op)));
+			json_object_object_add(a, "wait_ns", json_object_new_uint64(b->duration_ns));
+			break;
+		default:
+			cat = "stop";
+			snprintf(name, sizeof(name), "%s: %s",
+				 cs_ret_classify(b->ret) == CS_RET_STOP ? "stop" : "veto",
+				 sym_name(t, b->cb, sym, sizeof(sym)));
+			sym_arg(t, a, "chain", b->head);
+			sym_arg(t, a, "callback", b->cb);
+			json_object_object_add(a, "ret", json_object_new_int(b->ret));
+			json_object_object_add(a, "result", json_object_new_string(class_name(b->ret)));
+			json_object_object_add(a, "nr_calls", json_object_new_int(b->nr_calls));
+		}
+		if (it->type != CS_TL_STOP && it->type != CS_TL_LOCK && !e)
+			json_object_object_add(a, "unfinished", json_object_new_boolean(1));
+		json_object_object_add(a, "cpu", json_object_new_uint64(b->cpu));
+		json_object_object_add(o, "name", json_object_new_string(nm));
+		json_object_object_add(o, "cat", json_object_new_string(cat));
+		json_object_object_add(o, "ph", json_object_new_string(it->type == CS_TL_STOP ? "i" : "X"));
+		pf_us(o, "ts", it->ts);
+		if (it->type == CS_TL_STOP)
+			json_object_object_add(o, "s", json_object_new_string("t"));
+		else
+			pf_us(o, "dur", it->dur);
+		json_object_object_add(o, "pid", json_object_new_int(pid));
+		json_object_object_add(o, "tid", json_object_new_int(tid));
+		json_object_object_add(o, "args", a);
+		pf_put(p, o);
+	}
+	return ferror(p->f) ? -1 : 0;
+}
+
+/* loss records: an instant on their CPU's process, global for misses */
+static int pf_losses(struct pf *p)
+{
+	const struct cs_trace *t = p->t;
+	__u64 start = t->hdr.start_ns, global = 0;
+	size_t i;
+
+	for (i = 0; i < t->nr_events; i++) {
+		const struct cs_rec_event *e = &t->events[i];
+		__u64 ts = e->ts > start ? e->ts - start : 0, *last = &global;
+		struct pf_id *c = NULL;
+		json_object *o, *a;
+		char name[64];
+
+		if (e->type != CS_REC_LOSS)
+			continue;
+		if (e->cpu != CS_REC_CPU_ANY) {
+			c = pf_cpu(p, e->cpu);
+			if (!c)
+				return -1;
+			last = &c->last;
+		}
+		if (ts < *last)
+			ts = *last;
+		*last = ts;
+		o = json_object_new_object();
+		a = json_object_new_object();
+		snprintf(name, sizeof(name), "lost %llu events (%s)", (unsigned long long)e->val,
+			 cs_rec_loss_reason_name(e->reason));
+		json_object_object_add(o, "name", json_object_new_string(name));
+		json_object_object_add(o, "cat", json_object_new_string("loss"));
+		json_object_object_add(o, "ph", json_object_new_string("i"));
+		pf_us(o, "ts", ts);
+		json_object_object_add(o, "s", json_object_new_string(c ? "p" : "g"));
+		if (c)
+			json_object_object_add(o, "pid", json_object_new_int(c->pid));
+		json_object_object_add(a, "lost", json_object_new_uint64(e->val));
+		json_object_object_add(a, "reason",
+				       json_object_new_string(cs_rec_loss_reason_name(e->reason)));
+		json_object_object_add(o, "args", a);
+		pf_put(p, o);
+	}
+	return 0;
+}
+
+int cs_report_perfetto(FILE *f, const struct cs_trace *t, const char *file)
+{
+	struct pf p = { .f = f, .t = t, .sep = "" };
+	struct cs_tl_stats st;
+	json_object *o;
+	const char *s;
+	int rc;
+
+	fputs("{\"traceEvents\":[\n", f);
+	rc = cs_timeline_walk(t, pf_flush, &p, &st);
+	if (!rc)
+		rc = pf_losses(&p);
+	o = json_object_new_object();
+	json_object_object_add(o, "tool", json_object_new_string("chainscope report --perfetto"));
+	json_object_object_add(o, "file", json_object_new_string(file));
+	json_object_object_add(o, "kernel", json_object_new_string(t->hdr.release));
+	json_object_object_add(o, "boot_id", json_object_new_string(t->hdr.boot_id));
+	json_object_object_add(o, "start_ns", json_object_new_uint64(t->hdr.start_ns));
+	json_object_object_add(o, "tracks", json_object_new_uint64(st.tracks));
+	json_object_object_add(o, "unpaired", json_object_new_uint64(st.unpaired));
+	json_object_object_add(o, "unfinished", json_object_new_uint64(st.unfinished));
+	json_object_object_add(o, "lost", json_object_new_uint64(t->lost));
+	json_object_object_add(o, "missed", json_object_new_uint64(t->missed));
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	fprintf(f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":%s}\n", s);
+	json_object_put(o);
+	id_free(&p.cpus);
+	id_free(&p.tids);
+	free(p.track_tid);
+	free(p.track_pid);
+	if (ferror(f))
+		return -EIO;
+	return rc ? -ENOMEM : 0;
+}
+
+/* --- folded stacks ---------------------------------------------------------- */
+
+struct fold_ent {
+	UT_hash_handle hh;
+	__u64 ns, calls;
+	char stack[];		/* "chain;callback;..." */
+};
+
+struct fold {
+	const struct cs_trace *t;
+	struct fold_ent *ents;
+	__u64 *child_ns;	/* per item of a flush: time of the slices inside */
+	size_t cap;
+	char *buf;		/* the stack being built */
+	size_t buf_cap;
+};
+
+static bool folded_type(int type)
+{
+	return type == CS_TL_PASS || type == CS_TL_CALLBACK;
+}
+
+/* "chain;callback;..." of items[i] and its parents into f->buf; -ENOMEM */
+static int fold_stack(struct fold *f, const struct cs_tl_item *items, size_t i)
+{
+	char name[CS_SYMSTR_LEN];
+	size_t len = 0, need = 0;
+	long k;
+
+	/* names go in back to front: measure first */
+	for (k = i; k >= 0; k = items[k].parent) {
+		const struct cs_tl_item *it = &items[k];
+
+		need += strlen(sym_name(f->t, it->type == CS_TL_PASS ? it->b->head : it->b->cb,
+					name, sizeof(name))) + 1;
+	}
+	if (need > f->buf_cap) {
+		char *b = realloc(f->buf, need);
+
+		if (!b)
+			return -ENOMEM;
+		f->buf = b;
+		f->buf_cap = need;
+	}
+	len = need - 1;
+	f->buf[len] = '\0';
+	for (k = i; k >= 0; k = items[k].parent) {
+		const struct cs_tl_item *it = &items[k];
+		const char *s = sym_name(f->t, it->type == CS_TL_PASS ? it->b->head : it->b->cb,
+					 name, sizeof(name));
+		size_t n = strlen(s);
+
+		len -= n;
+		memcpy(f->buf + len, s, n);
+		if (len)
+			f->buf[--len] = ';';
+	}
+	return 0;
+}
+
+static int fold_flush(void *ctx, const struct cs_tl_track *tr, const struct cs_tl_item *items,
+		      size_t n)
+{
+	struct fold *f = ctx;
+	struct fold_ent *e;
+	size_t i;
+
+	(void)tr;
+	if (n > f->cap) {
+		__u64 *c = realloc(f->child_ns, n * sizeof(*c));
+
+		if (!c)
+			return -1;
+		f->child_ns = c;
+		f->cap = n;
+	}
+	memset(f->child_ns, 0, n * sizeof(*f->child_ns));
+	for (i = 0; i < n; i++)
+		if (folded_type(items[i].type) && items[i].parent >= 0)
+			f->child_ns[items[i].parent] += items[i].dur;
+	for (i = 0; i < n; i++) {
+		const struct cs_tl_item *it = &items[i];
+
+		if (!folded_type(it->type))
+			continue;
+		if (fold_stack(f, items, i))
+			return -1;
+		HASH_FIND_STR(f->ents, f->buf, e);
+		if (!e) {
+			e = calloc(1, sizeof(*e) + strlen(f->buf) + 1);
+			if (!e)
+				return -1;
+			strcpy(e->stack, f->buf);
+			HASH_ADD_STR(f->ents, stack, e);
+			if (!e->hh.tbl) {
+				free(e);
+				return -1;
+			}
+		}
+		/* children lie within their parent: never more than its time */
+		e->ns += it->dur > f->child_ns[i] ? it->dur - f->child_ns[i] : 0;
+		e->calls++;
+	}
+	return 0;
+}
+
+static int cmp_fold(const void *a, const void *b)
+{
+	return strcmp((*(struct fold_ent *const *)a)->stack,
+		      (*(struct fold_ent *const *)b)->stack);
+}
+
+int cs_report_folded(FILE *out, const struct cs_trace *t, bool calls)
+{
+	struct fold f = { .t = t };
+	struct fold_ent *e, *tmp, **v = NULL;
+	struct cs_tl_stats st;
+	size_t i, n = 0;
+	int rc;
+
+	rc = cs_timeline_walk(t, fold_flush, &f, &st);
+	if (!rc) {
+		v = calloc(HASH_COUNT(f.ents) + 1, sizeof(*v));
+		rc = v ? 0 : -ENOMEM;
+	}
+	if (!rc) {
+		HASH_ITER(hh, f.ents, e, tmp)
+			v[n++] = e;
+		qsort(v, n, sizeof(*v), cmp_fold);
+		for (i = 0; i < n; i++)
+			if (calls || v[i]->ns)	/* a stack with no time of its own adds nothing */
+				fprintf(out, "%s %llu\n", v[i]->stack,
+					(unsigned long long)(calls ? v[i]->calls : v[i]->ns));
+	}
+	HASH_ITER(hh, f.ents, e, tmp) {
+		HASH_DEL(f.ents, e);
+		free(e);
+	}
+	free(v);
+	free(f.child_ns);
+	free(f.buf);
+	if (ferror(out))
+		return -EIO;
+	return rc ? -ENOMEM : 0;
+}
