@@ -108,9 +108,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		if (env.folded_calls && !env.folded)
 			cs_usage_error(state, "--folded-calls needs --folded");
-		if (env.json && ((env.perfetto && !strcmp(env.perfetto, "-")) ||
-				 (env.folded && !strcmp(env.folded, "-"))))
-			cs_usage_error(state, "-j and an export to '-' both want stdout");
+		if ((env.json || env.openmetrics) &&
+		    ((env.perfetto && !strcmp(env.perfetto, "-")) ||
+		     (env.folded && !strcmp(env.folded, "-"))))
+			cs_usage_error(state, env.json ?
+				       "-j and an export to '-' both want stdout" :
+				       "--openmetrics and an export to '-' both want stdout");
 		return cs_parse_file_arg(key, arg, state, &env.file);
 	case 'n':
 	case 'u':
@@ -953,14 +956,6 @@ int cmd_report(int argc, char **argv)
 	cs_parse_args(&argp, argc, argv, &env);
 	if (env.json && env.openmetrics) {
 		warn("%s: error: -j and --openmetrics exclude each other\n", env.cmd);
-		return CS_EXIT_USAGE;
-	}
-	/* '-' sends that export to stdout instead of the report */
-	if ((env.json || env.openmetrics) &&
-	    ((env.perfetto && !strcmp(env.perfetto, "-")) ||
-	     (env.folded && !strcmp(env.folded, "-")))) {
-		warn("%s: error: %s and an export to stdout ('-') exclude each other\n",
-		     env.cmd, env.json ? "-j" : "--openmetrics");
 		return CS_EXIT_USAGE;
 	}
 

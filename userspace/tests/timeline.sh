@@ -329,6 +329,7 @@ usage() {
 usage folded-calls-alone 'needs --folded' --folded-calls "$TMP/clean.cstrace"
 usage both-stdout 'cannot both' --perfetto - --folded - "$TMP/clean.cstrace"
 usage json-and-stdout '-j and an export' -j --folded - "$TMP/clean.cstrace"
+usage openmetrics-and-stdout '--openmetrics and an export' --openmetrics --perfetto - "$TMP/clean.cstrace"
 usage empty-perfetto 'empty --perfetto' --perfetto '' "$TMP/clean.cstrace"
 run "$CS" report --perfetto "$TMP/missing/dir/x.json" "$TMP/clean.cstrace"
 if [ "$rc" = 1 ] && [ "$nerr" = 1 ] && grep -q 'cannot create .*x.json: No such file' <<<"$err"; then
