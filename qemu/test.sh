@@ -217,14 +217,17 @@ done
 # cli-agree): stock in probes mode against ours in tracepoints mode, and
 # ours in both (only results of this run: a guest not run may have left
 # older ones).
+ran() { # ran GUEST: did GUEST run in this test.sh run?
+	case " ${ran_guests:-} " in *" $1 "*) return 0 ;; esac
+	return 1
+}
 agree() { # agree STOCK OURS
-	case " ${ran_guests:-} " in
-	*" $1 "*" $2 "*)
+	if ran "$1" && ran "$2"; then
 		python3 "$HERE/agree.py" "$1" "$OUTROOT/$1/guest" probes \
 			"$2" "$OUTROOT/$2/guest" tracepoints | record
-		;;
-	*) echo "SKIP: agree.$1-vs-$2: both guests did not run" | record ;;
-	esac
+	else
+		echo "SKIP: agree.$1-vs-$2: both guests did not run" | record
+	fi
 	case " ${ran_guests:-} " in
 	*" $2 "*)
 		python3 "$HERE/agree.py" "$2" "$OUTROOT/$2/guest" probes \
@@ -237,6 +240,22 @@ if selected agree; then
 	agree stock chainscope
 	agree stock-612 chainscope-612
 fi
+
+# What serve exposed in each guest (cli-serve brings it home), through
+# Prometheus' own checker.
+for p in ${ran_guests:-}; do
+	name=$p.serve-promtool
+	# shellcheck disable=SC2254
+	case "$name" in $GLOB) ;; *) continue ;; esac
+	f=$OUTROOT/$p/guest/logs/serve-metrics.txt
+	if [ ! -s "$f" ]; then
+		echo "FAIL: $name: no exposition from the guest ($f)" | record
+	elif msg=$(promtool check metrics <"$f" 2>&1) && [ -z "$msg" ]; then
+		echo "PASS: $name: $(grep -vc '^#' "$f") samples" | record
+	else
+		echo "FAIL: $name: promtool: $(echo "$msg" | head -n 2 | tr '\n' ' ')" | record
+	fi
+done
 
 if selected bench; then
 	# shellcheck disable=SC2254
