@@ -10,14 +10,25 @@ ip link set lo up || fail "cannot bring lo up"
 
 ctl "add blocking busy prio=10 delay_us=3000"
 PORT=9469
-# collected every second (INTERVAL 1)
-cs_start serve serve --listen 127.0.0.1:$PORT -c cs_loadgen_blocking 1
+# collected every second (INTERVAL 1); serve says "serving http://..."
+# (not latency's "Tracing") once attached and listening
+"$CS" serve --listen 127.0.0.1:$PORT -c cs_loadgen_blocking 1 > "$W/serve.out" 2> "$W/serve.err" &
+CS_PID=$!
+CS_NAME=serve
 i=0
 while ! grep -q "serving http://127.0.0.1:$PORT/metrics" "$W/serve.err"; do
+	if ! kill -0 "$CS_PID" 2>/dev/null; then
+		wait "$CS_PID"
+		rc=$?
+		CS_PID=
+		cat "$W/serve.err"
+		fail "chainscope serve died during start-up (exit $rc): $(tail -n 1 "$W/serve.err")"
+	fi
 	i=$((i + 1))
-	[ $i -lt 100 ] || fail "serve not listening after 20 s: $(tail -n 1 "$W/serve.err")"
+	[ $i -lt 600 ] || fail "serve not listening after 120 s: $(tail -n 1 "$W/serve.err")"
 	usleep 200000
 done
+cat "$W/serve.err"
 ctl "call blocking 20"
 sleep 3
 wget -q -O "$W/metrics" "http://127.0.0.1:$PORT/metrics" || fail "GET /metrics failed"
