@@ -544,8 +544,9 @@ bool atomic_notifier_call_chain_is_empty(struct atomic_notifier_head *nh)
  *
  * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
  */
-int atomic_notifier_chain_register_unique_prio(struct atomic_notifier_head *nh,
-					       struct notifier_block *nb)
+int
+atomic_notifier_chain_register_unique_prio(struct atomic_notifier_head *nh,
+					   struct notifier_block *nb)
 {
 	return atomic_chain_update(nh, nb, NOTIFIER_OP_ADD_UNIQUE_PRIO);
 }
@@ -820,8 +821,9 @@ EXPORT_SYMBOL_GPL(blocking_notifier_call_chain);
  *
  * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
  */
-int blocking_notifier_chain_register_unique_prio(struct blocking_notifier_head *nh,
-						 struct notifier_block *nb)
+int
+blocking_notifier_chain_register_unique_prio(struct blocking_notifier_head *nh,
+					     struct notifier_block *nb)
 {
 	return blocking_chain_update(nh, nb, NOTIFIER_OP_ADD_UNIQUE_PRIO);
 }
