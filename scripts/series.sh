@@ -13,6 +13,9 @@
 #       (written by states --raw); the last state must be the repo's files
 #   scripts/series.sh list [KIND]
 #       the patch names in order (of one kind only, if given)
+#   scripts/series.sh files
+#       the names of the patches that change our files (rewrite, nfc,
+#       step): one state each
 #
 # The last state is the repo's kernel/notifier.c and trace header; every
 # earlier one is the next one with NAME.diff reverted.  A diff that no
@@ -33,10 +36,6 @@ include-trace/trace/events/notifier.h:include/trace/events/notifier.h"
 list() { # list [KIND]
 	[ -f "$S/series" ] || die "$S/series missing"
 	awk -v k="${1:-}" '!/^#/ && NF { if (k == "" || $2 == k) print $1 }' "$S/series"
-}
-
-kind_of() {
-	awk -v n="$1" '!/^#/ && $1 == n { print $2 }' "$S/series"
 }
 
 # The patches that change our files: every rewrite, nfc and step patch.
@@ -126,6 +125,6 @@ case "$cmd" in
 states) cmd_states "$@" ;;
 refresh) cmd_refresh "$@" ;;
 list) list "$@" ;;
-kind) kind_of "$@" ;;
-*) die "usage: series.sh {states [--raw] KVER OUTDIR|refresh DIR|list [KIND]}" ;;
+files) file_patches ;;
+*) die "usage: series.sh {states [--raw] KVER OUTDIR|refresh DIR|list [KIND]|files}" ;;
 esac

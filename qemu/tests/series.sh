@@ -15,7 +15,7 @@ for kver in 6.1 6.12; do
 	k=${kver//./}
 	out=$("$REPO/scripts/series.sh" states "$kver" "$TMP/$k" 2>&1)
 	check "states-$k" $? "$out"
-	last=$("$REPO/scripts/series.sh" list | grep -v kunit | tail -n 1)
+	last=$("$REPO/scripts/series.sh" files | tail -n 1)
 	# the raw last state is our files; the tree's is them plus its core patches
 	out=$("$REPO/scripts/series.sh" states --raw "$kver" "$TMP/raw$k" 2>&1) &&
 		cmp -s "$TMP/raw$k/$last/kernel/notifier.c" "$REPO/kernel/notifier.c" &&
@@ -25,7 +25,7 @@ for kver in 6.1 6.12; do
 	# every patch changes something, and only our two files
 	bad=''
 	prev=''
-	for n in $("$REPO/scripts/series.sh" list | grep -v kunit); do
+	for n in $("$REPO/scripts/series.sh" files); do
 		extra=$(cd "$TMP/$k/$n" && find . -type f | sort | grep -v -x -e ./kernel/notifier.c \
 			-e ./include/trace/events/notifier.h)
 		[ -z "$extra" ] || bad="$bad $n:$extra"
