@@ -295,7 +295,11 @@ else
 		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
 		pass fuzz
 	else
-		fail fuzz "$(grep -m1 -E 'ERROR|SUMMARY|abort|fuzz_report:' "$TMP/fuzzlog")"
+		# keep what reproduces it: the crashing input and the log
+		keep=${CS_FUZZ_KEEP:-$(dirname "$0")/../../output/fuzz-report}
+		mkdir -p "$keep" && cp "$TMP"/crash-* "$TMP"/oom-* "$TMP"/timeout-* "$TMP/fuzzlog" \
+			"$keep/" 2>/dev/null
+		fail fuzz "$(grep -m1 -E 'ERROR|abort|fuzz_report:' "$TMP/fuzzlog") $(grep -m1 SUMMARY "$TMP/fuzzlog") (input and log kept in $keep)"
 	fi
 fi
 
