@@ -186,7 +186,8 @@ if selected host; then
 		bash "$t" | record
 	done
 	if [ -f "$REPO/userspace/Makefile" ]; then
-		make -s -C "$REPO/userspace" test 2>&1 | record
+		# -k: a failing suite must not hide the ones after it
+		make -k -s -C "$REPO/userspace" test 2>&1 | record
 	fi
 fi
 
