@@ -331,7 +331,7 @@ cmd_notrace_check() {
 	syms=$(nm "$obj" | awk '{ print $NF }')
 	bad=$(echo "$syms" | grep -E '_traced$|trace|tracepoint' || true)
 	[ -z "$bad" ] || die "tracing left in notifier.o without CONFIG_TRACEPOINTS: $(echo $bad)"
-	if objdump -h "$obj" | grep -q '__jump_table'; then
+	if grep -q '__jump_table' <<<"$(objdump -h "$obj")"; then
 		die "notifier.o has static-branch sites without CONFIG_TRACEPOINTS"
 	fi
 	echo "$obj: $(echo "$syms" | grep -c 'notifier') notifier symbols, none of tracing, no __jump_table"

@@ -27,7 +27,7 @@ BUSYBOX=${BUSYBOX:-/bin/busybox}
 BPFTOOL=${BPFTOOL:-$(command -v bpftool || echo /usr/sbin/bpftool)}
 
 [ -x "$GEN" ] || die "$GEN missing (kernel not built?)"
-"$BUSYBOX" --list | grep -qx tar || die "$BUSYBOX is not a full busybox (install busybox-static)"
+grep -qx tar <<<"$("$BUSYBOX" --list)" || die "$BUSYBOX is not a full busybox (install busybox-static)"
 [ -x "$BPFTOOL" ] || die "bpftool not found (install bpftool)"
 
 LIST=$(mktemp)
@@ -100,6 +100,9 @@ upstream)
 			die "$tool not found (scripts/deps.sh installs it)"
 		emit_binary "/chainscope/bin/$tool" "$path"
 	done
+	# tells the guest's need_tool (upstream/lib.sh) that a missing tool
+	# is a failure here, not a skip
+	emit_dir /chainscope/tools-upstream
 	;;
 *) die "CS_GUEST_TOOLS='$CS_GUEST_TOOLS': only 'upstream' is known" ;;
 esac

@@ -80,7 +80,7 @@ trap cleanup EXIT INT TERM
 # booting with 8.0.0 still see int3"). One host thread for all vCPUs
 # executes them in turn and cannot race: use it there
 # (CS_TCG_THREAD=multi|single overrides).
-kver=$(sed -n 's|^# Linux/[^ ]* \([0-9]*\)\.\([0-9]*\)\..*|\1 \2|p' "$ART/.config" 2>/dev/null | head -n1)
+kver=$(sed -n 's|^# Linux/[^ ]* \([0-9]*\)\.\([0-9]*\)\..*|\1 \2|p; T; q' "$ART/.config" 2>/dev/null)
 TCG_THREAD=multi
 if [ -n "$kver" ] && [ "$(echo "$kver" | awk '{ print $1 * 1000 + $2 }')" -ge 6004 ]; then
 	TCG_THREAD=single

@@ -38,7 +38,8 @@ for kver in 6.1 6.12; do
 	check "states-change-our-files-$k" $? "$bad"
 	# the trace header arrives with the first tracing patch (6.1) or is
 	# upstream's until then (6.12: no state before it carries ours)
-	first=$(ls "$TMP/$k" | sort | head -n 1)
+	first=$(find "$TMP/$k" -mindepth 1 -maxdepth 1 -printf '%f\n' | sort)
+	first=${first%%$'\n'*}
 	[ ! -e "$TMP/$k/$first/include/trace/events/notifier.h" ]
 	check "first-state-without-our-header-$k" $? "$first has a header of ours"
 done

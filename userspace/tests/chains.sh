@@ -91,7 +91,7 @@ if [ "$rc" = 0 ] && grep -q "^Examples:" <<<"$out" && grep -q "^Exit status:" <<
 	grep -q "10 a -c head does not validate" <<<"$out" &&
 	grep -q -- "--all" <<<"$out" && grep -q "MODULE:SYMBOL" <<<"$out" &&
 	grep -Eq -- "-w, --watch=SECONDS" <<<"$out" && grep -q -- "--mode=MODE" <<<"$out" &&
-	sed -n '/^Examples:/,/^Exit status/p' <<<"$out" | grep -q "chainscope chains -w [0-9]"; then
+	grep -q "chainscope chains -w [0-9]" <<<"$(sed -n '/^Examples:/,/^Exit status/p' <<<"$out")"; then
 	pass help
 else
 	fail help "exit $rc or missing Examples/Exit status/exit 10/--all/-w: ${out:0:200}"
@@ -114,7 +114,7 @@ run "${GUARD[@]}" "$CS" chains --bpf-object "$TMP/chains.bpf.o"
 if [ "$rc" = 0 ] && ! grep -Eq "(${KCALLS//,/|})\\(" "$TMP/kcalls" &&
 	[ "$(head -c 4 "$TMP/chains.bpf.o" | od -A n -t x1 | tr -d ' ')" = 7f454c46 ] &&
 	{ ! command -v bpftool >/dev/null ||
-	  bpftool btf dump file "$TMP/chains.bpf.o" | grep -q "DATASEC '.data.in'"; }; then
+	  grep -q "DATASEC '.data.in'" <<<"$(bpftool btf dump file "$TMP/chains.bpf.o")"; }; then
 	pass bpf-object
 else
 	fail bpf-object "exit $rc, not an ELF with .data.in: $err"

@@ -173,7 +173,8 @@ bad trailing-garbage 'bad.json: line 2, byte [0-9]+: invalid JSON'
 bad trailing-bracket 'bad.json: line 1, byte [0-9]+: invalid JSON'
 { obj "$LOSS0" "$A"; echo '7'; } > "$TMP/bad.json"
 bad trailing-number 'object 2 \(line 2\): \$: an integer, not a JSON object'
-obj "$LOSS0" "$A" | head -c 100 > "$TMP/bad.json"
+obj "$LOSS0" "$A" > "$TMP/whole.json"
+head -c 100 "$TMP/whole.json" > "$TMP/bad.json"
 bad truncated 'bad.json: line 1, byte 100: truncated: the JSON value from line 1, byte 0 has no end'
 printf '  \n\t\n' > "$TMP/bad.json"
 bad whitespace-only 'bad.json: no JSON object'

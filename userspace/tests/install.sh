@@ -68,7 +68,7 @@ if command -v man >/dev/null; then
 		w=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
 		r=$?
 		if [ "$r" = 0 ] && [ -z "$w" ] &&
-			MANWIDTH=80 man -l "$page" 2>/dev/null | grep -q "^EXAMPLES"; then
+			grep -q "^EXAMPLES" <<<"$(MANWIDTH=80 man -l "$page" 2>/dev/null)"; then
 			pass "man.$name"
 		else
 			fail "man.$name" "exit $r, warnings or no EXAMPLES: ${w:0:300}"

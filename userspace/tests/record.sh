@@ -37,7 +37,7 @@ for rule in $("$GEN" --list); do
 		fail "check.$rule" "exit $rc, want 1: ${out:0:300} ${err:0:200}"
 	elif ! grep -q "rule $rule: " <<<"$out"; then
 		fail "check.$rule" "no 'rule $rule' line: ${out:0:300}"
-	elif grep "^event " <<<"$out" | grep -vq "rule $rule: "; then
+	elif grep -v "rule $rule: " <<<"$out" | grep -q "^event "; then
 		fail "check.$rule" "other rules fired too: ${out:0:400}"
 	else
 		pass "check.$rule"
