@@ -1,8 +1,7 @@
 #!/bin/sh
 # A bpftrace one-liner written for UPSTREAM's (6.4+) notifier_run, on
 # args->cb (upstream/count.bt), runs unchanged with Debian 12's bpftrace.
-# Our kernels have no CONFIG_EVENTFD, which 'bpftrace -c CMD' needs: the
-# test starts bpftrace, waits until its program is on the tracepoint
+# The test starts bpftrace, waits until its program is on the tracepoint
 # (bpftool perf; bpftrace's "Attaching" line stays in its stdout buffer
 # while stdout is a file), runs the trigger and stops bpftrace with
 # SIGINT, upon which it prints its maps.

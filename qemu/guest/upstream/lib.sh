@@ -45,11 +45,14 @@ check_names() {
 		"$(sort -u "$2" | wc -l) callbacks"
 }
 
-# need_tool TOOL: the test skips when the initramfs lacks TOOL (Debian's
-# bpftrace, perf and trace-cmd come only with CS_GUEST_TOOLS=upstream,
-# qemu/mkinitramfs.sh).
+# need_tool TOOL: Debian's bpftrace, perf and trace-cmd come only with
+# CS_GUEST_TOOLS=upstream (qemu/mkinitramfs.sh, which then makes
+# /chainscope/tools-upstream): missing from such an initramfs the test
+# fails; from another (the debug soak's) it skips and says so.
 need_tool() {
 	command -v "$1" >/dev/null && return 0
+	[ -d /chainscope/tools-upstream ] &&
+		fail "$1 is missing from an initramfs built with CS_GUEST_TOOLS=upstream"
 	echo "$1 is not in this initramfs (build it with CS_GUEST_TOOLS=upstream)"
 	exit 77
 }
