@@ -187,7 +187,7 @@ static const char *const pair_name[] = {
 
 int main(int argc, char **argv)
 {
-	const char *func, *mode, *probe_only = getenv("CHAINSCOPE_PROBE_ONLY");
+	const char *func, *mode, *probe_only = secure_getenv("CHAINSCOPE_PROBE_ONLY");
 	struct benchattach_bpf *skel = NULL;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigset_t block, old;

@@ -192,7 +192,7 @@ static int index_names(const char *const *names, size_t n, struct ba_func **hash
 
 int ba_resolve_addrs(const char *const *names, size_t n, unsigned long *addrs)
 {
-	const char *path = getenv("CHAINSCOPE_KALLSYMS");
+	const char *path = secure_getenv("CHAINSCOPE_KALLSYMS");
 	struct ba_func *hash = NULL, *arr = NULL, *f;
 	char line[512], sym[256], type, esc[CS_SAFE_STR_LEN(BA_NAME_MAX + 1)];
 	unsigned long addr;
@@ -612,7 +612,7 @@ out:
 
 int ba_attach_time(const char *list, enum ba_mode mode)
 {
-	const char *probe_only = getenv("CHAINSCOPE_PROBE_ONLY");
+	const char *probe_only = secure_getenv("CHAINSCOPE_PROBE_ONLY");
 	struct ba_run r = { .mode = mode };
 	char **names = NULL;
 	__u64 t[5] = { 0 };

@@ -16,6 +16,7 @@
 #include "chainscope.h"
 #include "chainseen.h"
 #include "chainwalk.h"
+#include "outfile.h"
 #include "probemode.h"
 #include "../bpf/chainseen.h"
 
@@ -25,6 +26,7 @@ enum {
 	OPT_ALL = 0x100,
 	OPT_BPF_OBJECT,
 	OPT_MODE,
+	OPT_FORCE,
 };
 
 static struct env {
@@ -36,6 +38,7 @@ static struct env {
 	bool verbose;
 	bool all;
 	const char *bpf_object;	/* --bpf-object FILE */
+	bool force;		/* --force: FILE through a link, or another user's */
 	long watch;		/* -w SECONDS, 0 if not given */
 	int mode;		/* --mode (for -w), enum cs_mode */
 	bool mode_given;
@@ -60,6 +63,9 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object", 0 },
 	{ "bpf-object", OPT_BPF_OBJECT, "FILE", 0,
 	  "Write the walker's BPF object to FILE (for bpftool prog loadall) and exit", 0 },
+	{ "force", OPT_FORCE, NULL, 0,
+	  "--bpf-object: write FILE even if it is a symbolic link, another user's file "
+	  "or a file with other hard links", 0 },
 	{ "verbose", 'v', NULL, 0,
 	  "libbpf debug output; with --all, the candidates rejected and why", 0 },
 	{},
@@ -155,6 +161,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_BPF_OBJECT:
 		env.bpf_object = arg;
+		return 0;
+	case OPT_FORCE:
+		env.force = true;
 		return 0;
 	case 'j':
 		env.json = true;
@@ -532,43 +541,34 @@ static void warn_seen(const struct ksyms *ks, const struct cs_seen_result *seen)
 	warn("%s: -w: %d heads seen in notifier events\n", env.cmd, seen->nr);
 }
 
-/* --bpf-object FILE: no privileges needed, no bpf() call */
+/* --bpf-object FILE (outfile.h's rules): no privileges needed, no bpf() call */
 static int write_object(void)
 {
 	char safe[CS_SAFE_STR_LEN(256)];
+	const char *why = NULL;
 	const void *obj;
+	bool created;
 	size_t size;
-	FILE *f;
-
-	struct stat st;
-	int fd, err = 0;
+	FILE *f = NULL;
+	int fd;
 
 	obj = cs_chainwalk_object(&size);
-	/* a regular file only: O_NONBLOCK so that a FIFO cannot hang us */
-	fd = open(env.bpf_object, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC,
-		  0644);
-	if (fd < 0 || fstat(fd, &st)) {
-		err = errno;
-	} else if (!S_ISREG(st.st_mode)) {
-		err = EINVAL;
-	} else {
-		f = fdopen(fd, "wb");
-		if (!f) {
-			err = errno;
-		} else {
-			fd = -1;
-			if (fwrite(obj, 1, size, f) != size)
-				err = errno ? errno : EIO;
-			if (fclose(f) && !err)
-				err = errno;
-		}
+	fd = cs_out_open(AT_FDCWD, env.bpf_object, (env.force ? CS_OUT_FORCE : 0) |
+			 CS_OUT_TRUNCATE, &created, &why);
+	if (fd >= 0 && !(f = fdopen(fd, "wb")))
+		why = strerror(errno);
+	if (f) {
+		fd = -1;
+		if (fwrite(obj, 1, size, f) != size)
+			why = strerror(errno ? errno : EIO);
+		if (fclose(f) && !why)
+			why = strerror(errno);
 	}
 	if (fd >= 0)
 		close(fd);
-	if (err) {
+	if (why) {
 		warn("%s: error: cannot write %s: %s\n", env.cmd,
-		     cs_safe_str(env.bpf_object, safe, sizeof(safe)),
-		     err == EINVAL ? "not a regular file" : strerror(err));
+		     cs_safe_str(env.bpf_object, safe, sizeof(safe)), why);
 		return CS_EXIT_OUTPUT;
 	}
 	return CS_EXIT_OK;

@@ -15,7 +15,7 @@
 
 __u32 cs_map_entries(void)
 {
-	const char *p = getenv("CHAINSCOPE_MAP_ENTRIES");
+	const char *p = secure_getenv("CHAINSCOPE_MAP_ENTRIES");
 	unsigned long v;
 	char *end;
 

@@ -31,7 +31,7 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt,
 
 static const char *btf_path(void)
 {
-	const char *p = getenv("CHAINSCOPE_BTF");
+	const char *p = secure_getenv("CHAINSCOPE_BTF");
 
 	return p && *p ? p : "/sys/kernel/btf/vmlinux";
 }
@@ -171,7 +171,7 @@ bool cs_btf_has_preempt_count(void)
 
 bool cs_probe_only_mode(const char *cmd, int mode)
 {
-	const char *p = getenv("CHAINSCOPE_PROBE_ONLY");
+	const char *p = secure_getenv("CHAINSCOPE_PROBE_ONLY");
 
 	if (!p || !*p || !strcmp(p, "0"))
 		return false;

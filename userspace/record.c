@@ -29,6 +29,7 @@
 #include "record_syms.h"
 #include "safestr.h"
 #include "symname.h"
+#include "outfile.h"
 #include "tracefile.h"
 
 #define CS_REC_MAX_CHAINS 16
@@ -39,6 +40,7 @@ static struct env {
 	long duration;		/* -d seconds, 0: none */
 	long buf_mib;		/* -b */
 	bool verbose;
+	bool force;		/* --force: -o through a link, or another user's */
 	int mode;		/* enum cs_mode */
 	char *chains[CS_REC_MAX_CHAINS];	/* -c, a ":KIND" suffix cut off */
 	int kinds[CS_REC_MAX_CHAINS];		/* its kind, CS_KIND_ANY: -k's */
@@ -47,10 +49,13 @@ static struct env {
 	char **command;		/* after "--" */
 } env;
 
-enum { OPT_MODE = 0x100 };
+enum { OPT_MODE = 0x100, OPT_FORCE };
 
 static const struct argp_option opts[] = {
-	{ "output", 'o', "FILE", 0, "Write the trace to FILE (required)", 0 },
+	{ "output", 'o', "FILE", 0, "Write the trace to FILE (required; a new file is 0600)", 0 },
+	{ "force", OPT_FORCE, NULL, 0,
+	  "Write FILE even if it is a symbolic link, another user's file or a file "
+	  "with other hard links", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
 	{ "buffer-size", 'b', "MIB", 0, "Ring buffer size in MiB, a power of two (default 16)", 0 },
 	{ "verbose", 'v', NULL, 0, "Show libbpf debug output", 0 },
@@ -96,12 +101,13 @@ static const char doc[] =
 CS_EXIT_DOC
 "\n"
 "record also exits 6 when FILE cannot be created or exists and is not a\n"
-"regular file (a FIFO or a device), and 7 when the kernel BTF does not\n"
+"regular file (a FIFO or a device), or, without --force, is a symbolic\n"
+"link, another user's file or a file with other hard links; and 7 when the kernel BTF does not\n"
 "locate the per-CPU preempt count (__preempt_count or pcpu_hot, and\n"
 "this_cpu_off): no execution context for the events.\n"
 "\n"
 "Examples:\n"
-"  chainscope record -o /tmp/n.cstrace            # until Ctrl-C\n"
+"  chainscope record -o n.cstrace                # until Ctrl-C\n"
 "  chainscope record -o n.cstrace -d 10           # 10 seconds\n"
 "  chainscope record -o n.cstrace -- modprobe foo # while foo loads\n";
 
@@ -140,6 +146,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	case 'v':
 		env.verbose = true;
+		return 0;
+	case OPT_FORCE:
+		env.force = true;
 		return 0;
 	case OPT_MODE:
 		env.mode = cs_mode_parse(arg);
@@ -472,6 +481,7 @@ int cmd_record(int argc, char **argv)
 	struct rec_snap_stats snap_st;
 	char boot_id[48], why[128] = "Ctrl-C", bad_name[CS_SYMSTR_LEN + 100];
 	char out_name[CS_SAFE_STR_LEN(1024)];
+	const char *out_why;
 	struct utsname uts;
 	__u64 start, deadline = 0, next_missed = 0, lost, lost_nmi, missed, nr, partial;
 	size_t nsyms = 0, nbad = 0, i;
@@ -498,10 +508,9 @@ int cmd_record(int argc, char **argv)
 
 	cs_safe_str(env.output, out_name, sizeof(out_name));
 	/* a bad path fails before anything else, bpf() above all */
-	rc.w = cs_trace_open(env.output);
+	rc.w = cs_trace_open(env.output, env.force ? CS_OUT_FORCE : 0, &out_why);
 	if (!rc.w) {
-		warn("%s: error: cannot create %s: %s\n", env.cmd, out_name,
-		     errno == EINVAL ? "not a regular file" : strerror(errno));
+		warn("%s: error: cannot create %s: %s\n", env.cmd, out_name, out_why);
 		return CS_EXIT_OUTPUT;
 	}
 	/* privileges, BTF, then the mode: tracepoints if the kernel has ours */

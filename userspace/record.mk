@@ -9,10 +9,11 @@
 #   make test-record          tests/record.sh: check, report, diff, reader
 #                             errors and a bounded fuzz run; tests/tracefile.sh:
 #                             format versions, salvage, record's output path;
-#                             all on the host
+#                             tests/outfile.sh: who may be written through
+#                             (outfile.h); all on the host
 
 # the trace file: reader, writer, the reader's snapshot rules
-TRACEFILE_OBJS := tracefile.o tracefile_write.o tracefile_snap.o
+TRACEFILE_OBJS := tracefile.o tracefile_write.o tracefile_snap.o outfile.o
 TRACEFILE_SRCS := $(TRACEFILE_OBJS:.o=.c)
 TRACEFILE_LINK := $(addprefix $(OUTPUT)/,$(TRACEFILE_OBJS))
 REC_OBJS := record.o record_snap.o record_syms.o report.o check.o diff.o $(TRACEFILE_OBJS)
@@ -44,3 +45,4 @@ test-record: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/mkbtf
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_RUNS) MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_tracefile" \
 		bash tests/record.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/fuzz_tracefile
 	$(Q)bash tests/tracefile.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/mkbtf
+	$(Q)bash tests/outfile.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace

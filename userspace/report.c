@@ -21,6 +21,7 @@
 #include "cbrow.h"
 #include "chainscope.h"
 #include "openmetrics.h"
+#include "outfile.h"
 #include "report.h"
 #include "safestr.h"
 #include "tracefile.h"
@@ -32,13 +33,14 @@ static struct env {
 	const char *perfetto;
 	const char *folded;
 	bool folded_calls;
+	bool force;		/* --force: outputs through links, other users' files */
 	bool json;
 	bool openmetrics;
 	int units;
 	char units_flag;
 } env;
 
-enum { OPT_SVG = 0x100, OPT_OPENMETRICS, OPT_PERFETTO, OPT_FOLDED, OPT_FOLDED_CALLS };
+enum { OPT_SVG = 0x100, OPT_OPENMETRICS, OPT_PERFETTO, OPT_FOLDED, OPT_FOLDED_CALLS, OPT_FORCE };
 
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
@@ -56,6 +58,9 @@ static const struct argp_option opts[] = {
 	  "the report)", 0 },
 	{ "folded-calls", OPT_FOLDED_CALLS, NULL, 0, "Folded values count the "
 	  "stack's passes or calls instead of its own ns", 0 },
+	{ "force", OPT_FORCE, NULL, 0, "Write the --svg, --perfetto and --folded outputs "
+	  "even through a symbolic link, into another user's file or directory, or into "
+	  "a file with other hard links", 0 },
 	CS_UNITS_OPTIONS,
 	CS_SALVAGE_OPTION,
 	{},
@@ -69,10 +74,15 @@ static const char doc[] =
 "Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
 "2 usage error or an unreadable/invalid trace file.\n"
 "\n"
+"Outputs: new files are made 0600 and a new --svg directory 0700. An\n"
+"existing one is written only if it is a regular file (a directory) of\n"
+"this user that is not a symbolic link and has no other hard link;\n"
+"--force lifts all but the file-type rule.\n"
+"\n"
 "Examples:\n"
 "  chainscope report n.cstrace\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
-"  chainscope report --svg /tmp/svg n.cstrace\n"
+"  chainscope report --svg svg n.cstrace\n"
 "  chainscope report --openmetrics n.cstrace | promtool check metrics\n"
 "  chainscope report --perfetto n.trace.json n.cstrace   # ui.perfetto.dev\n"
 "  chainscope report --folded - n.cstrace | flamegraph.pl > n-flame.svg\n"
@@ -104,6 +114,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_FOLDED_CALLS:
 		env.folded_calls = true;
+		return 0;
+	case OPT_FORCE:
+		env.force = true;
 		return 0;
 	case ARGP_KEY_END:
 		if (env.folded_calls && !env.folded)
@@ -693,20 +706,23 @@ static int draw_timeline(FILE *f, const void *arg)
 }
 
 /*
- * DIR/file, created under the directory's descriptor (never following a
- * link), drawn by draw(); a "wrote" line, or one message and -errno.
+ * DIR/file, opened under the directory's descriptor by outfile.h's rules,
+ * drawn by draw(); a "wrote" line, or one message and -errno.
  */
 static int svg_write(struct report *r, const char *file, int (*draw)(FILE *, const void *),
 		     const void *arg)
 {
+	const char *why = NULL;
 	int fd, err = 0;
-	FILE *f;
+	bool created;
+	FILE *f = NULL;
 
-	fd = openat(r->o->svg_dirfd, file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-		    O_CLOEXEC, 0644);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
+	fd = cs_out_open(r->o->svg_dirfd, file, r->o->out_flags | CS_OUT_TRUNCATE, &created,
+			 &why);
+	if (fd >= 0 && !(f = fdopen(fd, "w")))
+		why = strerror(errno);
 	if (!f) {
-		err = -errno;
+		err = errno ? -errno : -EIO;
 		if (fd >= 0)
 			close(fd);
 	} else {
@@ -714,11 +730,13 @@ static int svg_write(struct report *r, const char *file, int (*draw)(FILE *, con
 			err = errno ? -errno : -EIO;
 		if (fclose(f) && !err)
 			err = errno ? -errno : -EIO;
+		if (err)
+			why = strerror(-err);
 	}
 	if (err) {
 		fprintf(r->err, "%s: error: cannot write ", r->o->cmd);
 		put_path(r->err, r->o->svg_dir);
-		fprintf(r->err, "/%s: %s\n", file, strerror(-err));
+		fprintf(r->err, "/%s: %s\n", file, why);
 		return err;
 	}
 	if (!r->o->json && !r->o->openmetrics && !r->o->quiet) {
@@ -906,23 +924,28 @@ out:
 	return rc;
 }
 
-/* an export's file ('-': stdout); 0, or -1 after a message */
+/* an export's file ('-': stdout), by outfile.h's rules; 0, or -1 after a message */
 static int open_export(const char *path, FILE **f)
 {
+	const char *why = NULL;
+	bool created;
 	int fd;
 
+	*f = NULL;
 	if (!strcmp(path, "-")) {
 		*f = stdout;
 		return 0;
 	}
 	/* the path goes to open() only */
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	*f = fd < 0 ? NULL : fdopen(fd, "w");
+	fd = cs_out_open(AT_FDCWD, path, (env.force ? CS_OUT_FORCE : 0) | CS_OUT_STREAM |
+			 CS_OUT_TRUNCATE, &created, &why);
+	if (fd >= 0 && !(*f = fdopen(fd, "w")))
+		why = strerror(errno);
 	if (*f)
 		return 0;
 	fprintf(stderr, "%s: error: cannot create ", env.cmd);
 	put_path(stderr, path);
-	fprintf(stderr, ": %s\n", strerror(errno));
+	fprintf(stderr, ": %s\n", why);
 	if (fd >= 0)
 		close(fd);
 	return -1;
@@ -954,6 +977,7 @@ int cmd_report(int argc, char **argv)
 	env.cmd = argv[0];
 	env.units = CS_UNITS_US;
 	cs_parse_args(&argp, argc, argv, &env);
+	o.out_flags = env.force ? CS_OUT_FORCE : 0;
 	if (env.json && env.openmetrics) {
 		warn("%s: error: -j and --openmetrics exclude each other\n", env.cmd);
 		return CS_EXIT_USAGE;
@@ -966,13 +990,14 @@ int cmd_report(int argc, char **argv)
 		return CS_EXIT_USAGE;
 	}
 	if (env.svg_dir) {
+		const char *why;
+
 		/* the path goes to system calls only; files are opened under the fd */
-		if (!mkdir(env.svg_dir, 0755) || errno == EEXIST)
-			o.svg_dirfd = open(env.svg_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		o.svg_dirfd = cs_out_dir(env.svg_dir, o.out_flags, &why);
 		if (o.svg_dirfd < 0) {
 			fprintf(stderr, "%s: error: cannot create directory ", env.cmd);
 			put_path(stderr, env.svg_dir);
-			fprintf(stderr, ": %s\n", strerror(errno));
+			fprintf(stderr, ": %s\n", why);
 			cs_trace_free(&t);
 			return CS_EXIT_ERROR;
 		}

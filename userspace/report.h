@@ -23,6 +23,7 @@ struct cs_report_opts {
 	bool openmetrics;	/* the Prometheus exposition (openmetrics.c) */
 	int svg_dirfd;		/* write CHAIN.svg files here; -1: no SVG */
 	const char *svg_dir;	/* the directory's path, as shown */
+	unsigned int out_flags;	/* outfile.h's CS_OUT_*, for the SVG files */
 	FILE *perfetto;		/* --perfetto: the trace-event JSON here, or NULL */
 	const char *perfetto_path;
 	FILE *folded;		/* --folded: the folded stacks here, or NULL */

@@ -16,7 +16,7 @@ struct ksyms {
 
 const char *ksyms__default_path(void)
 {
-	const char *p = getenv("CHAINSCOPE_KALLSYMS");
+	const char *p = secure_getenv("CHAINSCOPE_KALLSYMS");
 
 	return p && *p ? p : "/proc/kallsyms";
 }

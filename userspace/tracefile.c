@@ -571,7 +571,8 @@ int cs_trace_read_flags(const char *path, unsigned int flags, struct cs_trace *t
 	int fd;
 
 	memset(t, 0, sizeof(*t));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO opens at once and is refused below, never waited on */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		snprintf(err, errlen, "cannot open: %s", strerror(errno));
 		if (fd >= 0)

@@ -224,12 +224,12 @@ int cs_trace_check_snapshots(const struct cs_trace *t, size_t *nr, bool salvage,
 struct cs_trace_writer;
 
 /*
- * Open path for writing, creating it if needed, but write nothing yet
- * (record opens its output before it loads BPF). NULL and errno on error;
- * EINVAL: path exists and is not a regular file (a FIFO, a device).
- * Never blocks.
+ * Open path for writing, creating it (0600) if needed, but write nothing
+ * yet (record opens its output before it loads BPF). An existing path
+ * must pass outfile.h's rules (flags: CS_OUT_FORCE). NULL and errno on
+ * error, with *why (may be NULL) the reason for a message. Never blocks.
  */
-struct cs_trace_writer *cs_trace_open(const char *path);
+struct cs_trace_writer *cs_trace_open(const char *path, unsigned int flags, const char **why);
 /*
  * Tests only (cs-gentrace): write this version and record size instead
  * of CS_TRACE_VERSION and sizeof(struct cs_rec_event); each record's

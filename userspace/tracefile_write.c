@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "symname.h"
 #include "tracefile.h"
 
@@ -40,12 +41,15 @@ void cs_trace_write_refused_strings(bool on)
 	write_refused = on;
 }
 
-struct cs_trace_writer *cs_trace_open(const char *path)
+struct cs_trace_writer *cs_trace_open(const char *path, unsigned int flags, const char **why)
 {
 	struct cs_trace_writer *w;
-	struct stat st;
+	const char *unused;
 	int fd, saved;
 
+	if (!why)
+		why = &unused;
+	*why = strerror(ENOMEM);
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
@@ -56,36 +60,16 @@ struct cs_trace_writer *cs_trace_open(const char *path)
 		goto fail;
 	/*
 	 * An existing file is truncated only when recording begins. It
-	 * must be a regular file: a FIFO would block open() (without a
-	 * reader) or take the trace away, and the trailer needs an offset.
-	 * O_NONBLOCK: opening a FIFO fails (ENXIO) or returns at once.
+	 * must be a regular file (a FIFO would take the trace away, and
+	 * the trailer needs an offset) that is ours (outfile.h).
 	 */
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd >= 0) {
-		w->created = true;
-	} else if (errno == EEXIST) {
-		fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (fd < 0 && errno == ENXIO)
-			errno = EINVAL;	/* a FIFO without a reader */
-	}
+	fd = cs_out_open(AT_FDCWD, path, flags, &w->created, why);
 	if (fd < 0)
 		goto fail;
-	if (fstat(fd, &st))
-		saved = errno;
-	else if (!S_ISREG(st.st_mode))
-		saved = EINVAL;
-	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK))
-		saved = errno;
-	else
-		saved = 0;
-	if (saved) {
-		close(fd);
-		errno = saved;
-		goto fail;
-	}
 	w->f = fdopen(fd, "wb");
 	if (!w->f) {
 		saved = errno;
+		*why = strerror(saved);
 		close(fd);
 		errno = saved;
 		goto fail;
@@ -157,7 +141,7 @@ int cs_trace_begin(struct cs_trace_writer *w, const char *release,
 struct cs_trace_writer *cs_trace_create(const char *path, const char *release,
 					const char *boot_id, __u64 start_ns)
 {
-	struct cs_trace_writer *w = cs_trace_open(path);
+	struct cs_trace_writer *w = cs_trace_open(path, 0, NULL);
 	int err;
 
 	if (!w)

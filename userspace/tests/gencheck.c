@@ -661,7 +661,7 @@ static int write_one(const char *name, const char *path)
 	cur_task = TASK1;
 	cur_cpu = 0;
 	total_lost = total_missed = 0;
-	w = cs_trace_open(path);
+	w = cs_trace_open(path, 0, NULL);
 	if (w && ((!strncmp(name, "probes-", 7) &&
 		   cs_trace_set_source(w, CS_TRACE_SOURCE_PROBES)) ||
 		  cs_trace_begin(w, "6.1.0-test", "00000000-1111-2222-3333-444444444444",

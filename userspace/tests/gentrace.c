@@ -571,7 +571,7 @@ static int write_one(const char *name, const char *path)
 		fprintf(stderr, "cs-gentrace: version %u has no snapshot records\n", version);
 		return 2;
 	}
-	w = cs_trace_open(path);
+	w = cs_trace_open(path, 0, NULL);
 	if (!w) {
 		fprintf(stderr, "cs-gentrace: %s: %s\n", path, strerror(errno));
 		return 1;

@@ -17,3 +17,16 @@ run() {
 	err=$(cat "$TMP/stderr")
 	nerr=$(grep -c '' "$TMP/stderr")
 }
+
+# expect_exit NAME EXIT PATTERN CMD...: CMD exits EXIT with one stderr line
+# matching the extended regular expression PATTERN
+expect_exit() {
+	local name=$1 want=$2 pat=$3
+	shift 3
+	run "$@"
+	if [ "$rc" != "$want" ] || [ "$nerr" != 1 ] || ! grep -Eq -- "$pat" <<<"$err"; then
+		fail "$name" "exit $rc (want $want), stderr: ${err:0:300}"
+	else
+		pass "$name"
+	fi
+}

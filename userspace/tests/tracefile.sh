@@ -432,32 +432,22 @@ fi
 # --- record: the output path before anything else ---------------------------------------
 # a path that cannot be created: exit 6 and one line, before the root check,
 # the BTF probe and any bpf() (strace proves the last if it is installed)
-expect2x() {
-	local name=$1 want=$2 pat=$3
-	shift 3
-	run "$@"
-	if [ "$rc" != "$want" ] || [ "$nerr" != 1 ] || ! grep -Eq -- "$pat" <<<"$err"; then
-		fail "$name" "exit $rc (want $want), stderr: ${err:0:300}"
-	else
-		pass "$name"
-	fi
-}
-expect2x record-bad-output 6 "record: error: cannot create $TMP/no/such/dir/x.cstrace: No such file or directory" \
+expect_exit record-bad-output 6 "record: error: cannot create $TMP/no/such/dir/x.cstrace: No such file or directory" \
 	"$CS" record -o "$TMP/no/such/dir/x.cstrace" -d 1
-expect2x record-output-is-dir 6 "cannot create $TMP: Is a directory" "$CS" record -o "$TMP" -d 1
+expect_exit record-output-is-dir 6 "cannot create $TMP: Is a directory" "$CS" record -o "$TMP" -d 1
 # a path with a newline: one line, escaped
-expect2x record-output-path-escaped 6 "cannot create $TMP/no\\\\x0asuch/x: No such file" \
+expect_exit record-output-path-escaped 6 "cannot create $TMP/no\\\\x0asuch/x: No such file" \
 	"$CS" record -o "$TMP/no${NL}such/x" -d 1
 # not a regular file: refused at once, without blocking in open() on a FIFO
 # that has no reader (timeout only ends a hang; it times nothing)
 mkfifo "$TMP/fifo"
-expect2x record-output-fifo 6 "cannot create $TMP/fifo: not a regular file" \
+expect_exit record-output-fifo 6 "cannot create $TMP/fifo: not a regular file" \
 	timeout 60 "$CS" record -o "$TMP/fifo" -d 1
 exec 3<>"$TMP/fifo"	# now with a reader: open() would succeed
-expect2x record-output-fifo-reader 6 "cannot create $TMP/fifo: not a regular file" \
+expect_exit record-output-fifo-reader 6 "cannot create $TMP/fifo: not a regular file" \
 	timeout 60 "$CS" record -o "$TMP/fifo" -d 1
 exec 3>&-
-expect2x record-output-device 6 "cannot create /dev/null: not a regular file" \
+expect_exit record-output-device 6 "cannot create /dev/null: not a regular file" \
 	"$CS" record -o /dev/null -d 1
 if command -v strace >/dev/null; then
 	strace -f -qq -e trace=bpf -o "$TMP/strace.log" \
@@ -502,20 +492,20 @@ elif ! "$MKBTF" "$TMP/rec.btf" $TPS var:__preempt_count var:this_cpu_off ||
 	fail record-needs-preempt-count "mkbtf failed"
 else
 	printf 'ffffffff81000000 T _stext\n' > "$TMP/kallsyms"
-	expect2x record-needs-preempt-count 7 \
+	expect_exit record-needs-preempt-count 7 \
 		"record needs the kernel's per-CPU preempt count" \
 		env CHAINSCOPE_BTF="$TMP/recnoctx.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
 		"$CS" record -o "$TMP/ctx.cstrace" -d 1
 	[ -e "$TMP/ctx.cstrace" ] && fail record-needs-preempt-count-no-file "left $TMP/ctx.cstrace"
-	expect2x record-with-preempt-count 0 "start-up probes passed" \
+	expect_exit record-with-preempt-count 0 "start-up probes passed" \
 		env CHAINSCOPE_BTF="$TMP/rec.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
 		"$CS" record -o "$TMP/ctx.cstrace" -d 1
 	# 6.2+ (6.12): the preempt count is a member of the per-CPU pcpu_hot
-	expect2x record-with-pcpu-hot 0 "start-up probes passed" \
+	expect_exit record-with-pcpu-hot 0 "start-up probes passed" \
 		env CHAINSCOPE_BTF="$TMP/rechot.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
 		"$CS" record -o "$TMP/ctx.cstrace" -d 1
 	# a pcpu_hot without a preempt_count member locates nothing
-	expect2x record-pcpu-hot-without-member 7 \
+	expect_exit record-pcpu-hot-without-member 7 \
 		"record needs the kernel's per-CPU preempt count" \
 		env CHAINSCOPE_BTF="$TMP/rechotnm.btf" CHAINSCOPE_KALLSYMS="$TMP/kallsyms" \
 		"$CS" record -o "$TMP/ctx.cstrace" -d 1
