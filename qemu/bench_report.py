@@ -437,7 +437,185 @@ def render_size(size):
     return L
 
 
+def render_calls(runs, summary):
+    """Section 1: call cost with tracepoints off."""
+    if not summary["calls"]:
+        return []
+    ic = [r for r in runs if r["stage"] == "icount"]
+    L = []
+    L.append("## 1. Call cost, tracepoints off (icount, `-smp 1`)")
+    L.append("")
+    L.append(f"ns per `*_notifier_call_chain()` with n empty callbacks, median "
+             f"[min..max] over {len(ic) // 2 or len(ic)} boot(s) per variant; "
+             "spread = (max-min)/median across boots. " + RATIO_NOTE)
+    L.append("")
+    rows = []
+    for r in summary["calls"]:
+        rows.append([r["kind"], r["n"], cell(r["stock"]), cell(r["chainscope"]),
+                     fmt(r["ratio"], 4), r["verdict"],
+                     f"{pct(r['stock'])} / {pct(r['chainscope'])}",
+                     instr_delta(r)])
+    L += table(["kind", "n", "stock ns", "chainscope ns", "ratio",
+                f"<= +{CALL_TARGET_INSTR} instr", "spread st/cs", "instr/call cs-st"], rows)
+    L.append("")
+    return L
+
+
+def render_reg(summary):
+    """Section 1b: (un)registration cost, and grace periods alone."""
+    if not summary["reg"]:
+        return []
+    L = []
+    L.append("## 1b. Register / unregister cost against chain length (icount)")
+    L.append("")
+    L.append("One more block of the chain's priority registered (it goes behind "
+             "all n, so the list walk covers the whole chain) and unregistered "
+             "again, each timed alone. raw = the list cost alone; atomic "
+             "register = spinlock + list; atomic unregister also waits in "
+             "synchronize_rcu() and srcu unregister in synchronize_srcu(): those "
+             "rows are grace-period bound (median of repetitions, not judged; "
+             "grace periods alone in the next table); every other row is the "
+             "minimum over repetitions. " + RATIO_NOTE)
+    L.append("")
+    rows = []
+    for r in summary["reg"]:
+        rows.append([r["op"], r["kind"], r["n"], cell(r["stock"]),
+                     cell(r["chainscope"]), fmt(r["ratio"], 4), r["verdict"]])
+    L += table(["op", "kind", "n", "stock ns", "chainscope ns", "ratio",
+                f"<= {TARGET}"], rows)
+    L.append("")
+    if any(r["stock"] or r["chainscope"] for r in summary["sync"]):
+        rows = [[r["what"], cell(r["stock"], 0), cell(r["chainscope"], 0),
+                 fmt(r["ratio"], 4)] for r in summary["sync"]]
+        L.append("Grace periods alone (median per boot, then median [min..max] "
+                 "over boots; under icount with sleep=off idle time is skipped "
+                 "but counted). " + RATIO_NOTE)
+        L.append("")
+        L += table(["wait", "stock ns", "chainscope ns", "ratio"], rows)
+        L.append("")
+    return L
+
+
+def render_slopes(summary):
+    """Section 5a: the fitted cost per callback."""
+    if not summary["slopes"]:
+        return []
+    L = []
+    L.append("## 5a. Scaling with chain length: fitted slope (icount)")
+    L.append("")
+    L.append("Least squares of median ns/call against n over the sizes "
+             "measured with n >= 1 (an empty chain takes an early exit in both "
+             "variants): slope = ns per callback, intercept = fixed cost of a "
+             "call on a non-empty chain. " + RATIO_NOTE)
+    L.append("")
+    rows = []
+    for r in summary["slopes"]:
+        s, c = r["stock"], r["chainscope"]
+        rows.append([r["kind"],
+                     fmt(s and s["slope_ns"], 3), fmt(c and c["slope_ns"], 3),
+                     fmt(r["slope_ratio"], 4),
+                     fmt(s and s["intercept_ns"], 1), fmt(c and c["intercept_ns"], 1),
+                     f"{fmt(s and s['r2'], 6)} / {fmt(c and c['r2'], 6)}"])
+    L += table(["kind", "stock ns/cb", "chainscope ns/cb", "slope ratio",
+                "stock intercept", "chainscope intercept", "r2 st/cs"], rows)
+    L.append("")
+    return L
+
+
+def render_contention(runs, summary):
+    """Section 3: callers against a writer."""
+    if not summary["contention"]:
+        return []
+    co = [r for r in runs if r["stage"] == "contention"]
+    L = []
+    L.append("## 3. Contention: blocking chain, callers vs a writer (plain TCG, `-smp 2`)")
+    L.append("")
+    nb = {v: len([r for r in co if r["variant"] == v]) for v in VARIANTS}
+    L.append(f"Calls/s summed over the caller kthreads, median [min..max] over "
+             f"every repetition of {nb['stock']} stock and {nb['chainscope']} "
+             "chainscope boot(s), configurations interleaved within each boot. "
+             "Writer: one kthread registering and unregistering a block in a "
+             "loop (writes/s). cost ratio = stock calls/s / chainscope calls/s "
+             "(> 1: chainscope slower); p = two-sided Mann-Whitney U test of the "
+             f"two samples, \"resolved\" if p < {ALPHA}. Tracing on = every notifier event "
+             "enabled via tracefs, chainscope only. Plain TCG time is host "
+             "time: host load (runs.tsv) moves these numbers. " + RATIO_NOTE)
+    L.append("")
+    rows = []
+    for r in summary["contention"]:
+        rows.append([r["trace"], r["callers"], "yes" if r["writer"] else "no",
+                     cell(r["stock"], 0), cell(r["chainscope"], 0),
+                     fmt(r["cost_ratio"], 3),
+                     "-" if r["resolved"] is None else
+                     f"{r['p_value']:.2g} ({'resolved' if r['resolved'] else 'not resolved'})",
+                     fmt(r.get("on_off_cost"), 2) if r["trace"] == "on" else "",
+                     cell(r["stock_writes"], 0) if r["writer"] else "",
+                     cell(r["chainscope_writes"], 0) if r["writer"] else ""])
+    L += table(["tracing", "callers", "writer", "stock calls/s",
+                "chainscope calls/s", "cost ratio", "p", "on/off cost",
+                "stock writes/s", "chainscope writes/s"], rows)
+    L.append("")
+    return L
+
+
+def render_scaling(summary):
+    """Section 5b: calls/s against caller threads."""
+    if not summary["scaling"]:
+        return []
+    L = []
+    L.append("## 5b. Scaling with caller threads: blocking chain, no writer, tracing off")
+    L.append("")
+    L.append("Median calls/s (plain TCG, `-smp 2`). " + RATIO_NOTE)
+    L.append("")
+    cs = sorted({c for s in summary["scaling"] for c in s["calls_per_s"]}, key=int)
+    rows = []
+    for s in summary["scaling"]:
+        rows.append([s["variant"]] + [fmt(s["calls_per_s"].get(c), 0) for c in cs] +
+                    [fmt(s["speedup"].get(c), 2) for c in cs[1:]])
+    L += table(["variant"] + [f"{c} caller(s)" for c in cs] +
+               [f"speedup x{c}" for c in cs[1:]], rows)
+    L.append("")
+    return L
+
+
+def render_extensions(ext):
+    """The extensions' sections, each from its result.json."""
+    L = []
+    L.append("## Extensions")
+    L.append("")
+    if not ext:
+        L.append("Not measured in this run: qemu/bench.sh runs the extensions "
+                 "(the CLI's tracing cost, attach time, recorder throughput) on "
+                 "the first kernel of -K only; `-K KERNEL -s ext` runs them here.")
+        L.append("")
+        return L
+    for name, title, fn in EXT_SECTIONS:
+        L.append(f"### {title}")
+        L.append("")
+        e = ext.get(name)
+        if not e:
+            L.append(f"Not measured yet: implement `{fn}` in qemu/bench.sh "
+                     f"(writes ext/{name}/result.json).")
+            L.append("")
+            continue
+        if e.get("title"):
+            L.append(e["title"])
+            L.append("")
+        if e.get("columns"):
+            L += table(e["columns"], e.get("rows", []))
+            L.append("")
+        for note in e.get("notes", []):
+            L.append(f"- {note}")
+        # An extension that states its own units and basis sets
+        # "ratio_note": false (the chainscope/stock note does not apply).
+        if e.get("ratio_note", True):
+            L.append(f"_{RATIO_NOTE}_")
+        L.append("")
+    return L
+
+
 def render(meta, runs, summary, ext, size=None):
+    """bench.md: the header, then one section per measurement."""
     L = []
     L.append("# Notifier chain benchmarks: chainscope core vs stock "
              f"{meta.get('linux') or 'Linux'}")
@@ -447,8 +625,6 @@ def render(meta, runs, summary, ext, size=None):
     kern = ", ".join(f"{k} `{v}`" for k, v in meta["kernels"].items())
     if kern:
         L.append(f"Kernels (build hashes): {kern}.")
-    ic = [r for r in runs if r["stage"] == "icount"]
-    co = [r for r in runs if r["stage"] == "contention"]
     L.append("")
     L.append(f"> **{RATIO_NOTE}**")
     L.append("")
@@ -475,145 +651,12 @@ def render(meta, runs, summary, ext, size=None):
     if size:
         L += render_size(size)
 
-    if summary["calls"]:
-        L.append("## 1. Call cost, tracepoints off (icount, `-smp 1`)")
-        L.append("")
-        L.append(f"ns per `*_notifier_call_chain()` with n empty callbacks, median "
-                 f"[min..max] over {len(ic) // 2 or len(ic)} boot(s) per variant; "
-                 "spread = (max-min)/median across boots. " + RATIO_NOTE)
-        L.append("")
-        rows = []
-        for r in summary["calls"]:
-            rows.append([r["kind"], r["n"], cell(r["stock"]), cell(r["chainscope"]),
-                         fmt(r["ratio"], 4), r["verdict"],
-                         f"{pct(r['stock'])} / {pct(r['chainscope'])}",
-                         instr_delta(r)])
-        L += table(["kind", "n", "stock ns", "chainscope ns", "ratio",
-                    f"<= +{CALL_TARGET_INSTR} instr", "spread st/cs", "instr/call cs-st"], rows)
-        L.append("")
-
-    if summary["reg"]:
-        L.append("## 1b. Register / unregister cost against chain length (icount)")
-        L.append("")
-        L.append("One more block of the chain's priority registered (it goes behind "
-                 "all n, so the list walk covers the whole chain) and unregistered "
-                 "again, each timed alone. raw = the list cost alone; atomic "
-                 "register = spinlock + list; atomic unregister also waits in "
-                 "synchronize_rcu() and srcu unregister in synchronize_srcu(): those "
-                 "rows are grace-period bound (median of repetitions, not judged; "
-                 "grace periods alone in the next table); every other row is the "
-                 "minimum over repetitions. " + RATIO_NOTE)
-        L.append("")
-        rows = []
-        for r in summary["reg"]:
-            rows.append([r["op"], r["kind"], r["n"], cell(r["stock"]),
-                         cell(r["chainscope"]), fmt(r["ratio"], 4), r["verdict"]])
-        L += table(["op", "kind", "n", "stock ns", "chainscope ns", "ratio",
-                    f"<= {TARGET}"], rows)
-        L.append("")
-        if any(r["stock"] or r["chainscope"] for r in summary["sync"]):
-            rows = [[r["what"], cell(r["stock"], 0), cell(r["chainscope"], 0),
-                     fmt(r["ratio"], 4)] for r in summary["sync"]]
-            L.append("Grace periods alone (median per boot, then median [min..max] "
-                     "over boots; under icount with sleep=off idle time is skipped "
-                     "but counted). " + RATIO_NOTE)
-            L.append("")
-            L += table(["wait", "stock ns", "chainscope ns", "ratio"], rows)
-            L.append("")
-
-    if summary["slopes"]:
-        L.append("## 5a. Scaling with chain length: fitted slope (icount)")
-        L.append("")
-        L.append("Least squares of median ns/call against n over the sizes "
-                 "measured with n >= 1 (an empty chain takes an early exit in both "
-                 "variants): slope = ns per callback, intercept = fixed cost of a "
-                 "call on a non-empty chain. " + RATIO_NOTE)
-        L.append("")
-        rows = []
-        for r in summary["slopes"]:
-            s, c = r["stock"], r["chainscope"]
-            rows.append([r["kind"],
-                         fmt(s and s["slope_ns"], 3), fmt(c and c["slope_ns"], 3),
-                         fmt(r["slope_ratio"], 4),
-                         fmt(s and s["intercept_ns"], 1), fmt(c and c["intercept_ns"], 1),
-                         f"{fmt(s and s['r2'], 6)} / {fmt(c and c['r2'], 6)}"])
-        L += table(["kind", "stock ns/cb", "chainscope ns/cb", "slope ratio",
-                    "stock intercept", "chainscope intercept", "r2 st/cs"], rows)
-        L.append("")
-
-    if summary["contention"]:
-        L.append("## 3. Contention: blocking chain, callers vs a writer (plain TCG, `-smp 2`)")
-        L.append("")
-        nb = {v: len([r for r in co if r["variant"] == v]) for v in VARIANTS}
-        L.append(f"Calls/s summed over the caller kthreads, median [min..max] over "
-                 f"every repetition of {nb['stock']} stock and {nb['chainscope']} "
-                 "chainscope boot(s), configurations interleaved within each boot. "
-                 "Writer: one kthread registering and unregistering a block in a "
-                 "loop (writes/s). cost ratio = stock calls/s / chainscope calls/s "
-                 "(> 1: chainscope slower); p = two-sided Mann-Whitney U test of the "
-                 f"two samples, \"resolved\" if p < {ALPHA}. Tracing on = every notifier event "
-                 "enabled via tracefs, chainscope only. Plain TCG time is host "
-                 "time: host load (runs.tsv) moves these numbers. " + RATIO_NOTE)
-        L.append("")
-        rows = []
-        for r in summary["contention"]:
-            rows.append([r["trace"], r["callers"], "yes" if r["writer"] else "no",
-                         cell(r["stock"], 0), cell(r["chainscope"], 0),
-                         fmt(r["cost_ratio"], 3),
-                         "-" if r["resolved"] is None else
-                         f"{r['p_value']:.2g} ({'resolved' if r['resolved'] else 'not resolved'})",
-                         fmt(r.get("on_off_cost"), 2) if r["trace"] == "on" else "",
-                         cell(r["stock_writes"], 0) if r["writer"] else "",
-                         cell(r["chainscope_writes"], 0) if r["writer"] else ""])
-        L += table(["tracing", "callers", "writer", "stock calls/s",
-                    "chainscope calls/s", "cost ratio", "p", "on/off cost",
-                    "stock writes/s", "chainscope writes/s"], rows)
-        L.append("")
-
-    if summary["scaling"]:
-        L.append("## 5b. Scaling with caller threads: blocking chain, no writer, tracing off")
-        L.append("")
-        L.append("Median calls/s (plain TCG, `-smp 2`). " + RATIO_NOTE)
-        L.append("")
-        cs = sorted({c for s in summary["scaling"] for c in s["calls_per_s"]}, key=int)
-        rows = []
-        for s in summary["scaling"]:
-            rows.append([s["variant"]] + [fmt(s["calls_per_s"].get(c), 0) for c in cs] +
-                        [fmt(s["speedup"].get(c), 2) for c in cs[1:]])
-        L += table(["variant"] + [f"{c} caller(s)" for c in cs] +
-                   [f"speedup x{c}" for c in cs[1:]], rows)
-        L.append("")
-
-    L.append("## Extensions")
-    L.append("")
-    if not ext:
-        L.append("Not measured in this run: qemu/bench.sh runs the extensions "
-                 "(the CLI's tracing cost, attach time, recorder throughput) on "
-                 "the first kernel of -K only; `-K KERNEL -s ext` runs them here.")
-        L.append("")
-        return "\n".join(L) + "\n"
-    for name, title, fn in EXT_SECTIONS:
-        L.append(f"### {title}")
-        L.append("")
-        e = ext.get(name)
-        if not e:
-            L.append(f"Not measured yet: implement `{fn}` in qemu/bench.sh "
-                     f"(writes ext/{name}/result.json).")
-            L.append("")
-            continue
-        if e.get("title"):
-            L.append(e["title"])
-            L.append("")
-        if e.get("columns"):
-            L += table(e["columns"], e.get("rows", []))
-            L.append("")
-        for note in e.get("notes", []):
-            L.append(f"- {note}")
-        # An extension that states its own units and basis sets
-        # "ratio_note": false (the chainscope/stock note does not apply).
-        if e.get("ratio_note", True):
-            L.append(f"_{RATIO_NOTE}_")
-        L.append("")
+    L += render_calls(runs, summary)
+    L += render_reg(summary)
+    L += render_slopes(summary)
+    L += render_contention(runs, summary)
+    L += render_scaling(summary)
+    L += render_extensions(ext)
     return "\n".join(L) + "\n"
 
 

@@ -156,7 +156,7 @@ if selected build; then
 		# shellcheck disable=SC2254
 		case "$name" in $GLOB) ;; *) continue ;; esac
 		key=$( { echo "$kver"; CS_KERNEL=$kver "$REPO/kernel/build.sh" tree 2>/dev/null;
-			cat "$REPO"/scripts/mkpatches.sh "$REPO"/scripts/series.sh \
+			cat "$REPO"/scripts/mkpatches.sh "$REPO"/scripts/series.sh "$REPO"/scripts/series_*.py \
 				"$REPO"/kernel/series/* "$REPO"/kernel/series/*/* \
 				"$REPO"/kernel/notifier*.[ch] "$REPO"/include-trace/trace/events/notifier.h \
 				"$REPO"/kernel/patches/"$kver"/*.patch "$REPO"/kernel/patches/"$kver"/*/*.patch \

@@ -71,142 +71,19 @@ kernel/notifier_kunit_concurrency.h"
 # The commit message of NAME for tree KVER: lines tagged with another
 # tree dropped, this tree's tag removed.
 message() { # message NAME KVER
-	python3 - "$S/$1.msg" "$2" <<'EOF'
-import re, sys, textwrap
-path, kver = sys.argv[1], sys.argv[2]
-paras, cur, tagged = [], [], False
-for l in open(path).read().split("\n"):
-    m = re.match(r"^\[(6\.\d+)\] ?(.*)$", l)
-    if m:
-        if m.group(1) != kver:
-            continue
-        l, tagged = m.group(2), True
-    if l.strip() == "":
-        if cur:
-            paras.append((cur, tagged))
-        cur, tagged = [], False
-        continue
-    cur.append(l)
-if cur:
-    paras.append((cur, tagged))
-out = []
-for lines, tagged in paras:
-    # A paragraph with lines of one tree only is wrapped anew (not the
-    # subject); lists and indented text are left alone.
-    if tagged and out and not any(l[:1] in (" ", "-", "\t") for l in lines):
-        lines = textwrap.wrap(" ".join(lines), 72, break_long_words=False,
-                              break_on_hyphens=False)
-    out.append("\n".join(lines))
-print("\n\n".join(out))
-EOF
+	python3 "$HERE/series_message.py" "$S/$1.msg" "$2"
 }
 
 # Add FILE to our MAINTAINERS section, creating the section (maintained
 # by the identity running this) in alphabetical order on first use.
 maintainers_add() { # maintainers_add TREE FILE
-	python3 - "$1/MAINTAINERS" "$2" "$NAME <$EMAIL>" <<'EOF'
-import sys
-path, newfile, who = sys.argv[1], sys.argv[2], sys.argv[3]
-title = "NOTIFIER CHAINS"
-lines = open(path).read().split("\n")
-if title in lines:
-    start = lines.index(title) + 1
-    end = start
-    while end < len(lines) and lines[end].strip():
-        end += 1
-    body = lines[start:end]
-    files = sorted(set([l for l in body if l.startswith("F:")] + ["F:\t" + newfile]))
-    other = [l for l in body if not l.startswith("F:")]
-    lines[start:end] = other + files
-else:
-    first = lines.index("Maintainers List") if "Maintainers List" in lines else 0
-    at = len(lines)
-    for i in range(first + 1, len(lines) - 1):
-        l = lines[i]
-        if (l and l == l.upper() and lines[i - 1] == "" and
-                lines[i + 1][:2] in ("M:", "R:", "L:", "S:") and l > title):
-            at = i
-            break
-    files = sorted(set(["include/linux/notifier.h", "include/trace/events/notifier.h",
-                        "kernel/notifier.c", newfile]))
-    lines[at:at] = ([title, "M:\t" + who, "L:\tlinux-kernel@vger.kernel.org",
-                     "S:\tMaintained"] + ["F:\t" + f for f in files] + [""])
-open(path, "w").write("\n".join(lines))
-EOF
+	python3 "$HERE/series_maintainers.py" "$1/MAINTAINERS" "$2" "$NAME <$EMAIL>"
 }
 
 # The costs for the cover letter, from the generated part of
 # docs/bench.md (the section of tree KVER).
 costs() { # costs KVER
-	python3 - "$REPO/docs/bench.md" "$1" <<'EOF'
-import re, sys, textwrap
-path, kver = sys.argv[1], sys.argv[2]
-text = open(path).read()
-m = re.search(r"^### Linux %s: .*?(?=^### |\Z)" % re.escape(kver), text, re.S | re.M)
-if not m:
-    print("  (no measurement of Linux %s in docs/bench.md: run make bench)" % kver)
-    sys.exit(0)
-sec = m.group(0)
-
-def table(title):
-    t = re.search(r"^#### %s.*?\n\n(?:.*?\n\n)?(\|.*?)(?:\n\n|\Z)" % re.escape(title), sec, re.S | re.M)
-    if not t:
-        return []
-    rows = [r.strip().strip("|").split("|") for r in t.group(1).splitlines()]
-    head = [c.strip() for c in rows[0]]
-    return [dict(zip(head, [c.strip() for c in r])) for r in rows[2:]]
-
-out = []
-when = re.search(r"^Produced by .* on (\S+) ", sec, re.M)
-if when:
-    out.append("  Measured %s, %s." % (when.group(1)[:10], "Linux " + kver))
-for r in table("0. Text size"):
-    if r.get("object") in ("kernel/notifier.o", "vmlinux") and r.get("delta", "-") != "-":
-        out.append("  text, %s: %s -> %s bytes (%s, %s)" % (r["object"], r["stock bytes"],
-                   r["chainscope bytes"], r["delta"], r["change"]))
-calls = table("1. Call cost")
-slopes = {r.get("kind"): r for r in table("5a. Scaling")}
-rows = []
-for kind in ("atomic", "blocking", "raw", "srcu"):
-    rs = [r for r in calls if r.get("kind") == kind and r.get("n") == "0"]
-    sl = slopes.get(kind)
-    if not rs or not sl:
-        continue
-    try:
-        empty = float(rs[0]["instr/call cs-st"])
-        st, cs = float(sl["stock ns/cb"]) / 2, float(sl["chainscope ns/cb"]) / 2
-    except (KeyError, ValueError):
-        continue
-    rows.append("    %-8s  %+4.0f on an empty chain, then %2.0f per callback (stock %2.0f)"
-                % (kind, empty, cs, st))
-if rows:
-    out.append("")
-    out.append("  Calls, tracing off, in instructions against stock:")
-    out.extend(rows)
-worst = {}
-for r in table("1b. Register / unregister"):
-    if not r.get("<= 1.05", "").startswith(("ok", "MISSED")):
-        continue
-    k = "%s %s" % (r["op"], r["kind"])
-    ratio = float(r["ratio"])
-    if k not in worst or ratio > worst[k][0]:
-        worst[k] = (ratio, r["n"])
-if worst:
-    out.append("")
-    out.append("  (Un)registration without a grace period, tracing off, the worst")
-    out.append("  ratio to stock over chains of 0 to 1024 blocks:")
-    for k, (ratio, n) in sorted(worst.items()):
-        out.append("    %-15s %.3f (n = %s)" % (k, ratio, n))
-t = re.search(r"^\*\*Targets.*$", sec, re.M)
-if t:
-    out.append("")
-    line = t.group(0).replace("**", "")
-    line = re.sub(r"^Targets \(calls: <= \+1 instruction; \(un\)registration: chainscope/stock <= 1\.05\): ",
-                  "Targets: every call within one instruction of stock, every (un)registration without a grace period within 1.05x of stock: ", line)
-    line = re.sub(r"MISSED at (\d+) point\(s\), as n \(ratio\): ", r"missed at \1 point(s), chain length (ratio): ", line)
-    out.extend(textwrap.wrap(line, 70, initial_indent="  ", subsequent_indent="  "))
-print("\n".join(out))
-EOF
+	python3 "$HERE/series_costs.py" "$REPO/docs/bench.md" "$1"
 }
 
 checkpatch_one() { # checkpatch_one SRC PATCH
@@ -352,27 +229,8 @@ kernel/notifier.o unchanged."
 	else
 		proof="Each patch passes checkpatch.pl --strict."
 	fi
-	python3 - "$cover" "$S/cover.msg" "$kver" "$(costs "$kver")" \
-		"$(dpkg-query -W -f='${Version}' "linux-source-$kver")" "$proof" <<'EOF'
-import re, sys
-cover, msg, kver, costs, version, proof = sys.argv[1:7]
-lines = []
-for l in open(msg).read().split("\n"):
-    m = re.match(r"^\[(6\.\d+)\] ?(.*)$", l)
-    if m:
-        if m.group(1) == kver:
-            lines.append(m.group(2))
-        continue
-    lines.append(l)
-subject, body = lines[0], "\n".join(lines[2:]).rstrip("\n")
-body = body.replace("@COSTS@", costs)
-body = body.replace("@PROOF@", proof)
-body += "\n\nBased on Debian's linux-source-%s %s.\n" % (kver, version)
-text = open(cover).read()
-text = text.replace("*** SUBJECT HERE ***", subject)
-text = text.replace("*** BLURB HERE ***", body)
-open(cover, "w").write(text)
-EOF
+	python3 "$HERE/series_cover.py" "$cover" "$S/cover.msg" "$kver" "$(costs "$kver")" \
+		"$(dpkg-query -W -f='${Version}' "linux-source-$kver")" "$proof"
 
 	# Each patch applies, in order, to the pristine base.
 	git clone -q "$G" "$WORK/am-$kver"

@@ -10,9 +10,8 @@
 #                           loss gaps, a bounded fuzz run (host only)
 #   make bench-offline      tests/bench_offline.sh: events/s of check and
 #                           report on generated 10^5 and 10^6-event traces,
-#                           after tests/bench_report.sh
-#   make test-bench-report  tests/bench_report.sh: qemu/bench_report.py's
-#                           extension rows and ratios from known guest lines
+#                           after qemu/tests/bench_report.sh (a host test of
+#                           qemu/bench_report.py, run by make test)
 
 # safestr.o: cs_safe_str(), shared by every command that prints a path
 REC_OBJS += checker.o check_pass.o check_snap.o safestr.o
@@ -49,10 +48,3 @@ test-check: $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck $(OUTPUT)/cs-gentrace
 
 bench-offline: $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck
 	$(Q)bash tests/bench_offline.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck
-
-# qemu/bench_report.py's extension rows (tracing cost, attach time) from
-# known guest lines; also run first by bench-offline
-.PHONY: test-bench-report
-test: test-bench-report
-test-bench-report:
-	$(Q)bash tests/bench_report.sh ../qemu/bench_report.py

@@ -8,7 +8,7 @@
 # rollbacks), and the 10^6/10^5 time ratio (10 when time is linear).
 # Wall time is the best of REPEAT runs (default 3); CPU time (user+sys)
 # of that run is printed too, as the host may be busy. Before that,
-# tests/bench_report.sh checks the rows qemu/bench_report.py makes of the
+# qemu/tests/bench_report.sh checks the rows qemu/bench_report.py makes of the
 # guest benchmarks' output (make bench's extension tables).
 #
 #   tests/bench_offline.sh CHAINSCOPE CS-GENCHECK
@@ -40,9 +40,9 @@ measure() {
 }
 
 # The report's rows first: qemu/bench_report.py's extension parsing and
-# ratios against known numbers (tests/bench_report.sh, PASS/FAIL lines).
-bash "$(dirname "$(readlink -f "$0")")/bench_report.sh" ||
-	{ echo "bench_offline.sh: error: tests/bench_report.sh failed" >&2; exit 1; }
+# ratios against known numbers (qemu/tests/bench_report.sh, PASS/FAIL lines).
+bash "$(dirname "$(readlink -f "$0")")/../../qemu/tests/bench_report.sh" ||
+	{ echo "bench_offline.sh: error: qemu/tests/bench_report.sh failed" >&2; exit 1; }
 
 for n in 100000 1000000; do
 	"$GEN" bench "$n" "$TMP/$n.cstrace"

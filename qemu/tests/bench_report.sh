@@ -5,17 +5,17 @@
 # guest result lines with known numbers go through `bench_report.py --ext
 # tracing_cost|attach_time`, and the rows and ratios of result.json are
 # checked against values worked out by hand; bad guest output must be an
-# error. Run by tests/bench_offline.sh (make bench-offline, part of make
-# bench) and by make test-bench-report.
+# error. Run by make test (as a host test of qemu/) and by
+# userspace/tests/bench_offline.sh (make bench-offline, part of make bench).
 #
-#   tests/bench_report.sh [BENCH_REPORT.PY]
+#   qemu/tests/bench_report.sh [BENCH_REPORT.PY]
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPORT=$(readlink -f "${1:-$HERE/../../qemu/bench_report.py}")
+REPORT=$(readlink -f "${1:-$HERE/../bench_report.py}")
 PREFIX=host.bench-report
 # shellcheck source=userspace/tests/lib.sh
-. "$HERE/lib.sh"
+. "$HERE/../../userspace/tests/lib.sh"
 
 # results FILE LINE...: one extension boot's guest results.txt
 results() {

@@ -8,10 +8,10 @@
 # upstream takes the first token after "notifier_run:" as the name.
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-G=$HERE/../../qemu/guest/upstream
+G=$HERE/../guest/upstream
 D=$HERE/data/upstream
 KALLSYMS=$D/kallsyms
-# shellcheck source=../../qemu/guest/upstream/lib.sh
+# shellcheck source=../guest/upstream/lib.sh
 . "$G/lib.sh"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
