@@ -19,8 +19,9 @@
 #
 # make fuzz (FUZZ_SECONDS=N): N seconds, a new seed each time, for humans.
 #
-# Both: -timeout (FUZZ_TIMEOUT s a input), -rss_limit_mb (FUZZ_RSS_MB),
-# -max_len (FUZZ_MAX_LEN). Prints one line: what the run did, or its
+# Both: -timeout (FUZZ_TIMEOUT s an input), -rss_limit_mb (FUZZ_RSS_MB),
+# -max_len (FUZZ_MAX_LEN, 8192): a longer seed (the large one) first
+# runs whole, once. Prints one line: what the run did, or its
 # error and libFuzzer's SUMMARY; a failing run keeps its crashing input
 # and log in FUZZ_KEEP (default output/fuzz-NAME/) and exits 1.
 set -uo pipefail
@@ -43,22 +44,36 @@ for s in "$here/fuzz-corpus/$name" "$@"; do
 	fi
 done
 
+maxlen=${FUZZ_MAX_LEN:-8192}
 args=(-artifact_prefix="$art/" -timeout="${FUZZ_TIMEOUT:-30}"
-      -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len="${FUZZ_MAX_LEN:-1100000}"
-      -print_final_stats=1)
+      -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -print_final_stats=1)
 if [ -n "${FUZZ_SECONDS:-}" ]; then
-	args+=(-max_total_time="$FUZZ_SECONDS" -seed=0)
+	run=(-max_total_time="$FUZZ_SECONDS" -seed=0)
 else
-	args+=(-runs="${FUZZ_RUNS:-5000}" -seed=1)
+	run=(-runs="${FUZZ_RUNS:-5000}" -seed=1)
 fi
 norand=()
 if setarch -R true 2>/dev/null; then
 	norand=(setarch -R)
 fi
-"${norand[@]}" "$fuzz" "${args[@]}" "$corpus" >"$log" 2>&1
-rc=$?
+# a seed longer than FUZZ_MAX_LEN (the large one) runs whole once; the
+# mutations start from its first FUZZ_MAX_LEN bytes, as libFuzzer cuts it
+big=()
+while IFS= read -r -d '' f; do
+	big+=("$f")
+done < <(find "$corpus" -type f -size +"$maxlen"c -print0 | sort -z)
+rc=0
+if [ "${#big[@]}" -gt 0 ]; then
+	"${norand[@]}" "$fuzz" "${args[@]}" -runs=1 -max_len=$((1 << 30)) "${big[@]}" \
+		>"$log" 2>&1
+	rc=$?
+fi
 if [ "$rc" = 0 ]; then
-	echo "$(grep -m1 '^Done' "$log"), corpus $(ls "$corpus" | wc -l) inputs"
+	"${norand[@]}" "$fuzz" "${args[@]}" "${run[@]}" -max_len="$maxlen" "$corpus" >>"$log" 2>&1
+	rc=$?
+fi
+if [ "$rc" = 0 ]; then
+	echo "$(grep -m1 '^Done' "$log"), ${#big[@]} large seed(s) whole, corpus $(ls "$corpus" | wc -l) inputs"
 	exit 0
 fi
 mkdir -p "$keep" && cp "$art"/* "$log" "$keep/" 2>/dev/null

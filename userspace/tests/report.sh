@@ -310,7 +310,7 @@ else
 	done
 	"$MK" bench "$TMP/corpus/many.cstrace" 60 20
 	"$GEN" --seeds "$TMP/corpus" && "$GEN" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"
-	if out=$(FUZZ_KEEP=${CS_FUZZ_KEEP:-} bash "$HERE/fuzz_run.sh" report "$FUZZ" "$TMP/corpus"); then
+	if out=$(FUZZ_KEEP=${CS_FUZZ_KEEP:-} FUZZ_MAX_LEN=16384 bash "$HERE/fuzz_run.sh" report "$FUZZ" "$TMP/corpus"); then
 		pass fuzz
 	else
 		fail fuzz "$out"
