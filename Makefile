@@ -8,6 +8,9 @@
 #   make test-debug only the debug-kernel soak (6.1)
 #   make test-debug-all  the debug-kernel soak on 6.1 and 6.12
 #   make patches    one series per kernel (output/patches/{6.1,6.12}/)
+#   make fuzz       every fuzz target of the CLI for FUZZ_SECONDS (300) each,
+#                   corpora kept in output/fuzz-corpus/ (make test runs them
+#                   short, with a fixed seed and run count)
 #   make install    the CLI, its man pages and bash completion (PREFIX=/usr/local,
 #                   DESTDIR=); make uninstall removes exactly those files
 #   make bench      benchmarks: our core against stock, 6.1 and 6.12 (docs/bench.md),
@@ -23,7 +26,7 @@ export CHAINSCOPE_CACHE ?= /var/cache/chainscope
 T ?= *
 Q := $(if $(V),,@)
 
-.PHONY: all deps kernel kernel-stock cli install uninstall demo test test-debug test-debug-all patches bench clean
+.PHONY: all deps kernel kernel-stock cli install uninstall demo test test-debug test-debug-all patches bench fuzz clean
 .DELETE_ON_ERROR:
 
 all: deps kernel cli
@@ -70,6 +73,9 @@ patches: deps
 bench: deps
 	$(Q)qemu/bench.sh
 	$(Q)$(MAKE) -s -C userspace bench-offline
+
+fuzz: deps
+	$(Q)$(MAKE) -s -C userspace fuzz
 
 clean:
 	$(Q)rm -rf output

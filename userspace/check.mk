@@ -46,5 +46,6 @@ test-check: $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck $(OUTPUT)/cs-gentrace
 		bash tests/check.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck \
 		$(OUTPUT)/cs-gentrace $(OUTPUT)/fuzz_check
 
-bench-offline: $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck
-	$(Q)bash tests/bench_offline.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck
+bench-offline: $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck $(OUTPUT)/cs-gentrace
+	$(Q)bash tests/bench_offline.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gencheck \
+		$(OUTPUT)/cs-gentrace

@@ -6,6 +6,8 @@
 #   .output/fuzz_diff         libFuzzer target: diff's reader, rules and
 #                             verdict on arbitrary bytes (clang, built on
 #                             demand by the test)
+#   .output/test_diff_stream  diff's reader on long words: bytes copied,
+#                             counted (tests/test_diff_stream.c)
 #   make test-diff            tests/diff.sh: budgets, input validation,
 #                             guards, benchattach's command line and a
 #                             bounded fuzz run, all on the host
@@ -30,8 +32,18 @@ $(OUTPUT)/fuzz_diff: tests/fuzz_diff.c diff_input.c diff_row.c diff_keys.c diff_
 		$(shell $(PKG_CONFIG) --libs json-c) -lm -o $@
 
 .PHONY: test-diff
+# memcpy and memmove counted: not inlined, and wrapped
+$(OUTPUT)/test_diff_stream: tests/test_diff_stream.c diff_input.c diff_row.c diff_keys.c \
+		diff_rules.c diff.h diff_int.h | $(OUTPUT)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) -I. -fno-builtin-memcpy -fno-builtin-memmove \
+		-Wl,--wrap=memcpy -Wl,--wrap=memmove tests/test_diff_stream.c \
+		diff_input.c diff_row.c diff_keys.c diff_rules.c \
+		$(shell $(PKG_CONFIG) --libs json-c) -lm -o $@
+
 test: test-diff
-test-diff: $(OUTPUT)/chainscope $(BENCHATTACH)
+test-diff: $(OUTPUT)/chainscope $(BENCHATTACH) $(OUTPUT)/test_diff_stream
+	$(Q)$(OUTPUT)/test_diff_stream
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(DIFF_FUZZ_RUNS) \
 		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_diff" \
 		bash tests/diff.sh $(OUTPUT)/chainscope $(BENCHATTACH) $(OUTPUT)/fuzz_diff \

@@ -473,19 +473,25 @@ static bool is_word(char ch)
  * json-c fed a number in pieces accepts some malformed ones that it
  * refuses whole ("0-" split after the "0"), so a feed never ends inside
  * a word: its trailing word characters wait for the next feed (or the
- * end), and the tokener sees every word with the byte after it.
+ * end), and the tokener sees every word with the byte after it. The
+ * held-back bytes are all word characters: a feed looks only at its own
+ * bytes, and a word that goes on is appended (the buffer doubles), so a
+ * long word costs what its length costs, however it is split.
  */
 static int reserve(struct cs_diff_input *in, size_t size)
 {
+	size_t cap = in->carry_cap ? in->carry_cap : 64;
 	char *p;
 
 	if (size <= in->carry_cap)
 		return 0;
-	p = realloc(in->carry, size * 2);
+	while (cap < size)
+		cap = cap > SIZE_MAX / 2 ? size : cap * 2;
+	p = realloc(in->carry, cap);
 	if (!p)
 		return -1;
 	in->carry = p;
-	in->carry_cap = size * 2;
+	in->carry_cap = cap;
 	return 0;
 }
 
@@ -493,28 +499,36 @@ int cs_diff_input_feed(struct cs_diff_input *in, const char *buf, size_t len,
 		       char *err, size_t errlen)
 {
 	const char *work = buf;
-	size_t n = len, keep;
+	size_t n, keep;
 
 	if (in->failed || in->ended) {
 		snprintf(err, errlen, "%s: read after %s", in->name,
 			 in->failed ? "an error" : "the end");
 		return -1;
 	}
-	if (in->ncarry) {
-		if (reserve(in, in->ncarry + len))
-			return stream_err(in, err, errlen, in->off, "out of memory");
-		memcpy(in->carry + in->ncarry, buf, len);
-		work = in->carry;
-		n = in->ncarry + len;
-	}
-	for (keep = 0; keep < n && is_word(work[n - keep - 1]); keep++)
+	for (keep = 0; keep < len && is_word(buf[len - keep - 1]); keep++)
 		;
-	if (feed_tokener(in, work, n - keep, err, errlen))
+	n = len - keep;		/* what goes to the tokener now, of buf */
+	if (in->ncarry) {
+		/* the held-back word goes on into buf (or through all of it) */
+		if (in->ncarry > SIZE_MAX - len || reserve(in, in->ncarry + (n ? n : len)))
+			return stream_err(in, err, errlen, in->off, "out of memory");
+		if (!n) {
+			memcpy(in->carry + in->ncarry, buf, len);
+			in->ncarry += len;
+			return 0;
+		}
+		memcpy(in->carry + in->ncarry, buf, n);
+		work = in->carry;
+		n += in->ncarry;
+		in->ncarry = 0;
+	}
+	if (n && feed_tokener(in, work, n, err, errlen))
 		return -1;
-	if (keep && work != in->carry && reserve(in, keep))
+	if (keep && reserve(in, keep))
 		return stream_err(in, err, errlen, in->off, "out of memory");
 	if (keep)
-		memmove(in->carry, work + n - keep, keep);
+		memcpy(in->carry, buf + len - keep, keep);
 	in->ncarry = keep;
 	return 0;
 }

@@ -5,9 +5,12 @@
 #   .output/cs-om-crafted   the exposition of a row with crafted names
 #                           (--raw: unescaped, which promtool must refuse;
 #                           --live: serve's counters from synthetic samples)
+#   .output/fuzz_openmetrics  libFuzzer target: report --openmetrics end
+#                           to end, the exposition's form checked (clang)
 #   make test-openmetrics   tests/openmetrics.sh: promtool on report
 #                           --openmetrics of generated traces, escaping,
-#                           serve --trace over HTTP on 127.0.0.1
+#                           serve --trace over HTTP on 127.0.0.1, a bounded
+#                           fuzz run
 
 OM_TEST_OBJS := $(addprefix $(OUTPUT)/,openmetrics.o omlive.o cbrow.o output.o options.o \
 	trace_helpers.o safestr.o probes.o symbols.o btf_helpers.o)
@@ -18,9 +21,22 @@ $(OUTPUT)/cs-om-crafted: tests/test_openmetrics.c $(OM_TEST_OBJS) $(TRACEFILE_LI
 	$(Q)$(CC) $(CFLAGS) -I. tests/test_openmetrics.c $(OM_TEST_OBJS) $(TRACEFILE_LINK) \
 		$(LDLIBS) -o $@
 
+FUZZ_OM_RUNS ?= 5000
+
+# as fuzz_report (report.mk): the CLI's sources, main renamed, clock fixed
+$(OUTPUT)/fuzz_openmetrics: tests/fuzz_openmetrics.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
+		$(OUTPUT)/chainscope
+	$(call msg,FUZZ,$@)
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main -I. \
+		-I$(OUTPUT) -I$(BPF_DIR) $(shell $(PKG_CONFIG) --cflags libbpf json-c) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-Wl,--wrap=cs_now tests/fuzz_openmetrics.c $(FUZZ_REPORT_SRCS) $(LDLIBS) -o $@
+
 .PHONY: test-openmetrics
 test: test-openmetrics
 test-openmetrics: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/cs-mkreport \
 		$(OUTPUT)/cs-om-crafted
-	$(Q)bash tests/openmetrics.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace \
-		$(OUTPUT)/cs-mkreport $(OUTPUT)/cs-om-crafted
+	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_OM_RUNS) \
+		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_openmetrics" \
+		bash tests/openmetrics.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace \
+		$(OUTPUT)/cs-mkreport $(OUTPUT)/cs-om-crafted $(OUTPUT)/fuzz_openmetrics

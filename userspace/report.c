@@ -565,6 +565,9 @@ static int print_openmetrics(const struct report *r)
 /* --- SVG -------------------------------------------------------------------- */
 
 #define SVG_NAME_MAX 200	/* of the chain part, well under NAME_MAX */
+/* a file name: the chain part, "--0x" and 16 hex digits, ".timeline.svg" */
+#define SVG_FILE_LEN (SVG_NAME_MAX + sizeof("--0x") - 1 + 16 + sizeof(".timeline.svg"))
+_Static_assert(SVG_FILE_LEN <= 255, "an SVG file name fits in NAME_MAX");
 
 /*
  * SVG file names, a function of the chain alone (never of the order the
@@ -654,6 +657,7 @@ static int svg_names_note(struct report *r)
 }
 
 /* suffix: ".svg" (histogram), ".timeline.svg"; '.' never is in an escaped name */
+/* buf: SVG_FILE_LEN bytes, which hold any name with either suffix whole */
 static void svg_file_name(struct report *r, const struct cs_sym *chain, const char *suffix,
 			  char *buf, size_t len)
 {
@@ -676,7 +680,9 @@ static int cmp_count_desc(const void *a, const void *b)
 
 	if (x->st.count != y->st.count)
 		return x->st.count > y->st.count ? -1 : 1;
-	return x < y ? -1 : x > y;	/* stable: the text's order */
+	/* stable: the text's order (by index: no address is compared, which
+	 * the fuzzer's comparison tracing would take into its dictionary) */
+	return x - y < 0 ? -1 : x - y > 0;
 }
 
 struct histogram_args {
@@ -750,7 +756,7 @@ static int svg_write(struct report *r, const char *file, int (*draw)(FILE *, con
 /* A chain's timeline SVG, CHAIN.timeline.svg */
 static int write_timeline(struct report *r, const struct cs_sym *chain, int kind)
 {
-	char file[SVG_NAME_MAX + 32], title[CS_SYMSTR_LEN + 64], name[CS_SYMSTR_LEN];
+	char file[SVG_FILE_LEN], title[CS_SYMSTR_LEN + 64], name[CS_SYMSTR_LEN];
 	struct timeline_args tl = { .c = r->tl, .head = chain->addr, .title = title };
 
 	svg_file_name(r, chain, ".timeline.svg", file, sizeof(file));
@@ -763,7 +769,7 @@ static int write_timeline(struct report *r, const struct cs_sym *chain, int kind
 static int write_svg(struct report *r, const struct cs_cbrow *rows, size_t n)
 {
 	char names[CS_SVG_MAX_SERIES][2 * CS_SYMSTR_LEN + 80];
-	char file[SVG_NAME_MAX + 32], title[CS_SYMSTR_LEN + 64], note[96];
+	char file[SVG_FILE_LEN], title[CS_SYMSTR_LEN + 64], note[96];
 	char cb[CS_SYMSTR_LEN], label[CS_SYMSTR_LEN + 64];
 	struct cs_svg_series series[CS_SVG_MAX_SERIES];
 	const struct cs_cbrow **order;

@@ -406,19 +406,47 @@ int cs_report_perfetto(FILE *f, const struct cs_trace *t, const char *file)
 
 /* --- folded stacks ---------------------------------------------------------- */
 
-struct fold_ent {
+/*
+ * A stack is a node: (its parent's node, its frame's name), so a slice's
+ * stack costs one look-up, however deep it lies; names are interned once
+ * per address. The lines are written from the tree at the end, in the
+ * order of their strings, with one stack's string at a time in memory.
+ */
+struct fold_name {			/* by address, and by string */
+	UT_hash_handle hh, hs;
+	__u64 addr;
+	size_t id;			/* of the first name with this string */
+	char str[];
+};
+
+struct fold_key {
+	long parent;			/* node index, -1: none */
+	size_t name;			/* fold_name id */
+};
+
+struct fold_node {
 	UT_hash_handle hh;
+	struct fold_key key;
+	size_t idx;
 	__u64 ns, calls;
-	char stack[];		/* "chain;callback;..." */
+	long first, next;		/* children, sorted at the end */
 };
 
 struct fold {
 	const struct cs_trace *t;
-	struct fold_ent *ents;
-	__u64 *child_ns;	/* per item of a flush: time of the slices inside */
+	struct fold_name *by_addr, *by_str;
+	const char **names;		/* by id */
+	size_t nr_names, names_cap;
+	struct fold_node *nodes_h;
+	struct fold_node **nodes;	/* by index */
+	size_t nr_nodes, nodes_cap;
+	__u64 *child_ns;		/* per item of a flush: time of the slices inside */
+	long *node_of;			/* per item of a flush: its node */
 	size_t cap;
-	char *buf;		/* the stack being built */
-	size_t buf_cap;
+	bool calls;
+	FILE *out;
+	char *path;			/* the stack being written */
+	size_t path_cap;
 };
 
 static bool folded_type(int type)
@@ -426,83 +454,124 @@ static bool folded_type(int type)
 	return type == CS_TL_PASS || type == CS_TL_CALLBACK;
 }
 
-/* "chain;callback;..." of items[i] and its parents into f->buf; -ENOMEM */
-static int fold_stack(struct fold *f, const struct cs_tl_item *items, size_t i)
+static int grow(void *pp, size_t *cap, size_t need, size_t size)
 {
-	char name[CS_SYMSTR_LEN];
-	size_t len = 0, need = 0;
-	long k;
+	void **p = pp;
+	size_t n = *cap ? *cap : 16;
+	void *q;
 
-	/* names go in back to front: measure first */
-	for (k = i; k >= 0; k = items[k].parent) {
-		const struct cs_tl_item *it = &items[k];
-
-		need += strlen(sym_name(f->t, it->type == CS_TL_PASS ? it->b->head : it->b->cb,
-					name, sizeof(name))) + 1;
-	}
-	if (need > f->buf_cap) {
-		char *b = realloc(f->buf, need);
-
-		if (!b)
-			return -ENOMEM;
-		f->buf = b;
-		f->buf_cap = need;
-	}
-	len = need - 1;
-	f->buf[len] = '\0';
-	for (k = i; k >= 0; k = items[k].parent) {
-		const struct cs_tl_item *it = &items[k];
-		const char *s = sym_name(f->t, it->type == CS_TL_PASS ? it->b->head : it->b->cb,
-					 name, sizeof(name));
-		size_t n = strlen(s);
-
-		len -= n;
-		memcpy(f->buf + len, s, n);
-		if (len)
-			f->buf[--len] = ';';
-	}
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
 	return 0;
+}
+
+/* the id of addr's name; -1: no memory */
+static long fold_name_id(struct fold *f, __u64 addr)
+{
+	struct fold_name *n, *same;
+	char buf[CS_SYMSTR_LEN];
+	const char *s;
+
+	HASH_FIND(hh, f->by_addr, &addr, sizeof(addr), n);
+	if (n)
+		return n->id;
+	if (grow(&f->names, &f->names_cap, f->nr_names + 1, sizeof(*f->names)))
+		return -1;
+	s = sym_name(f->t, addr, buf, sizeof(buf));
+	n = calloc(1, sizeof(*n) + strlen(s) + 1);
+	if (!n)
+		return -1;
+	n->addr = addr;
+	strcpy(n->str, s);
+	HASH_ADD(hh, f->by_addr, addr, sizeof(n->addr), n);
+	if (!n->hh.tbl) {
+		free(n);
+		return -1;
+	}
+	/* from here on n is freed with by_addr */
+	HASH_FIND(hs, f->by_str, n->str, strlen(n->str), same);
+	if (same) {
+		n->id = same->id;
+		return n->id;
+	}
+	n->id = f->nr_names;
+	HASH_ADD_KEYPTR(hs, f->by_str, n->str, strlen(n->str), n);
+	if (!n->hs.tbl)
+		return -1;
+	f->names[f->nr_names++] = n->str;
+	return n->id;
+}
+
+/* the node of (parent, the frame of it); -1: no memory */
+static long fold_node(struct fold *f, long parent, const struct cs_tl_item *it)
+{
+	struct fold_key k = { .parent = parent };
+	struct fold_node *n;
+	long name = fold_name_id(f, it->type == CS_TL_PASS ? it->b->head : it->b->cb);
+
+	if (name < 0)
+		return -1;
+	k.name = name;
+	HASH_FIND(hh, f->nodes_h, &k, sizeof(k), n);
+	if (n)
+		return n->idx;
+	if (grow(&f->nodes, &f->nodes_cap, f->nr_nodes + 1, sizeof(*f->nodes)))
+		return -1;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -1;
+	n->key = k;
+	n->idx = f->nr_nodes;
+	n->first = n->next = -1;
+	HASH_ADD(hh, f->nodes_h, key, sizeof(k), n);
+	if (!n->hh.tbl) {
+		free(n);
+		return -1;
+	}
+	f->nodes[f->nr_nodes++] = n;
+	return n->idx;
 }
 
 static int fold_flush(void *ctx, const struct cs_tl_track *tr, const struct cs_tl_item *items,
 		      size_t n)
 {
 	struct fold *f = ctx;
-	struct fold_ent *e;
-	size_t i;
+	size_t i, cap = f->cap;
 
 	(void)tr;
 	if (n > f->cap) {
-		__u64 *c = realloc(f->child_ns, n * sizeof(*c));
-
-		if (!c)
+		if (grow(&f->child_ns, &cap, n, sizeof(*f->child_ns)))
 			return -1;
-		f->child_ns = c;
-		f->cap = n;
+		cap = f->cap;
+		if (grow(&f->node_of, &cap, n, sizeof(*f->node_of)))
+			return -1;
+		f->cap = cap;
 	}
 	memset(f->child_ns, 0, n * sizeof(*f->child_ns));
 	for (i = 0; i < n; i++)
 		if (folded_type(items[i].type) && items[i].parent >= 0)
 			f->child_ns[items[i].parent] += items[i].dur;
+	/* parents come before their children */
 	for (i = 0; i < n; i++) {
 		const struct cs_tl_item *it = &items[i];
+		struct fold_node *e;
+		long nd;
 
+		f->node_of[i] = -1;
 		if (!folded_type(it->type))
 			continue;
-		if (fold_stack(f, items, i))
+		nd = fold_node(f, it->parent >= 0 ? f->node_of[it->parent] : -1, it);
+		if (nd < 0)
 			return -1;
-		HASH_FIND_STR(f->ents, f->buf, e);
-		if (!e) {
-			e = calloc(1, sizeof(*e) + strlen(f->buf) + 1);
-			if (!e)
-				return -1;
-			strcpy(e->stack, f->buf);
-			HASH_ADD_STR(f->ents, stack, e);
-			if (!e->hh.tbl) {
-				free(e);
-				return -1;
-			}
-		}
+		f->node_of[i] = nd;
+		e = f->nodes[nd];
 		/* children lie within their parent: never more than its time */
 		e->ns += it->dur > f->child_ns[i] ? it->dur - f->child_ns[i] : 0;
 		e->calls++;
@@ -510,41 +579,115 @@ static int fold_flush(void *ctx, const struct cs_tl_track *tr, const struct cs_t
 	return 0;
 }
 
-static int cmp_fold(const void *a, const void *b)
+/*
+ * The order of strcmp() on whole lines: a's name then ta against b's name
+ * then tb, where t is '\0' for the stack itself and ';' for the stacks
+ * below it.
+ */
+static int cmp_frame(const char *a, char ta, const char *b, char tb)
 {
-	return strcmp((*(struct fold_ent *const *)a)->stack,
-		      (*(struct fold_ent *const *)b)->stack);
+	unsigned char ca, cb;
+	size_t i = 0;
+
+	while (a[i] && a[i] == b[i])
+		i++;
+	/* names hold no ';' (symname.h): equal here means both ended */
+	ca = a[i] ? a[i] : ta;
+	cb = b[i] ? b[i] : tb;
+	return ca - cb;
+}
+
+struct fold_ent {
+	const char *name;
+	long node;
+	char t;		/* '\0': the node's line, ';': its children */
+};
+
+static int cmp_ent(const void *x, const void *y)
+{
+	const struct fold_ent *a = x, *b = y;
+
+	return cmp_frame(a->name, a->t, b->name, b->t);
+}
+
+/* the lines of the siblings from first on, below the stack path[0..len) */
+static int fold_write(struct fold *f, long first, size_t len)
+{
+	struct fold_ent *v;
+	size_t n = 0, i;
+	long c;
+	int rc = 0;
+
+	for (c = first; c >= 0; c = f->nodes[c]->next)
+		n += 1 + (f->nodes[c]->first >= 0);
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	n = 0;
+	for (c = first; c >= 0; c = f->nodes[c]->next) {
+		const char *name = f->names[f->nodes[c]->key.name];
+
+		v[n++] = (struct fold_ent){ name, c, '\0' };
+		if (f->nodes[c]->first >= 0)
+			v[n++] = (struct fold_ent){ name, c, ';' };
+	}
+	qsort(v, n, sizeof(*v), cmp_ent);
+	for (i = 0; i < n && !rc; i++) {
+		const struct fold_node *nd = f->nodes[v[i].node];
+		size_t l = strlen(v[i].name), at = len ? len + 1 : 0;
+
+		if (grow(&f->path, &f->path_cap, at + l + 1, 1)) {
+			rc = -ENOMEM;
+			break;
+		}
+		if (len)
+			f->path[len] = ';';
+		memcpy(f->path + at, v[i].name, l + 1);
+		if (v[i].t == ';')
+			rc = fold_write(f, nd->first, at + l);
+		else if (f->calls || nd->ns)	/* a stack with no time of its own adds nothing */
+			fprintf(f->out, "%s %llu\n", f->path,
+				(unsigned long long)(f->calls ? nd->calls : nd->ns));
+	}
+	free(v);
+	return rc;
 }
 
 int cs_report_folded(FILE *out, const struct cs_trace *t, bool calls)
 {
-	struct fold f = { .t = t };
-	struct fold_ent *e, *tmp, **v = NULL;
+	struct fold f = { .t = t, .calls = calls, .out = out };
+	struct fold_name *n, *tmp;
+	struct fold_node *nd, *ntmp;
 	struct cs_tl_stats st;
-	size_t i, n = 0;
+	long roots = -1;
+	size_t i;
 	int rc;
 
 	rc = cs_timeline_walk(t, fold_flush, &f, &st);
-	if (!rc) {
-		v = calloc(HASH_COUNT(f.ents) + 1, sizeof(*v));
-		rc = v ? 0 : -ENOMEM;
+	/* children lists, by links: a node's index is above its parent's */
+	for (i = f.nr_nodes; !rc && i-- > 0;) {
+		long p = f.nodes[i]->key.parent;
+		long *head = p >= 0 ? &f.nodes[p]->first : &roots;
+
+		f.nodes[i]->next = *head;
+		*head = i;
 	}
-	if (!rc) {
-		HASH_ITER(hh, f.ents, e, tmp)
-			v[n++] = e;
-		qsort(v, n, sizeof(*v), cmp_fold);
-		for (i = 0; i < n; i++)
-			if (calls || v[i]->ns)	/* a stack with no time of its own adds nothing */
-				fprintf(out, "%s %llu\n", v[i]->stack,
-					(unsigned long long)(calls ? v[i]->calls : v[i]->ns));
+	if (!rc && roots >= 0)
+		rc = fold_write(&f, roots, 0);
+	HASH_ITER(hh, f.nodes_h, nd, ntmp) {
+		HASH_DEL(f.nodes_h, nd);
+		free(nd);
 	}
-	HASH_ITER(hh, f.ents, e, tmp) {
-		HASH_DEL(f.ents, e);
-		free(e);
+	HASH_CLEAR(hs, f.by_str);
+	HASH_ITER(hh, f.by_addr, n, tmp) {
+		HASH_DEL(f.by_addr, n);
+		free(n);
 	}
-	free(v);
+	free(f.names);
+	free(f.nodes);
 	free(f.child_ns);
-	free(f.buf);
+	free(f.node_of);
+	free(f.path);
 	if (ferror(out))
 		return -EIO;
 	return rc ? -ENOMEM : 0;

@@ -32,6 +32,8 @@ struct cs_tl_chains {
 	const struct cs_trace *t;
 	struct tl_chain *chains;
 	__u64 span;
+	long *first, *next;	/* per item of a flush: its first child, next sibling */
+	size_t cap;
 };
 
 static struct tl_chain *chain_get(struct cs_tl_chains *c, __u64 head)
@@ -100,13 +102,12 @@ static int series_of(struct tl_chain *ch, __u64 cb)
 }
 
 /* the pass items[i] and its callbacks (its children) into its column */
-static int add_pass(struct cs_tl_chains *c, const struct cs_tl_item *items, size_t n,
-		    size_t i)
+static int add_pass(struct cs_tl_chains *c, const struct cs_tl_item *items, size_t i)
 {
 	const struct cs_tl_item *p = &items[i];
 	struct cs_svg_tl_col *col;
 	struct tl_chain *ch;
-	size_t j;
+	long j;
 
 	ch = chain_get(c, p->b->head);
 	if (!ch)
@@ -122,11 +123,12 @@ static int add_pass(struct cs_tl_chains *c, const struct cs_tl_item *items, size
 	col->dur = p->dur;
 	col->unfinished = !p->e;
 	col->nseg = 0;
-	for (j = i + 1; j < n && items[j].depth > p->depth; j++) {
+	/* its children only, not all that lies inside it: linear in all */
+	for (j = c->first[i]; j >= 0; j = c->next[j]) {
 		struct cs_svg_tl_seg *sg;
 		int s;
 
-		if ((size_t)items[j].parent != i || items[j].type != CS_TL_CALLBACK)
+		if (items[j].type != CS_TL_CALLBACK)
 			continue;
 		s = series_of(ch, items[j].b->cb);
 		if (col->nseg == CS_SVG_TL_SEGS) {
@@ -145,11 +147,34 @@ static int add_pass(struct cs_tl_chains *c, const struct cs_tl_item *items, size
 static int collect(void *ctx, const struct cs_tl_track *tr, const struct cs_tl_item *items,
 		   size_t n)
 {
+	struct cs_tl_chains *c = ctx;
 	size_t i;
 
 	(void)tr;
+	if (n > c->cap) {
+		long *f = realloc(c->first, n * sizeof(*f)), *x;
+
+		if (!f)
+			return -1;
+		c->first = f;
+		x = realloc(c->next, n * sizeof(*x));
+		if (!x)
+			return -1;
+		c->next = x;
+		c->cap = n;
+	}
+	/* children lists in start order: built from the end */
 	for (i = 0; i < n; i++)
-		if (items[i].type == CS_TL_PASS && add_pass(ctx, items, n, i))
+		c->first[i] = -1;
+	for (i = n; i-- > 0;) {
+		long p = items[i].parent;
+
+		c->next[i] = p >= 0 ? c->first[p] : -1;
+		if (p >= 0)
+			c->first[p] = i;
+	}
+	for (i = 0; i < n; i++)
+		if (items[i].type == CS_TL_PASS && add_pass(c, items, i))
 			return -1;
 	return 0;
 }
@@ -165,6 +190,8 @@ void cs_tl_chains_free(struct cs_tl_chains *c)
 		free(ch->cols);
 		free(ch);
 	}
+	free(c->first);
+	free(c->next);
 	free(c);
 }
 

@@ -25,6 +25,7 @@ struct track {
 	size_t nr, cap;
 	size_t *stack;		/* indices of the open slices in items */
 	size_t depth, scap;
+	__u64 over;		/* slices opened above CS_TL_MAX_DEPTH, still open */
 	__u64 last;		/* latest time on the track */
 	__u32 last_cpu;		/* the CPU of its latest event */
 };
@@ -128,6 +129,26 @@ static void close_to(struct walk *w, struct track *tr, size_t k,
 		w->st->unfinished += !it->e;
 		tr->depth--;
 	}
+	if (!k)
+		tr->over = 0;	/* what was cut above it ends with it */
+}
+
+/*
+ * A slice would open above CS_TL_MAX_DEPTH, or one that did ends: it is
+ * cut, counted as unpaired, and so is its end. True if e was cut.
+ */
+static bool cut(struct walk *w, struct track *tr, const struct cs_rec_event *e)
+{
+	bool opens = e->type == CS_REC_CALL_BEGIN || e->type == CS_REC_RUN;
+
+	if (opens ? tr->depth < CS_TL_MAX_DEPTH : !tr->over)
+		return false;
+	if (opens)
+		tr->over++;
+	else
+		tr->over--;
+	w->st->unpaired++;
+	return true;
 }
 
 /* the innermost open slice of type that e ends, by stack position; -1 */
@@ -199,18 +220,22 @@ static int event(struct walk *w, const struct cs_rec_event *e)
 	case CS_REC_CALL_BEGIN:
 		/* nothing runs in a pass between its callbacks: its end was lost */
 		it = top(tr);
-		if (it && it->type == CS_TL_PASS)
+		if (!tr->over && it && it->type == CS_TL_PASS)
 			close_to(w, tr, tr->depth - 1, NULL);
+		if (cut(w, tr, e))
+			break;
 		if (push(tr, CS_TL_PASS, e, tr->last))
 			return -ENOMEM;
 		break;
 	case CS_REC_RUN:
 		it = top(tr);
-		if (it && it->type == CS_TL_CALLBACK && it->parent >= 0 &&
+		if (!tr->over && it && it->type == CS_TL_CALLBACK && it->parent >= 0 &&
 		    tr->items[it->parent].b->head == e->head) {
 			close_to(w, tr, tr->depth - 1, NULL);	/* its return was lost */
 			it = top(tr);
 		}
+		if (cut(w, tr, e))
+			break;
 		if (it && it->type == CS_TL_PASS && it->b->head == e->head) {
 			if (push(tr, CS_TL_CALLBACK, e, tr->last))
 				return -ENOMEM;
@@ -220,6 +245,8 @@ static int event(struct walk *w, const struct cs_rec_event *e)
 		break;
 	case CS_REC_RETURN:
 	case CS_REC_CALL_END:
+		if (cut(w, tr, e))
+			break;
 		k = find_open(tr, e->type == CS_REC_RETURN ? CS_TL_CALLBACK : CS_TL_PASS, e);
 		if (k >= 0)
 			close_to(w, tr, k, e);

@@ -37,6 +37,15 @@
 struct cs_trace;
 struct cs_rec_event;
 
+/*
+ * Slices nest this deep on a track at most (a kernel nests chains a few
+ * deep): a call_begin or run above it is cut, counted as unpaired, with
+ * everything that begins above it and the ends of all that; stops and lock
+ * waits there go to the innermost slice kept. So a crafted trace costs
+ * what its size costs.
+ */
+#define CS_TL_MAX_DEPTH 64
+
 enum cs_tl_type {
 	CS_TL_PASS,	/* call_begin .. call_end */
 	CS_TL_CALLBACK,	/* run .. return */
@@ -72,7 +81,8 @@ typedef int (*cs_tl_flush_fn)(void *ctx, const struct cs_tl_track *tr,
 
 struct cs_tl_stats {
 	size_t tracks;
-	__u64 unpaired;		/* runs, returns, call_ends that matched nothing */
+	__u64 unpaired;		/* runs, returns, call_ends that matched nothing;
+				 * events cut at CS_TL_MAX_DEPTH */
 	__u64 unfinished;	/* slices closed without their end event */
 };
 

@@ -361,13 +361,15 @@ elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
 		fail fuzz "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
 	fi
 else
+	# the seeds: both generators' scenarios and one large deeply nested
+	# trace (1 MB: one task nesting 2700 passes)
 	mkdir -p "$TMP/corpus"
-	"$GEN" --seeds "$TMP/corpus" && "$GENTRACE" --seeds "$TMP/corpus"
-	if "$FUZZ" -artifact_prefix="$TMP/" -runs="${FUZZ_RUNS:-20000}" -max_total_time=60 -max_len=8192 \
-		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
+	"$GEN" --seeds "$TMP/corpus" && "$GENTRACE" --seeds "$TMP/corpus" &&
+		"$GENTRACE" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"
+	if out=$(bash "$HERE/fuzz_run.sh" check "$FUZZ" "$TMP/corpus"); then
 		pass fuzz
 	else
-		fail fuzz "$(grep -m1 -E 'ERROR|SUMMARY|abort' "$TMP/fuzzlog")"
+		fail fuzz "$out"
 	fi
 fi
 

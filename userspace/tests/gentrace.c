@@ -7,7 +7,10 @@
  * records of every reason; `clean-snapshot` is `clean` with the chains'
  * membership in snapshot records (version 3) instead of register events;
  * `timeline` has interrupts on two CPUs and chains nested three deep,
- * `timeline-loss` passes cut by losses, for report's timeline exports.
+ * `timeline-loss` passes cut by losses, for report's timeline exports;
+ * `deep` one task nesting --count passes (16000), each in a callback of
+ * the one outside it, none of them ending, and `deep-closed` the same
+ * nesting unwound, for crafted inputs of report (2 and 4 records a level).
  * The bad-snap-* scenarios (not listed, in --seeds) write snapshots the
  * reader must refuse.
  *
@@ -25,6 +28,7 @@
  *   --end-ns N        the trailer's end time (default: the last event's)
  *   --symbol NAME     one more symbol, NAME (the writer must refuse what
  *                     the reader refuses)
+ *   --count N         levels of the deep scenarios
  */
 #include <errno.h>
 #include <limits.h>
@@ -71,6 +75,7 @@ static int unfinished;
 static long partial = -1;
 static long long end_ns = -1;
 static const char *extra_sym;	/* --symbol NAME: one more, at EXTRA_SYM */
+static long count = 16000;	/* --count N: levels of the deep scenarios */
 #define EXTRA_SYM 0xffffffffc0009000ULL
 static __u64 now = 1000000;
 static __u64 cur_task = TASK1;
@@ -383,8 +388,29 @@ static void timeline_loss(void)
 	pass_abc(3);
 }
 
+/* one task nesting count passes, alternately of the two chains; closed: unwound */
+static void deep(bool closed)
+{
+	static const struct blk *const cbs[] = { &A, &B, &C, &D };
+	long i;
+
+	registrations();
+	for (i = 0; i < count; i++) {
+		begin(i % 2 ? H2 : H1, 0, -1);
+		run(i % 2 ? H2 : H1, cbs[i % 4]);
+	}
+	for (i = count; closed && i-- > 0;) {
+		ret(i % 2 ? H2 : H1, cbs[i % 4], NOTIFY_OK, 1000 * (count - i));
+		end(i % 2 ? H2 : H1, 0, -1, NOTIFY_OK, 1);
+	}
+}
+
 static void scenario(const char *name)
 {
+	if (!strcmp(name, "deep") || !strcmp(name, "deep-closed")) {
+		deep(!strcmp(name, "deep-closed"));
+		return;
+	}
 	if (!strcmp(name, "timeline")) {
 		timeline();
 		return;
@@ -706,6 +732,8 @@ int main(int argc, char **argv)
 			end_ns = num_arg(o, argv[++i], LONG_MAX);
 		else if (!strcmp(o, "--symbol"))
 			extra_sym = argv[++i];
+		else if (!strcmp(o, "--count"))
+			count = num_arg(o, argv[++i], 1L << 30);
 		else
 			break;
 		if (i >= argc) {
@@ -715,7 +743,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - i != 2 || !strncmp(argv[i], "--", 2)) {
 		fprintf(stderr, "usage: cs-gentrace [--version N] [--record-size N] "
-			"[--unfinished] [--partial N] [--end-ns N] [--symbol NAME] "
+			"[--unfinished] [--partial N] [--end-ns N] [--symbol NAME] [--count N] "
 			"SCENARIO FILE | "
 			"--list | --seeds DIR\n");
 		return 2;

@@ -11,10 +11,11 @@
 #   tests/openmetrics.sh CHAINSCOPE CS-GENTRACE CS-MKREPORT CS-OM-CRAFTED
 set -uo pipefail
 
-CS=$(readlink -f "${1:?usage: openmetrics.sh CHAINSCOPE CS-GENTRACE CS-MKREPORT CS-OM-CRAFTED}")
+CS=$(readlink -f "${1:?usage: openmetrics.sh CHAINSCOPE CS-GENTRACE CS-MKREPORT CS-OM-CRAFTED [FUZZ]}")
 GEN=$(readlink -f "${2:?}")
 MK=$(readlink -f "${3:?}")
 CRAFTED=$(readlink -f "${4:?}")
+FUZZ=${5:-}
 PREFIX=host.openmetrics
 # shellcheck source=userspace/tests/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -335,4 +336,26 @@ if [ "$rc" = 0 ]; then
 else
 	fail serve.count-ends "serve ... 1 1: exit $rc: ${err:0:200}"
 fi
+# --- fuzz report --openmetrics (tests/fuzz_openmetrics.c) -----------------------
+if [ -z "$FUZZ" ]; then
+	skip fuzz "no fuzz target given"
+elif ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
+	skip fuzz "${FUZZ_CC:-clang-14} not installed"
+elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
+	if grep -q 'libclang_rt.fuzzer\|fsanitize=fuzzer' "$TMP/fuzzbuild"; then
+		skip fuzz "no libFuzzer runtime (Debian: libclang-rt-14-dev)"
+	else
+		fail fuzz "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
+	fi
+else
+	# cs-gentrace's scenarios and one large deeply nested trace (1 MB)
+	mkdir -p "$TMP/corpus"
+	"$GEN" --seeds "$TMP/corpus" && "$GEN" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"
+	if out=$(bash "$(dirname "$(readlink -f "$0")")/fuzz_run.sh" openmetrics "$FUZZ" "$TMP/corpus"); then
+		pass fuzz
+	else
+		fail fuzz "$out"
+	fi
+fi
+
 exit $failed

@@ -302,14 +302,15 @@ elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
 		fail fuzz.tracefile "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
 	fi
 else
+	# the seeds: cs-gentrace's scenarios and layouts, the files above and
+	# one large deeply nested trace (1 MB: one task nesting 2700 passes)
 	mkdir -p "$TMP/corpus"
-	"$GEN" --seeds "$TMP/corpus"
+	"$GEN" --seeds "$TMP/corpus" && "$GEN" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"
 	cp "$TMP"/trunc.cstrace "$TMP"/ver.cstrace "$TMP"/type.cstrace "$TMP/corpus/"
-	if "$FUZZ" -artifact_prefix="$TMP/" -runs="${FUZZ_RUNS:-20000}" -max_total_time=60 -max_len=8192 \
-		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
+	if out=$(bash "$(dirname "$(readlink -f "$0")")/fuzz_run.sh" tracefile "$FUZZ" "$TMP/corpus"); then
 		pass fuzz.tracefile
 	else
-		fail fuzz.tracefile "$(grep -m1 -E 'ERROR|SUMMARY|abort' "$TMP/fuzzlog")"
+		fail fuzz.tracefile "$out"
 	fi
 fi
 

@@ -7,13 +7,16 @@
 # benchmark line. One line per case: "PASS: host.report.<case>",
 # "FAIL: ...: why", "SKIP: ...: why"; "BENCH: ..." lines only inform.
 #
-#   tests/report.sh CHAINSCOPE CS-MKREPORT FUZZ-BINARY
-#   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from report.mk build and run the fuzzer)
+#   tests/report.sh CHAINSCOPE CS-MKREPORT FUZZ-BINARY CS-GENTRACE
+#   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from report.mk build and run the fuzzer,
+#   through tests/fuzz_run.sh)
 set -uo pipefail
 
-CS=$(readlink -f "${1:?usage: report.sh CHAINSCOPE CS-MKREPORT FUZZ}")
+CS=$(readlink -f "${1:?usage: report.sh CHAINSCOPE CS-MKREPORT FUZZ CS-GENTRACE}")
 MK=$(readlink -f "${2:?}")
 FUZZ=${3:?}
+GEN=$(readlink -f "${4:?}")
+HERE=$(dirname "$(readlink -f "$0")")
 PREFIX=host.report
 # shellcheck source=userspace/tests/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -274,6 +277,19 @@ if [ "$a" = "$want" ]; then
 else
 	fail svg-names-shared "files '$a', want '$want'"
 fi
+# a name longer than SVG_NAME_MAX (200) is cut there and gets the address;
+# the timeline's file keeps its whole suffix (it lost "vg" before: the
+# report fuzzer's crash, tests/fuzz-corpus/report/crash-long-timeline-name)
+l201=$(printf 'a%.0s' $(seq 201))
+a=$(svgnames long-name "$l201" "${l201:1}b")
+l200=${l201:1}
+want="$l200--0xffffffffc0001000.svg $l200--0xffffffffc0001000.timeline.svg "
+want+="$l200--0xffffffffc0002000.svg $l200--0xffffffffc0002000.timeline.svg "
+if [ "$a" = "$want" ]; then
+	pass svg-names-long
+else
+	fail svg-names-long "files '$a', want '$want'"
+fi
 
 # --- fuzz report end to end (text, JSON, SVG) ------------------------------
 if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
@@ -285,21 +301,36 @@ elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
 		fail fuzz "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
 	fi
 else
+	# the seeds: the crafted files above, cs-gentrace's scenarios, and one
+	# large deeply nested trace (1 MB: one task nesting 2700 passes)
 	mkdir -p "$TMP/corpus"
 	for f in "$TMP"/corpus-crafted-* "$TMP/n.cstrace" "$TMP/dup.cstrace" \
 		 "$TMP/ok.cstrace" "$TMP/off.cstrace"; do
 		[ "$(stat -c %s "$f")" -le 16384 ] && cp "$f" "$TMP/corpus/"
 	done
 	"$MK" bench "$TMP/corpus/many.cstrace" 60 20
-	if "$FUZZ" -artifact_prefix="$TMP/" -runs="${FUZZ_RUNS:-3000}" -max_total_time=120 -max_len=16384 \
-		-seed=1 "$TMP/corpus" >"$TMP/fuzzlog" 2>&1; then
+	"$GEN" --seeds "$TMP/corpus" && "$GEN" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"
+	cp -r "$TMP/corpus" "$TMP/seeds"
+	if out=$(FUZZ_KEEP=${CS_FUZZ_KEEP:-} FUZZ_MAX_LEN=16384 bash "$HERE/fuzz_run.sh" report "$FUZZ" "$TMP/corpus"); then
 		pass fuzz
 	else
-		# keep what reproduces it: the crashing input and the log
-		keep=${CS_FUZZ_KEEP:-$(dirname "$0")/../../output/fuzz-report}
-		mkdir -p "$keep" && cp "$TMP"/crash-* "$TMP"/oom-* "$TMP"/timeout-* "$TMP/fuzzlog" \
-			"$keep/" 2>/dev/null
-		fail fuzz "$(grep -m1 -E 'ERROR|abort|fuzz_report:' "$TMP/fuzzlog") $(grep -m1 SUMMARY "$TMP/fuzzlog") (input and log kept in $keep)"
+		fail fuzz "$out"
+	fi
+	# the same commit, the same inputs: two short runs keep the same corpus
+	# (the JSON's clock, json-c's hash seed and addresses once made it vary)
+	if ! setarch -R true 2>/dev/null; then
+		skip fuzz.same-inputs "setarch -R does not work here"
+	else
+		for i in 1 2; do
+			FUZZ_RUNS=2000 FUZZ_MAX_LEN=16384 FUZZ_KEEP="$TMP/keep" \
+				bash "$HERE/fuzz_run.sh" report "$FUZZ" "$TMP/same$i" "$TMP/seeds" >/dev/null
+			ls "$TMP/same$i" >"$TMP/same$i.list"
+		done
+		if cmp -s "$TMP/same1.list" "$TMP/same2.list"; then
+			pass fuzz.same-inputs
+		else
+			fail fuzz.same-inputs "two runs with -seed=1 kept $(grep -c '' <"$TMP/same1.list") and $(grep -c '' <"$TMP/same2.list") inputs, not the same"
+		fi
 	fi
 fi
 

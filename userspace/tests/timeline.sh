@@ -433,6 +433,57 @@ else
 	fail svg.timeline-without-callbacks "$(ls "$TMP/svg-real-6.1-cli-record")"
 fi
 
+# --- crafted nesting costs what its size costs --------------------------------
+# One task nesting 16000 passes (3 MB), open or unwound: slices nest
+# CS_TL_MAX_DEPTH (64) deep at most, what is cut above counts as unpaired.
+# Peak RSS (/usr/bin/time) under 10x the input over that of a tiny trace,
+# and under ulimit -v (so a regression fails, not the machine); the
+# unpaired count, the folded stacks and the nesting exactly.
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -f %M -o "$TMP/rss" "$CS" report "$TMP/clean.cstrace" >/dev/null 2>&1
+	base=$(cat "$TMP/rss")
+	# deep NAME SCENARIO UNPAIRED FOLDED-LINES
+	deep() {
+		local name=$1 f=$TMP/$1.cstrace size limit m why=
+		"$GEN" "$2" "$f" || { fail "crafted.$name" "cs-gentrace failed"; return; }
+		size=$(( $(stat -c %s "$f") / 1024 ))
+		limit=$((10 * size + base))
+		for m in folded perfetto svg; do
+			rm -rf "$TMP/deep-out"
+			( ulimit -v $((10 * size + 200000))
+			  exec /usr/bin/time -f %M -o "$TMP/rss" "$CS" report --$m "$TMP/deep-out" "$f" \
+				>/dev/null 2>"$TMP/deep-err" )
+			rc=$?
+			if [ "$rc" != 0 ]; then
+				why+=" --$m: exit $rc $(head -c 200 "$TMP/deep-err")"
+			elif [ "$(tail -n 1 "$TMP/rss")" -gt "$limit" ]; then
+				why+=" --$m: peak RSS $(tail -n 1 "$TMP/rss") KB, over $limit KB (input $size KB)"
+			fi
+			[ "$m" = folded ] && cp "$TMP/deep-out" "$TMP/$name.folded"
+			[ "$m" = perfetto ] && cp "$TMP/deep-out" "$TMP/$name.json"
+		done
+		run python3 "$CHECK" "$TMP/$name.json"
+		if ! grep -q ' maxdepth=64$\| maxdepth=64 ' <<<"$out"; then
+			why+=" perfetto: $out"
+		elif ! grep -q "\"unpaired\":$3," "$TMP/$name.json"; then
+			why+=" perfetto: $(grep -o '"unpaired":[0-9]*' "$TMP/$name.json"), want $3"
+		elif [ "$(grep -c '' "$TMP/$name.folded")" != "$4" ] ||
+		     [ "$(tail -n 1 "$TMP/$name.folded" | tr -cd ';' | wc -c)" != 63 ]; then
+			why+=" folded: $(grep -c '' "$TMP/$name.folded") lines, want $4, 64 frames deep"
+		fi
+		if [ -z "$why" ]; then
+			pass "crafted.$name"
+		else
+			fail "crafted.$name" "$why"
+		fi
+	}
+	# 32 levels of pass and callback kept; 2 (open) or 4 records cut per level
+	deep deep deep $(( (16000 - 32) * 2 )) 64
+	deep deep-closed deep-closed $(( (16000 - 32) * 4 )) 64
+else
+	skip crafted "no /usr/bin/time"
+fi
+
 # --- benchmark: 2x10^4 passes of 4 callbacks (10^5 events), CPU seconds ----
 bench() {	# bench OPTION...: CPU seconds of report OPTION... on the trace
 	local TIMEFORMAT='%U %S' t
