@@ -151,35 +151,85 @@ if [ "$have_promtool" = 1 ]; then
 	fi
 fi
 
-# --- serve's counters (omlive.c) from two synthetic samples, no BPF ----------
-"$CRAFTED" --live >"$TMP/live.prom"
-L='chain="0xffffffff82000000",callback="0xffffffffc0000100",module="",kind="blocking",block=""'
-for want in "chainscope_callback_duration_seconds_count{$L} 5" \
-	"chainscope_callback_duration_seconds_bucket{${L},le=\"1.6e-05\"} 4" \
-	"chainscope_callback_duration_seconds_bucket{${L},le=\"+Inf\"} 5" \
-	"chainscope_callback_duration_seconds_sum{$L} 0.000080000" \
-	"chainscope_callback_returns_total{${L},outcome=\"ok\"} 3" \
-	"chainscope_callback_returns_total{${L},outcome=\"bad\"} 1" \
-	'chainscope_callback_duration_seconds_count{chain="0xffffffff82000100",callback="0xffffffffc0000200",module="",kind="atomic",block=""} 2' \
-	'chainscope_chain_passes_total{chain="0xffffffff82000000",module="",kind="blocking"} 4' \
-	'chainscope_chain_rollbacks_total{chain="0xffffffff82000000",module="",kind="blocking"} 1' \
-	'chainscope_lock_wait_seconds_count{chain="0xffffffff82000000",module="",kind="blocking",op="read"} 2' \
-	'chainscope_map_full_drops_total 3' 'chainscope_events_missed_total 2' \
-	'chainscope_mode_info{mode="probes"} 1'; do
-	n=$((${n:-0} + 1))
-	if grep -qxF -- "$want" "$TMP/live.prom"; then
-		pass "live.sums.$n.${want%%[{ ]*}"
+# noaddr NAME FILE: no kernel address in FILE (0xffff... or a bare ffff... of 16 digits)
+noaddr() {
+	local hit
+
+	hit=$(grep -m1 -E 'ffff[0-9a-f]{12}' "$2")
+	if [ -z "$hit" ]; then
+		pass "$1.no-address"
 	else
-		fail "live.sums.$n.${want%%[{ ]*}" "no line '$want'"
+		fail "$1.no-address" "an address shows: ${hit:0:200}"
 	fi
-done
+}
+# nodup NAME FILE: no series (name and label set) twice
+nodup() {
+	local d
+
+	d=$(grep -v '^#' "$2" | sed 's/ [^ ]*$//' | sort | uniq -d | head -n1)
+	if [ -z "$d" ]; then
+		pass "$1.no-duplicate-series"
+	else
+		fail "$1.no-duplicate-series" "twice: ${d:0:200}"
+	fi
+}
+
+# --- serve's counters (omlive.c) from two synthetic samples, no BPF ----------
+# addresses hidden (the default): numbered in order of first use
+"$CRAFTED" --live >"$TMP/live.prom"
+# shown (--show-addresses): as they are
+"$CRAFTED" --live --show-addresses >"$TMP/live-addrs.prom"
+live_sums() {
+	local tag=$1 f=$2 H1=$3 CB1=$4 H2=$5 CB2=$6 L n=0 want
+
+	L="chain=\"$H1\",callback=\"$CB1\",module=\"\",kind=\"blocking\",block=\"\""
+	for want in "chainscope_callback_duration_seconds_count{$L} 5" \
+		"chainscope_callback_duration_seconds_bucket{${L},le=\"1.6e-05\"} 4" \
+		"chainscope_callback_duration_seconds_bucket{${L},le=\"+Inf\"} 5" \
+		"chainscope_callback_duration_seconds_sum{$L} 0.000080000" \
+		"chainscope_callback_returns_total{${L},outcome=\"ok\"} 3" \
+		"chainscope_callback_returns_total{${L},outcome=\"bad\"} 1" \
+		"chainscope_callback_duration_seconds_count{chain=\"$H2\",callback=\"$CB2\",module=\"\",kind=\"atomic\",block=\"\"} 2" \
+		"chainscope_chain_passes_total{chain=\"$H1\",module=\"\",kind=\"blocking\"} 4" \
+		"chainscope_chain_rollbacks_total{chain=\"$H1\",module=\"\",kind=\"blocking\"} 1" \
+		"chainscope_lock_wait_seconds_count{chain=\"$H1\",module=\"\",kind=\"blocking\",op=\"read\"} 2" \
+		'chainscope_map_full_drops_total 3' 'chainscope_events_missed_total 2' \
+		'chainscope_mode_info{mode="probes"} 1'; do
+		n=$((n + 1))
+		if grep -qxF -- "$want" "$f"; then
+			pass "$tag.$n.${want%%[{ ]*}"
+		else
+			fail "$tag.$n.${want%%[{ ]*}" "no line '$want'"
+		fi
+	done
+}
+live_sums live.sums "$TMP/live.prom" 'addr#2' 'addr#1' 'addr#4' 'addr#3'
+live_sums live.show-addresses "$TMP/live-addrs.prom" 0xffffffff82000000 0xffffffffc0000100 \
+	0xffffffff82000100 0xffffffffc0000200
+noaddr live "$TMP/live.prom"
 promcheck live "$TMP/live.prom"
 "$CRAFTED" --live --only-first-chain >"$TMP/live1.prom"
-if grep -q 'chainscope_callback_duration_seconds_count{chain="0xffffffff82000000"' "$TMP/live1.prom" &&
-	! grep -q 'chain="0xffffffff82000100"' "$TMP/live1.prom"; then
+if grep -q 'chainscope_callback_duration_seconds_count{chain="addr#2"' "$TMP/live1.prom" &&
+	[ "$(grep -c '^chainscope_callback_duration_seconds_count{' "$TMP/live1.prom")" = 1 ]; then
 	pass live.chain-filter
 else
 	fail live.chain-filter "with one -c chain, another chain's series are shown or its own are not"
+fi
+
+# --- rows that print alike: two heads of one name, heap heads and blocks -----
+for how in "" --show-addresses; do
+	"$CRAFTED" --dup $how >"$TMP/dup$how.prom"
+	nodup "dup$how" "$TMP/dup$how.prom"
+	promcheck "dup$how" "$TMP/dup$how.prom"
+done
+noaddr dup "$TMP/dup.prom"
+if grep -qF 'chainscope_chain_passes_total{chain="dup_chain",module="vmlinux",kind="blocking",head="0xffffffff82000100"} 2' \
+	"$TMP/dup--show-addresses.prom" &&
+	grep -qF 'chainscope_lock_wait_seconds_count{chain="dup_chain",module="vmlinux",kind="blocking",op="write"} 0' \
+	"$TMP/dup--show-addresses.prom"; then
+	pass dup.head-label-only-when-alike
+else
+	fail dup.head-label-only-when-alike "no head label on a chain named twice, or one on a row named once"
 fi
 
 # --- serve --trace over HTTP --------------------------------------------------

@@ -9,10 +9,17 @@
  * With --live [--only-first-chain], the exposition omlive.c makes of two
  * synthetic samples of latency's maps (and one of contention's), as
  * `chainscope serve` adds them up: the counters must be the sums, and a
- * callback of the first sample only must keep its values.
+ * callback of the first sample only must keep its values. Addresses are
+ * hidden ("addr#N") as in serve, unless --show-addresses.
+ *
+ * With --dup, rows of two heads that print alike (passes, lock waits,
+ * callbacks whose blocks have no symbol), lock ops that print as no
+ * name, and addresses that no symbol names: no two series may read
+ * alike, and no address may show unless --show-addresses.
  *
  *   cs-om-crafted [--raw]
- *   cs-om-crafted --live [--only-first-chain]
+ *   cs-om-crafted --live [--only-first-chain] [--show-addresses]
+ *   cs-om-crafted --dup [--show-addresses]
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +35,47 @@
 #define H2 0xffffffff82000100ULL
 #define CB1 0xffffffffc0000100ULL
 #define CB2 0xffffffffc0000200ULL
+
+/* two heads named alike, and more; see the top */
+static int dup_heads(void)
+{
+	struct cs_cbrow rows[4] = {
+		{ .chain = { .addr = H1, .name = "dup_chain" },
+		  .cb = { .addr = CB1, .name = "dup_cb" }, .nb = { .addr = 0xffff888001000000ULL },
+		  .kind = 2 },
+		{ .chain = { .addr = H2, .name = "dup_chain" },
+		  .cb = { .addr = CB1, .name = "dup_cb" }, .nb = { .addr = 0xffff888002000000ULL },
+		  .kind = 2 },
+		/* a heap head and block: no symbol at all */
+		{ .chain = { .addr = 0xffff888003000000ULL },
+		  .cb = { .addr = CB2 }, .nb = { .addr = 0xffff888004000000ULL }, .kind = 1 },
+		{ .chain = { .addr = 0xffff888003000000ULL },
+		  .cb = { .addr = CB2 }, .nb = { .addr = 0xffff888005000000ULL }, .kind = 1 },
+	};
+	struct cs_om_pass passes[3] = {
+		{ .chain = { .addr = H1, .name = "dup_chain" }, .kind = 2, .passes = 1 },
+		{ .chain = { .addr = H2, .name = "dup_chain" }, .kind = 2, .passes = 2 },
+		{ .chain = { .addr = 0xffff888003000000ULL }, .kind = 1, .passes = 3 },
+	};
+	struct cs_om_lock locks[5] = {
+		{ .chain = { .addr = H1, .name = "dup_chain" }, .kind = 2, .op = 0 },
+		{ .chain = { .addr = H2, .name = "dup_chain" }, .kind = 2, .op = 0 },
+		{ .chain = { .addr = H2, .name = "dup_chain" }, .kind = 2, .op = 1 },
+		{ .chain = { .addr = H1, .name = "dup_chain" }, .kind = 2, .op = 5 },
+		{ .chain = { .addr = H1, .name = "dup_chain" }, .kind = 2, .op = 6 },
+	};
+	struct cs_om_set set = {
+		.units = CS_UNITS_US,
+		.cbs = rows, .nr_cbs = 4,
+		.passes = passes, .nr_passes = 3,
+		.locks = locks, .nr_locks = 5,
+		.mode = "tracepoints",
+	};
+
+	if (cs_cbrows_disambiguate(rows, 4))
+		return 1;
+	return cs_om_write(stdout, &set) ? 1 : 0;
+}
 
 static int live(bool only_first)
 {
@@ -93,8 +141,20 @@ int main(int argc, char **argv)
 		.mode = "tracepoints",
 	};
 
+	bool only_first = false;
+	int i;
+
+	cs_addrs_hide(true);
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--show-addresses"))
+			cs_addrs_hide(false);
+		else if (!strcmp(argv[i], "--only-first-chain"))
+			only_first = true;
+	}
 	if (argc > 1 && !strcmp(argv[1], "--live"))
-		return live(argc > 2 && !strcmp(argv[2], "--only-first-chain"));
+		return live(only_first);
+	if (argc > 1 && !strcmp(argv[1], "--dup"))
+		return dup_heads();
 	row.st.slots[3] = 2;	/* 8..15 us */
 	row.st.count = 3;
 	row.st.untimed = 1;
