@@ -343,6 +343,10 @@ int cs_om_write(FILE *f, const struct cs_om_set *s)
 	family(f, "chainscope_map_full_drops_total", "counter",
 	       "Events not counted because a statistics map was full.");
 	fprintf(f, "chainscope_map_full_drops_total %llu\n", (unsigned long long)s->dropped);
+	family(f, "chainscope_rows_overflow_total", "counter",
+	       "Events of a chain, callback or block not counted because chainscope "
+	       "already held its maximum of rows (one per interval and row).");
+	fprintf(f, "chainscope_rows_overflow_total %llu\n", (unsigned long long)s->overflow);
 	family(f, "chainscope_mode_info", "gauge",
 	       "The event source chainscope uses (value 1).");
 	fputs("chainscope_mode_info{", f);

@@ -18,6 +18,7 @@
  *   chainscope_events_lost_total           counter    (no labels)
  *   chainscope_events_missed_total         counter
  *   chainscope_map_full_drops_total        counter
+ *   chainscope_rows_overflow_total         counter    (serve, latency: rows not kept)
  *   chainscope_mode_info                   gauge      mode (value 1)
  *
  * The exposition ends with "# EOF" (a comment in format 0.0.4), where
@@ -72,6 +73,7 @@ struct cs_om_set {
 	__u64 lost;		/* events lost (ring buffer full, ...) */
 	__u64 missed;		/* BPF recursion protection */
 	__u64 dropped;		/* statistics map full */
+	__u64 overflow;		/* entries of rows not kept (omlive.h's maximum) */
 	const char *mode;	/* "tracepoints", "probes" */
 };
 

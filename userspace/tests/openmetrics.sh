@@ -216,6 +216,27 @@ else
 	fail live.chain-filter "with one -c chain, another chain's series are shown or its own are not"
 fi
 
+# --- at most N rows: entries for more are counted, not kept ------------------
+"$CRAFTED" --live --max-rows 2 >"$TMP/live-cap.prom"
+# the first sample's two callback rows fill the table; its chain, the lock
+# waits and the second sample's chain overflow (3); the second sample's
+# entry of a kept row is still added
+if grep -qxF 'chainscope_rows_overflow_total 3' "$TMP/live-cap.prom" &&
+	[ "$(grep -c '^chainscope_callback_duration_seconds_count{' "$TMP/live-cap.prom")" = 2 ] &&
+	! grep -q '^chainscope_chain_passes_total{' "$TMP/live-cap.prom" &&
+	grep -qxF 'chainscope_callback_duration_seconds_count{chain="addr#2",callback="addr#1",module="",kind="blocking",block=""} 5' \
+		"$TMP/live-cap.prom"; then
+	pass live.max-rows
+else
+	fail live.max-rows "with 2 rows at most: $(grep -E '^chainscope_(rows_overflow|callback_duration_seconds_count|chain_passes)' "$TMP/live-cap.prom" | head -5 | tr '\n' ' ')"
+fi
+promcheck live-cap "$TMP/live-cap.prom"
+if grep -qxF 'chainscope_rows_overflow_total 0' "$TMP/live.prom"; then
+	pass live.no-overflow
+else
+	fail live.no-overflow "no 'chainscope_rows_overflow_total 0' without a maximum reached"
+fi
+
 # --- rows that print alike: two heads of one name, heap heads and blocks -----
 for how in "" --show-addresses; do
 	"$CRAFTED" --dup $how >"$TMP/dup$how.prom"

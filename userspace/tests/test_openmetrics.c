@@ -18,10 +18,13 @@
  * alike, and no address may show unless --show-addresses.
  *
  *   cs-om-crafted [--raw]
- *   cs-om-crafted --live [--only-first-chain] [--show-addresses]
+ * With --max-rows N, omlive keeps N rows at most and counts the rest.
+ *
+ *   cs-om-crafted --live [--only-first-chain] [--show-addresses] [--max-rows N]
  *   cs-om-crafted --dup [--show-addresses]
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cbrow.h"
@@ -77,7 +80,7 @@ static int dup_heads(void)
 	return cs_om_write(stdout, &set) ? 1 : 0;
 }
 
-static int live(bool only_first)
+static int live(bool only_first, long max_rows)
 {
 	struct cs_lat_entry s1[2] = {
 		{ .key = { H1, CB1, 0x1000, 0 },
@@ -111,6 +114,8 @@ static int live(bool only_first)
 	om = cs_om_live_new(&c, &only, only_first ? 1 : 0);
 	if (!om)
 		return 1;
+	if (max_rows >= 0)
+		cs_om_live_set_max_rows(om, max_rows);
 	err = cs_om_live_add(om, &a) || cs_om_live_add_locks(om, &l) ||
 	      cs_om_live_add(om, &b) || cs_om_live_write(om, stdout, NULL);
 	cs_om_live_free(om);
@@ -142,6 +147,7 @@ int main(int argc, char **argv)
 	};
 
 	bool only_first = false;
+	long max_rows = -1;
 	int i;
 
 	cs_addrs_hide(true);
@@ -150,9 +156,11 @@ int main(int argc, char **argv)
 			cs_addrs_hide(false);
 		else if (!strcmp(argv[i], "--only-first-chain"))
 			only_first = true;
+		else if (!strcmp(argv[i], "--max-rows") && i + 1 < argc)
+			max_rows = atol(argv[++i]);
 	}
 	if (argc > 1 && !strcmp(argv[1], "--live"))
-		return live(only_first);
+		return live(only_first, max_rows);
 	if (argc > 1 && !strcmp(argv[1], "--dup"))
 		return dup_heads();
 	row.st.slots[3] = 2;	/* 8..15 us */
