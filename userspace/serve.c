@@ -623,9 +623,12 @@ static int fork_http(void)
 		return CS_EXIT_ERROR;
 	}
 	if (!http_pid) {
-		int rc;
+		int rc, fd;
 
-		close(p[1]);
+		/* nothing of the collector's but the socket and the feed */
+		for (fd = 3; fd < 4096; fd++)
+			if (fd != lfd && fd != p[0])
+				close(fd);
 		/* Ctrl-C and SIGTERM are the collector's: this one ends with the feed */
 		signal(SIGINT, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
@@ -807,7 +810,9 @@ static int live_interval(void *ctx, const struct cs_lat_sample *smp)
 	}
 	if (!err)
 		err = publish_live(l->om, smp->ks);
-	if (err)
+	if (err == -EPIPE)
+		warn("%s: error: the HTTP process (pid %d) ended\n", env.c.cmd, (int)http_pid);
+	else if (err)
 		warn("%s: error: cannot build the exposition: %s\n", env.c.cmd,
 		     strerror(-err));
 	return err;
