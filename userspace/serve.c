@@ -53,6 +53,7 @@
 #define SERVE_DEFAULT_INTERVAL 5	/* seconds between collections */
 #define SERVE_CONN_TIMEOUT 10		/* seconds a connection may idle */
 #define SERVE_REQUEST_TIMEOUT 10	/* seconds to receive a whole request */
+#define SERVE_ANSWER_TIMEOUT 60		/* seconds for a client to take the answer */
 #define SERVE_CONN_LIMIT 64		/* libmicrohttpd refuses more */
 #define SERVE_CONN_SOFT 56		/* beyond: the oldest still receiving go */
 
@@ -163,20 +164,20 @@ static void expo_publish(struct expo *e)
 /* --- connections ------------------------------------------------------------ */
 
 /*
- * Every connection, oldest first. A connection receiving a request must
- * have received all of it within SERVE_REQUEST_TIMEOUT of its start (or
- * of the end of its previous request), however it trickles; past that,
- * or when more than SERVE_CONN_SOFT connections are open, the oldest
- * ones still receiving are shut down. A scraper's request, which comes
- * whole, so always finds a slot (SERVE_CONN_LIMIT - SERVE_CONN_SOFT
- * spare), with no per-address limit that local users could fill from
- * the scraper's own address.
+ * Every connection, in the order its clock started. A connection must
+ * have received a whole request within SERVE_REQUEST_TIMEOUT of its start
+ * (or of the end of its previous request), however it trickles, and taken
+ * the answer within SERVE_ANSWER_TIMEOUT; past that, or when more than
+ * SERVE_CONN_SOFT connections are open, the oldest are shut down. A new
+ * connection, a scraper's, so always finds a slot (SERVE_CONN_LIMIT -
+ * SERVE_CONN_SOFT spare), with no per-address limit that local users
+ * could fill from the scraper's own address.
  */
 struct conn {
 	struct conn *prev, *next;
 	int fd;
 	long long since_ms;	/* receiving since */
-	bool answering;		/* the request is in: no deadline */
+	bool answering;		/* the request is in: the answer's deadline */
 	bool shut;		/* shut down, waiting for libmicrohttpd to close it */
 };
 
@@ -218,15 +219,19 @@ static void conn_shut(struct conn *c)
 	nr_shut++;
 }
 
-/* past their deadline, or the oldest receiving beyond SERVE_CONN_SOFT */
+/* when c's time is up: receiving a request, or answering one */
+static long long conn_deadline(const struct conn *c)
+{
+	return c->since_ms + (c->answering ? SERVE_ANSWER_TIMEOUT : SERVE_REQUEST_TIMEOUT) * 1000LL;
+}
+
+/* past their deadline, or the oldest beyond SERVE_CONN_SOFT */
 static void conns_enforce(long long now)
 {
 	struct conn *c;
 
 	for (c = conns; c; c = c->next)
-		if (!c->shut && !c->answering &&
-		    (now - c->since_ms >= SERVE_REQUEST_TIMEOUT * 1000LL ||
-		     nr_open > SERVE_CONN_SOFT))
+		if (!c->shut && (now >= conn_deadline(c) || nr_open > SERVE_CONN_SOFT))
 			conn_shut(c);
 }
 
@@ -236,12 +241,9 @@ static long long conns_next_deadline(long long now, long long max)
 	struct conn *c;
 
 	for (c = conns; c; c = c->next)
-		if (!c->shut && !c->answering) {
-			long long left = c->since_ms + SERVE_REQUEST_TIMEOUT * 1000LL - now;
-
-			return left < 0 ? 0 : left < max ? left : max;
-		}
-	return max;
+		if (!c->shut && conn_deadline(c) - now < max)
+			max = conn_deadline(c) - now;
+	return max < 0 ? 0 : max;
 }
 
 static void notify_conn(void *cls, struct MHD_Connection *conn, void **socket_ctx,
@@ -332,8 +334,15 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	(void)upload_data_size;
 	(void)req_cls;
 	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	if (ci && ci->socket_context)
-		((struct conn *)ci->socket_context)->answering = true;
+	if (ci && ci->socket_context && !((struct conn *)ci->socket_context)->answering) {
+		struct conn *c = ci->socket_context;
+
+		/* the request is in: now the answer's clock */
+		c->answering = true;
+		c->since_ms = now_ms();
+		conn_unlink(c);
+		conn_append(c);
+	}
 	switch (serve_route(method, url)) {
 	case ROUTE_BAD_METHOD:
 		return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n",
