@@ -493,6 +493,59 @@ if [ "$rc" = 0 ]; then
 else
 	fail serve.count-ends "serve ... 1 1: exit $rc: ${err:0:200}"
 fi
+# one buffer for every response: clients that take their answer slowly
+# (12, each with its status line in, the rest of ~10 MB unread) cost
+# serve no copy of the exposition each (its RSS grows by less than two)
+"$MK" bench "$TMP/big.cstrace" 4000 2000
+"$CS" report --openmetrics "$TMP/big.cstrace" >"$TMP/big.prom" 2>/dev/null
+size=$(stat -c %s "$TMP/big.prom")
+cat >"$TMP/slowread.py" <<'PY'
+import socket, sys
+port, n = int(sys.argv[1]), int(sys.argv[2])
+socks = []
+for i in range(n):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(30)
+    s.connect(('127.0.0.1', port))
+    s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n')
+    got = b''
+    while len(got) < 12:
+        b = s.recv(12 - len(got))
+        if not b:
+            break
+        got += b
+    if got != b'HTTP/1.1 200':
+        print('status %r' % got, flush=True)
+        sys.exit(1)
+    socks.append(s)
+print('ready', flush=True)
+sys.stdin.read()
+PY
+if start_serve "$TMP/big.cstrace"; then
+	rss0=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVE_PID/status")
+	mkfifo "$TMP/hold"
+	python3 "$TMP/slowread.py" "$PORT" 12 <"$TMP/hold" >"$TMP/slowread.out" 2>&1 &
+	spid=$!
+	exec 7>"$TMP/hold"
+	for i in $(seq 300); do
+		grep -q '^ready\|^status' "$TMP/slowread.out" && break
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.1
+	done
+	rss1=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVE_PID/status")
+	exec 7>&-
+	wait "$spid"
+	stop_serve
+	grow=$(((rss1 - rss0) * 1024))
+	if grep -q '^ready' "$TMP/slowread.out" && [ "$size" -gt 5000000 ] && [ "$grow" -lt $((2 * size)) ]; then
+		pass serve.shared-buffer
+	else
+		fail serve.shared-buffer "12 slow readers of a $size-byte exposition: RSS grew by $grow bytes: $(head -c 200 "$TMP/slowread.out")"
+	fi
+else
+	fail serve.shared-buffer "serve did not start: $(head -c 300 "$TMP/serve.err")"
+fi
 # beyond loopback: one warning line naming the risk and the fix
 run timeout 10 "$CS" serve --trace "$TMP/clean.cstrace" --listen 0.0.0.0:0 1 1
 w=$(grep warning <<<"$err")
