@@ -176,14 +176,13 @@ static void expo_publish(struct expo *e)
 struct conn {
 	struct conn *prev, *next;
 	int fd;
-	long long since_ms;	/* receiving since */
+	long long since_ms;	/* receiving, or answering, since */
 	bool answering;		/* the request is in: the answer's deadline */
 	bool shut;		/* shut down, waiting for libmicrohttpd to close it */
 };
 
 static struct conn *conns, *conns_tail;
 static unsigned int nr_open;	/* not shut */
-static unsigned long nr_shut;	/* since start, for the tests' log */
 
 static long long now_ms(void)
 {
@@ -216,13 +215,13 @@ static void conn_shut(struct conn *c)
 	shutdown(c->fd, SHUT_RDWR);
 	c->shut = true;
 	nr_open--;
-	nr_shut++;
 }
 
 /* when c's time is up: receiving a request, or answering one */
 static long long conn_deadline(const struct conn *c)
 {
-	return c->since_ms + (c->answering ? SERVE_ANSWER_TIMEOUT : SERVE_REQUEST_TIMEOUT) * 1000LL;
+	return c->since_ms +
+	       (c->answering ? SERVE_ANSWER_TIMEOUT : SERVE_REQUEST_TIMEOUT) * 1000LL;
 }
 
 /* past their deadline, or the oldest beyond SERVE_CONN_SOFT */
