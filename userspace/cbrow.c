@@ -54,10 +54,61 @@ void cs_sym_from_ksyms(struct cs_sym *s, const struct ksyms *ks, __u64 addr)
 	s->module = k ? k->module : NULL;
 }
 
+/* --- addresses, shown or hidden ---------------------------------------------- */
+
+struct addr_id {
+	UT_hash_handle hh;
+	__u64 addr;
+	unsigned long id;
+};
+
+static bool addrs_hidden;
+static struct addr_id *addr_ids;
+static unsigned long addr_next_id;
+
+void cs_addrs_hide(bool hide)
+{
+	addrs_hidden = hide;
+}
+
+bool cs_addrs_hidden(void)
+{
+	return addrs_hidden;
+}
+
+const char *cs_addr_str(__u64 addr, char *buf, size_t len)
+{
+	struct addr_id *a;
+
+	if (!addrs_hidden) {
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+		return buf;
+	}
+	HASH_FIND(hh, addr_ids, &addr, sizeof(addr), a);
+	if (!a) {
+		a = calloc(1, sizeof(*a));
+		if (a) {
+			a->addr = addr;
+			a->id = ++addr_next_id;
+			HASH_ADD(hh, addr_ids, addr, sizeof(a->addr), a);
+			if (!a->hh.tbl) {
+				free(a);
+				a = NULL;
+			}
+		}
+	}
+	/* out of memory: no number, but never the address */
+	if (a)
+		snprintf(buf, len, "addr#%lu", a->id);
+	else
+		snprintf(buf, len, "addr#?");
+	return buf;
+}
+
 const char *cs_sym_str(const struct cs_sym *s, char *buf, size_t len)
 {
 	if (!s->name)
-		snprintf(buf, len, "0x%llx", (unsigned long long)s->addr);
+		cs_addr_str(s->addr, buf, len);
 	else if (s->off)
 		snprintf(buf, len, "%s+0x%lx", s->name, s->off);
 	else
@@ -124,7 +175,7 @@ void cs_cbstats_add(struct cs_cbstats *st, __u64 ns, int ret, int units)
 
 const char *cs_cbrow_label_str(const struct cs_cbrow *r, char *buf, size_t len)
 {
-	char nb[CS_SYMSTR_LEN];
+	char nb[CS_SYMSTR_LEN], a[CS_SYMSTR_LEN];
 	size_t n;
 
 	buf[0] = '\0';
@@ -138,12 +189,12 @@ const char *cs_cbrow_label_str(const struct cs_cbrow *r, char *buf, size_t len)
 	case CS_LABEL_FULL:
 	case CS_LABEL_ADDR:
 		if (r->label == CS_LABEL_FULL)
-			snprintf(buf, len, "chain=0x%llx ", (unsigned long long)r->chain.addr);
+			snprintf(buf, len, "chain=%s ", cs_addr_str(r->chain.addr, a, sizeof(a)));
 		n = strlen(buf);
-		snprintf(buf + n, len - n, "cb=0x%llx", (unsigned long long)r->cb.addr);
+		snprintf(buf + n, len - n, "cb=%s", cs_addr_str(r->cb.addr, a, sizeof(a)));
 		n = strlen(buf);
 		if (r->nb.addr)
-			snprintf(buf + n, len - n, " nb=0x%llx", (unsigned long long)r->nb.addr);
+			snprintf(buf + n, len - n, " nb=%s", cs_addr_str(r->nb.addr, a, sizeof(a)));
 		break;
 	}
 	return buf;

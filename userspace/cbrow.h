@@ -49,8 +49,24 @@ struct cs_sym {
 /* from a trace file's symbol snapshot, or from kallsyms */
 void cs_sym_from_trace(struct cs_sym *s, const struct cs_trace *t, __u64 addr);
 void cs_sym_from_ksyms(struct cs_sym *s, const struct ksyms *ks, __u64 addr);
-/* "sym", "sym+0x10" or "0x..." into buf (CS_SYMSTR_LEN holds any); buf */
+/* "sym", "sym+0x10" or the address (cs_addr_str) into buf (CS_SYMSTR_LEN
+ * holds any); buf */
 const char *cs_sym_str(const struct cs_sym *s, char *buf, size_t len);
+
+/*
+ * Kernel addresses in what a command prints: "0x..." by default, or,
+ * once cs_addrs_hide(true), "addr#N", a number per distinct address
+ * given in order of first use and kept until the process ends (stable
+ * across the expositions of one serve or latency process; for one trace
+ * file the same in every run, as its rows come in the same order). For
+ * the Prometheus expositions, which other users get to read: the
+ * absolute addresses would undo KASLR. Not thread-safe: the thread that
+ * formats rows is the only one that may call it.
+ */
+void cs_addrs_hide(bool hide);
+bool cs_addrs_hidden(void);
+/* "0x..." or "addr#N" into buf (CS_SYMSTR_LEN holds either); buf */
+const char *cs_addr_str(__u64 addr, char *buf, size_t len);
 /* Order by the name shown, then by address. */
 int cs_sym_cmp(const struct cs_sym *a, const struct cs_sym *b);
 /* field, field_addr and, for a module symbol, field_module */
@@ -73,9 +89,9 @@ void cs_cbstats_add(struct cs_cbstats *st, __u64 ns, int ret, int units);
  */
 enum cs_cbrow_label {
 	CS_LABEL_NONE,
-	CS_LABEL_NB,		/* [nb=<block's name or 0x...>] */
-	CS_LABEL_ADDR,		/* [cb=0x... nb=0x...] */
-	CS_LABEL_FULL,		/* [chain=0x... cb=0x... nb=0x...] */
+	CS_LABEL_NB,		/* [nb=<block's name or address>] */
+	CS_LABEL_ADDR,		/* [cb=ADDR nb=ADDR] (cs_addr_str) */
+	CS_LABEL_FULL,		/* [chain=ADDR cb=ADDR nb=ADDR] */
 };
 
 struct cs_cbrow {

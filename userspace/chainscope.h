@@ -140,6 +140,8 @@ const struct btf *cs_kernel_btf(void);
 /* After the probes: is CHAINSCOPE_PROBE_ONLY set? (then exit 0) */
 bool cs_probe_only(const char *cmd);
 /* The same, naming the mode start-up chose (enum cs_mode, not AUTO). */
+/* CHAINSCOPE_PROBE_ONLY is set (nothing printed) */
+bool cs_probe_only_set(void);
 bool cs_probe_only_mode(const char *cmd, int mode);
 /* Whether a tracepoint's BTF type exists in the kernel BTF (a file read). */
 bool cs_btf_has_tp(const char *name, int nr_args);

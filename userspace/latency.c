@@ -25,12 +25,13 @@ static struct env {
 	bool per_val;
 	bool chain_mode;
 	bool openmetrics;
+	bool show_addresses;
 	const char *chain;
 	const char *callback;
 	int kind;
 } env;
 
-enum { OPT_OPENMETRICS = 0x100 };
+enum { OPT_OPENMETRICS = 0x100, OPT_SHOW_ADDRESSES };
 
 static const struct argp_option opts[] = {
 	{ "chain", 'c', "CHAIN", 0, "Only this chain head (symbol or 0xADDR)", 0 },
@@ -40,7 +41,9 @@ static const struct argp_option opts[] = {
 	{ "chains", 'C', NULL, 0, "Also whole-chain pass latency (call_begin -> call_end)", 0 },
 	{ "openmetrics", OPT_OPENMETRICS, NULL, 0, "Each interval, the Prometheus text "
 	  "exposition of the counters since start (for node_exporter's textfile collector; "
-	  "see chainscope-serve(8))", 0 },
+	  "see chainscope-serve(8)); kernel addresses no symbol names show as addr#N", 0 },
+	{ "show-addresses", OPT_SHOW_ADDRESSES, NULL, 0, "With --openmetrics: kernel "
+	  "addresses as they are (a KASLR leak to whoever reads the exposition)", 0 },
 	{},
 };
 
@@ -91,6 +94,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_OPENMETRICS:
 		env.openmetrics = true;
+		return 0;
+	case OPT_SHOW_ADDRESSES:
+		env.show_addresses = true;
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -301,6 +307,12 @@ int cmd_latency(int argc, char **argv)
 		warn("%s: error: -j and --openmetrics exclude each other\n", env.c.cmd);
 		return CS_EXIT_USAGE;
 	}
+	if (env.show_addresses && !env.openmetrics) {
+		warn("%s: error: --show-addresses applies to --openmetrics only\n", env.c.cmd);
+		return CS_EXIT_USAGE;
+	}
+	/* the exposition is for others to read: no kernel address unless asked */
+	cs_addrs_hide(env.openmetrics && !env.show_addresses);
 
 	run.c = &env.c;
 	run.chain = env.chain;

@@ -170,6 +170,11 @@ int cs_latency_run(struct cs_lat_run *run)
 		return CS_EXIT_NO_CTX;
 	}
 
+	if (run->probed && !cs_probe_only_set()) {
+		err = run->probed(run->ctx);
+		if (err)
+			return err;
+	}
 	ks = cs_load_ksyms(c->cmd);
 	if (!ks)
 		return CS_EXIT_ERROR;

@@ -62,6 +62,11 @@ struct cs_lat_run {
 	 */
 	bool chain_mode_optional;
 	void *ctx;
+	/*
+	 * after the start-up probes, before kallsyms is read or any bpf(), and
+	 * not with CHAINSCOPE_PROBE_ONLY; exit code or 0
+	 */
+	int (*probed)(void *ctx);
 	/* after -c/-f resolved, before CHAINSCOPE_PROBE_ONLY; exit code or 0 */
 	int (*setup)(void *ctx, const struct ksyms *ks);
 	/* after attaching, before the first interval; exit code or 0 */

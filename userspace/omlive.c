@@ -4,7 +4,8 @@
  * what ran since the previous one (latency drains a map generation each
  * interval), so adding the samples up gives counters since start; rows
  * are never removed, so a chain or callback that goes away keeps its
- * last values.
+ * last values. There are at most max_rows of them; entries for more are
+ * counted (overflow), not kept.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -53,7 +54,24 @@ struct cs_om_live {
 	struct om_lock *locks;
 	struct cs_health health;	/* the last sample's, cumulative */
 	struct cs_health lock_health;	/* contention's, the same */
+	size_t max_rows;
+	__u64 overflow;		/* sample entries of rows not kept */
 };
+
+void cs_om_live_set_max_rows(struct cs_om_live *om, size_t max)
+{
+	om->max_rows = max;
+}
+
+/* room for one more row? if not, the entry is counted as overflow */
+static bool room(struct cs_om_live *om)
+{
+	if (HASH_COUNT(om->cbs) + HASH_COUNT(om->chains) + HASH_COUNT(om->locks) <
+	    om->max_rows)
+		return true;
+	om->overflow++;
+	return false;
+}
 
 struct cs_om_live *cs_om_live_new(const struct cs_common *c, const __u64 *heads,
 				  int nr_heads)
@@ -63,6 +81,7 @@ struct cs_om_live *cs_om_live_new(const struct cs_common *c, const __u64 *heads,
 	if (!om)
 		return NULL;
 	om->c = c;
+	om->max_rows = CS_OM_LIVE_MAX_ROWS;
 	if (nr_heads) {
 		om->heads = calloc(nr_heads, sizeof(*heads));
 		if (!om->heads) {
@@ -94,6 +113,8 @@ static int add_cb(struct cs_om_live *om, const struct cs_lat_entry *e)
 
 	HASH_FIND(hh, om->cbs, &key, sizeof(key), c);
 	if (!c) {
+		if (!room(om))
+			return 0;
 		c = calloc(1, sizeof(*c));
 		if (!c)
 			return -ENOMEM;
@@ -124,6 +145,8 @@ static int add_chain(struct cs_om_live *om, const struct cs_chain_entry *e)
 
 	HASH_FIND(hh, om->chains, &e->key.head, sizeof(e->key.head), c);
 	if (!c) {
+		if (!room(om))
+			return 0;
 		c = calloc(1, sizeof(*c));
 		if (!c)
 			return -ENOMEM;
@@ -168,6 +191,8 @@ int cs_om_live_add_locks(struct cs_om_live *om, const struct cs_cont_sample *smp
 			continue;
 		HASH_FIND(hh, om->locks, &key, sizeof(key), l);
 		if (!l) {
+			if (!room(om))
+				continue;
 			l = calloc(1, sizeof(*l));
 			if (!l)
 				return -ENOMEM;
@@ -213,6 +238,7 @@ int cs_om_live_write(struct cs_om_live *om, FILE *f, const struct ksyms *ks)
 		.lost = om->health.failed + om->lock_health.failed,
 		.missed = om->health.missed + om->lock_health.missed,
 		.dropped = om->health.dropped + om->lock_health.dropped,
+		.overflow = om->overflow,
 		.mode = cs_mode_name(om->c->mode),
 	};
 	struct om_chain *ch, *chtmp;

@@ -24,6 +24,15 @@ struct cs_om_live;
  */
 struct cs_om_live *cs_om_live_new(const struct cs_common *c, const __u64 *heads,
 				  int nr_heads);
+/*
+ * At most max rows (callbacks, chains and lock waits together; default
+ * CS_OM_LIVE_MAX_ROWS): a sample's entry for a new row beyond that is
+ * counted in chainscope_rows_overflow_total instead. Heads and blocks in
+ * per-netns or per-device memory (which unprivileged users can create
+ * with user namespaces) would otherwise make new rows without end.
+ */
+#define CS_OM_LIVE_MAX_ROWS 10000
+void cs_om_live_set_max_rows(struct cs_om_live *om, size_t max);
 /* Add one interval's sample; 0 or -ENOMEM. */
 int cs_om_live_add(struct cs_om_live *om, const struct cs_lat_sample *smp);
 /* Add one interval of contention's lock waits (serve); 0 or -ENOMEM. */

@@ -6,7 +6,11 @@
  * the output unescaped (metric and label names are ours).
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+
+#define HASH_NONFATAL_OOM 1	/* a failed add leaves the item's hh.tbl NULL */
+#include <uthash.h>
 
 #include "chainscope.h"
 #include "openmetrics.h"
@@ -59,14 +63,129 @@ static void cb_labels(FILE *f, const struct cs_cbrow *r)
 	label(f, "block", cs_cbrow_label_str(r, blk, sizeof(blk)), false);
 }
 
-/* the labels of a chain (passes, lock waits), without braces */
-static void chain_labels(FILE *f, const struct cs_sym *chain, int kind)
+/*
+ * the labels of a chain (passes, lock waits), without braces; with head,
+ * the head's address too (cs_addr_str: "addr#N" unless shown), for rows
+ * of heads that print alike
+ */
+static void chain_labels(FILE *f, const struct cs_sym *chain, int kind, bool head)
 {
 	char name[CS_SYMSTR_LEN];
 
 	label(f, "chain", cs_sym_str(chain, name, sizeof(name)), true);
 	label(f, "module", sym_module(chain), false);
 	label(f, "kind", cs_kind_name(kind), false);
+	if (head)
+		label(f, "head", cs_addr_str(chain->addr, name, sizeof(name)), false);
+}
+
+struct ident {
+	UT_hash_handle hh;
+	size_t n;
+	char key[];
+};
+
+/* a lock op as its label: "read", "write", or its number (a crafted trace's) */
+static const char *op_str(unsigned int op, char *buf, size_t len)
+{
+	if (op <= 1)
+		return cs_lock_op_name(op);
+	snprintf(buf, len, "%u", op);
+	return buf;
+}
+
+/* a chain row's printed identity: chain, module, kind and op */
+static size_t chain_ident(const struct cs_sym *chain, int kind, const char *op, char *buf,
+			  size_t len)
+{
+	char name[CS_SYMSTR_LEN];
+	int n = snprintf(buf, len, "%s%c%s%c%d%c%s", cs_sym_str(chain, name, sizeof(name)),
+			 0, sym_module(chain), 0, kind, 0, op);
+
+	return n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
+}
+
+/*
+ * For n chain rows (passes: op ""), whether each needs a head label: its
+ * identity repeats, as two heads' that print alike do. calloc'ed; NULL
+ * if out of memory (then every row gets one: still no two alike).
+ */
+static bool *chain_repeats(size_t n, const struct cs_sym *(*chain)(const void *, size_t),
+			   int (*kind)(const void *, size_t), const char *(*op)(const void *, size_t, char *, size_t),
+			   const void *rows)
+{
+	char key[3 * CS_SYMSTR_LEN], o[16];
+	struct ident *tab = NULL, *k, *tmp, **of = calloc(n + 1, sizeof(*of));
+	bool *rep = calloc(n + 1, sizeof(*rep));
+	size_t i, len;
+
+	if (!rep || !of)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		len = chain_ident(chain(rows, i), kind(rows, i), op(rows, i, o, sizeof(o)),
+				  key, sizeof(key));
+		HASH_FIND(hh, tab, key, len, k);
+		if (!k) {
+			k = calloc(1, sizeof(*k) + len);
+			if (!k)
+				goto nomem;
+			memcpy(k->key, key, len);
+			HASH_ADD_KEYPTR(hh, tab, k->key, len, k);
+			if (!k->hh.tbl) {
+				free(k);
+				goto nomem;
+			}
+		}
+		k->n++;
+		of[i] = k;
+	}
+	for (i = 0; i < n; i++)
+		rep[i] = of[i]->n > 1;
+	goto out;
+nomem:
+	free(rep);
+	rep = NULL;
+out:
+	HASH_ITER(hh, tab, k, tmp) {
+		HASH_DEL(tab, k);
+		free(k);
+	}
+	free(of);
+	return rep;
+}
+
+static const struct cs_sym *pass_chain(const void *rows, size_t i)
+{
+	return &((const struct cs_om_pass *)rows)[i].chain;
+}
+
+static int pass_kind(const void *rows, size_t i)
+{
+	return ((const struct cs_om_pass *)rows)[i].kind;
+}
+
+static const char *pass_op(const void *rows, size_t i, char *buf, size_t len)
+{
+	(void)rows;
+	(void)i;
+	(void)len;
+	buf[0] = '\0';
+	return buf;
+}
+
+static const struct cs_sym *lock_chain(const void *rows, size_t i)
+{
+	return &((const struct cs_om_lock *)rows)[i].chain;
+}
+
+static int lock_kind(const void *rows, size_t i)
+{
+	return ((const struct cs_om_lock *)rows)[i].kind;
+}
+
+static const char *lock_op(const void *rows, size_t i, char *buf, size_t len)
+{
+	return op_str(((const struct cs_om_lock *)rows)[i].op, buf, len);
 }
 
 /* seconds per unit */
@@ -121,11 +240,16 @@ static void cb_labels_fn(FILE *f, const void *arg)
 	cb_labels(f, arg);
 }
 
+struct lock_arg {
+	const struct cs_om_lock *l;
+	bool head;
+};
+
 static void lock_labels_fn(FILE *f, const void *arg)
 {
-	const struct cs_om_lock *l = arg;
+	const struct lock_arg *a = arg;
 
-	chain_labels(f, &l->chain, l->kind);
+	chain_labels(f, &a->l->chain, a->l->kind, a->head);
 }
 
 /* A counter series of a callback row, with one more label if extra */
@@ -156,6 +280,8 @@ static const struct {
 int cs_om_write(FILE *f, const struct cs_om_set *s)
 {
 	static const char *const outcomes[] = { "ok", "stop", "bad", "errno" };
+	bool *prep = chain_repeats(s->nr_passes, pass_chain, pass_kind, pass_op, s->passes);
+	bool *lrep = chain_repeats(s->nr_locks, lock_chain, lock_kind, lock_op, s->locks);
 	size_t i;
 	int k;
 
@@ -189,7 +315,7 @@ int cs_om_write(FILE *f, const struct cs_om_set *s)
 			const struct cs_om_pass *p = &s->passes[i];
 
 			fprintf(f, "%s{", pass_families[k].name);
-			chain_labels(f, &p->chain, p->kind);
+			chain_labels(f, &p->chain, p->kind, !prep || prep[i]);
 			fprintf(f, "} %llu\n", (unsigned long long)
 				*(const __u64 *)((const char *)p + pass_families[k].off));
 		}
@@ -197,10 +323,16 @@ int cs_om_write(FILE *f, const struct cs_om_set *s)
 
 	family(f, "chainscope_lock_wait_seconds", "histogram",
 	       "Time spent waiting for a notifier chain's lock, per op (read, write).");
-	for (i = 0; i < s->nr_locks; i++)
+	for (i = 0; i < s->nr_locks; i++) {
+		struct lock_arg a = { &s->locks[i], !lrep || lrep[i] };
+		char o[16];
+
 		histogram(f, "chainscope_lock_wait_seconds", s->locks[i].slots,
-			  s->locks[i].sum_ns, s->units, lock_labels_fn, &s->locks[i], "op",
-			  cs_lock_op_name(s->locks[i].op));
+			  s->locks[i].sum_ns, s->units, lock_labels_fn, &a, "op",
+			  op_str(s->locks[i].op, o, sizeof(o)));
+	}
+	free(prep);
+	free(lrep);
 
 	family(f, "chainscope_events_lost_total", "counter",
 	       "Events lost before chainscope could count them (ring buffer full, map update failed).");
@@ -211,6 +343,10 @@ int cs_om_write(FILE *f, const struct cs_om_set *s)
 	family(f, "chainscope_map_full_drops_total", "counter",
 	       "Events not counted because a statistics map was full.");
 	fprintf(f, "chainscope_map_full_drops_total %llu\n", (unsigned long long)s->dropped);
+	family(f, "chainscope_rows_overflow_total", "counter",
+	       "Events of a chain, callback or block not counted because chainscope "
+	       "already held its maximum of rows (one per interval and row).");
+	fprintf(f, "chainscope_rows_overflow_total %llu\n", (unsigned long long)s->overflow);
 	family(f, "chainscope_mode_info", "gauge",
 	       "The event source chainscope uses (value 1).");
 	fputs("chainscope_mode_info{", f);

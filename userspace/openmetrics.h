@@ -11,17 +11,24 @@
  *   chainscope_callback_duration_seconds   histogram  chain callback module kind block
  *   chainscope_callback_returns_total      counter    ... outcome=ok|stop|bad|errno
  *   chainscope_callback_untimed_total      counter    calls the kernel did not time
- *   chainscope_chain_passes_total          counter    chain module kind
+ *   chainscope_chain_passes_total          counter    chain module kind [head]
  *   chainscope_chain_stopped_passes_total  counter
  *   chainscope_chain_rollbacks_total       counter
- *   chainscope_lock_wait_seconds           histogram  chain module kind op=read|write
+ *   chainscope_lock_wait_seconds           histogram  chain module kind [head] op=read|write
  *   chainscope_events_lost_total           counter    (no labels)
  *   chainscope_events_missed_total         counter
  *   chainscope_map_full_drops_total        counter
+ *   chainscope_rows_overflow_total         counter    (serve, latency: rows not kept)
  *   chainscope_mode_info                   gauge      mode (value 1)
  *
  * The exposition ends with "# EOF" (a comment in format 0.0.4), where
  * `latency --openmetrics` starts the next one.
+ *
+ * No two series alike: callback rows that print alike get a block label
+ * (cs_cbrows_disambiguate), chain rows (passes, lock waits) of heads that
+ * print alike a head label (the head's address); rows that print apart
+ * have no head label. Addresses print as cs_addr_str() does: "addr#N"
+ * unless the command was asked to show them (--show-addresses).
  *
  * Histogram buckets are the log2 buckets of the rows (bucket i holds
  * durations below 2^(i+1) units), as seconds, up to 128 s, then +Inf.
@@ -66,6 +73,7 @@ struct cs_om_set {
 	__u64 lost;		/* events lost (ring buffer full, ...) */
 	__u64 missed;		/* BPF recursion protection */
 	__u64 dropped;		/* statistics map full */
+	__u64 overflow;		/* entries of rows not kept (omlive.h's maximum) */
 	const char *mode;	/* "tracepoints", "probes" */
 };
 

@@ -169,11 +169,16 @@ bool cs_btf_has_preempt_count(void)
 	return cs_btf_preempt_count_off() != 0;
 }
 
-bool cs_probe_only_mode(const char *cmd, int mode)
+bool cs_probe_only_set(void)
 {
 	const char *p = secure_getenv("CHAINSCOPE_PROBE_ONLY");
 
-	if (!p || !*p || !strcmp(p, "0"))
+	return p && *p && strcmp(p, "0");
+}
+
+bool cs_probe_only_mode(const char *cmd, int mode)
+{
+	if (!cs_probe_only_set())
 		return false;
 	if (mode == CS_MODE_AUTO)
 		warn("%s: start-up probes passed; CHAINSCOPE_PROBE_ONLY is set, "

@@ -36,16 +36,21 @@ static struct env {
 	bool force;		/* --force: outputs through links, other users' files */
 	bool json;
 	bool openmetrics;
+	bool show_addresses;
 	int units;
 	char units_flag;
 } env;
 
-enum { OPT_SVG = 0x100, OPT_OPENMETRICS, OPT_PERFETTO, OPT_FOLDED, OPT_FOLDED_CALLS, OPT_FORCE };
+enum { OPT_SVG = 0x100, OPT_OPENMETRICS, OPT_PERFETTO, OPT_FOLDED, OPT_FOLDED_CALLS,
+       OPT_SHOW_ADDRESSES, OPT_FORCE };
 
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
 	{ "openmetrics", OPT_OPENMETRICS, NULL, 0, "The Prometheus text exposition "
-	  "(what 'chainscope serve' serves; see chainscope-serve(8))", 0 },
+	  "(what 'chainscope serve' serves; see chainscope-serve(8)); kernel "
+	  "addresses no symbol names show as addr#N", 0 },
+	{ "show-addresses", OPT_SHOW_ADDRESSES, NULL, 0, "With --openmetrics: kernel "
+	  "addresses as they are (a KASLR leak to whoever reads the exposition)", 0 },
 	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR: "
 	  "CHAIN.svg, bytes other than [A-Za-z0-9_] as -HH; CHAIN--0xHEAD.svg "
 	  "when chains share a name; and a timeline per chain that had passes, "
@@ -96,6 +101,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		return 0;
 	case OPT_OPENMETRICS:
 		env.openmetrics = true;
+		return 0;
+	case OPT_SHOW_ADDRESSES:
+		env.show_addresses = true;
 		return 0;
 	case OPT_SVG:
 		if (!*arg)
@@ -988,6 +996,12 @@ int cmd_report(int argc, char **argv)
 		warn("%s: error: -j and --openmetrics exclude each other\n", env.cmd);
 		return CS_EXIT_USAGE;
 	}
+	if (env.show_addresses && !env.openmetrics) {
+		warn("%s: error: --show-addresses applies to --openmetrics only\n", env.cmd);
+		return CS_EXIT_USAGE;
+	}
+	/* the exposition is for others to read: no kernel address unless asked */
+	cs_addrs_hide(env.openmetrics && !env.show_addresses);
 
 	if (cs_trace_read(env.file, &t, err, sizeof(err))) {
 		fprintf(stderr, "%s: error: ", env.cmd);

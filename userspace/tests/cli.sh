@@ -153,6 +153,11 @@ expect serve-trace-with-mode 2 "--trace takes no -c or --mode" \
 	"$CS" serve --trace /nonexistent --mode probes
 expect serve-trace-unreadable 2 "/nonexistent" "$CS" serve --trace /nonexistent
 expect serve-unknown-option 2 "unrecognized option '--bogus'" "$CS" serve --bogus
+# the port is digits only (strtol took a sign and blanks)
+expect serve-listen-port-sign 2 "invalid --listen '127.0.0.1:\+80'" "$CS" serve --listen 127.0.0.1:+80
+expect serve-listen-port-blank 2 "invalid --listen '127.0.0.1: 80'" "$CS" serve --listen '127.0.0.1: 80'
+expect latency-show-addresses-alone 2 "--show-addresses applies to --openmetrics only" \
+	"$CS" latency --show-addresses
 expect latency-openmetrics-json 2 "-j and --openmetrics exclude each other" \
 	"$CS" latency -j --openmetrics
 

@@ -11,6 +11,9 @@
  *       (blocks trace_module_nb, trace_event_module_nb), one function
  *       registered through two blocks without a symbol, and two functions
  *       named no_block whose returns carry no block (nb 0, as latency's)
+ *   cs-mkreport dupheads FILE
+ *       two chain heads named dup_chain and two without a symbol, each
+ *       with a pass, a callback cb_x and lock waits (read, write)
  *   cs-mkreport chains FILE NAME...
  *       one chain per NAME (the first at the lowest address), each with
  *       one callback: SVG file names
@@ -38,11 +41,12 @@
 
 static struct cs_trace_writer *w;
 static __u64 now = 1000000;
+static __u64 head = HEAD;	/* of the events put */
 
 static void put_event(int type, __u64 cb, __u64 nb, __u64 ns, int ret)
 {
 	struct cs_rec_event e = {
-		.ts = now, .task = TASK, .head = HEAD, .cb = cb, .nb = nb,
+		.ts = now, .task = TASK, .head = head, .cb = cb, .nb = nb,
 		.duration_ns = ns, .pid = 100, .ret = ret, .type = type,
 		.kind = BLOCKING, .nr_to_call = type == CS_REC_CALL_BEGIN ? -1 : 0,
 	};
@@ -62,7 +66,7 @@ static void put_return(__u64 cb, __u64 nb, __u64 ns, int ret)
 static void put_lock_wait(__u64 ns, int op)
 {
 	struct cs_rec_event e = {
-		.ts = now, .task = TASK, .head = HEAD, .lock = LOCK, .duration_ns = ns,
+		.ts = now, .task = TASK, .head = head, .lock = LOCK, .duration_ns = ns,
 		.pid = 100, .type = CS_REC_LOCK_WAIT, .kind = BLOCKING, .lock_op = op,
 	};
 
@@ -147,6 +151,31 @@ static int dupname(const char *path)
 	return finish(syms, sizeof(syms) / sizeof(syms[0]));
 }
 
+/* two heads of one name and one without a symbol: passes and lock waits */
+static int dupheads(const char *path)
+{
+	static const struct cs_trace_sym syms[] = {
+		{ HEAD, "dup_chain", NULL },
+		{ HEAD + 0x100, "dup_chain", NULL },
+		{ CB0, "cb_x", NULL },
+	};
+	static const __u64 heads[] = { HEAD, HEAD + 0x100, NB0 + 0x10000, NB0 + 0x20000 };
+	size_t i;
+
+	if (create(path, "6.1.0-test", "00000000-1111-2222-3333-444444444444"))
+		return 1;
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++) {
+		head = heads[i];
+		put_event(CS_REC_CALL_BEGIN, 0, 0, 0, 0);
+		put_event(CS_REC_RUN, CB0, NB0 + i * 0x40, 0, 0);
+		put_return(CB0, NB0 + i * 0x40, 1000 * (i + 1), 0);
+		put_event(CS_REC_CALL_END, 0, 0, 0, 0);
+		put_lock_wait(2000, 0);
+		put_lock_wait(3000, 1);
+	}
+	return finish(syms, sizeof(syms) / sizeof(syms[0]));
+}
+
 static int chains(int argc, char **argv)
 {
 	struct cs_trace_sym syms[64];
@@ -223,11 +252,14 @@ int main(int argc, char **argv)
 		return chains(argc, argv);
 	if (argc == 3 && !strcmp(argv[1], "dupname"))
 		return dupname(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "dupheads"))
+		return dupheads(argv[2]);
 	if (argc == 5 && (!strcmp(argv[1], "bench") || !strcmp(argv[1], "passes")))
 		return bench(argv[2], strtoul(argv[3], NULL, 0), strtoul(argv[4], NULL, 0),
 			     !strcmp(argv[1], "passes"));
 	fprintf(stderr, "usage: cs-mkreport names FILE CHAIN CB [MODULE [RELEASE [BOOT_ID]]]\n"
 		"       cs-mkreport dupname FILE\n"
+		"       cs-mkreport dupheads FILE\n"
 		"       cs-mkreport bench FILE EVENTS CALLBACKS\n"
 		"       cs-mkreport passes FILE PASSES CALLBACKS\n");
 	return 2;

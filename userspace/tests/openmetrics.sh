@@ -84,11 +84,34 @@ if why:
 PY
 }
 
+# noaddr NAME FILE: no kernel address in FILE (0xffff... or a bare ffff... of 16 digits)
+noaddr() {
+	local hit
+
+	hit=$(grep -m1 -E 'ffff[0-9a-f]{12}' "$2")
+	if [ -z "$hit" ]; then
+		pass "$1.no-address"
+	else
+		fail "$1.no-address" "an address shows: ${hit:0:200}"
+	fi
+}
+# nodup NAME FILE: no series (name and label set) twice
+nodup() {
+	local d
+
+	d=$(grep -v '^#' "$2" | sed 's/ [^ ]*$//' | sort | uniq -d | head -n1)
+	if [ -z "$d" ]; then
+		pass "$1.no-duplicate-series"
+	else
+		fail "$1.no-duplicate-series" "twice: ${d:0:200}"
+	fi
+}
+
 # --- report --openmetrics of every generated scenario -----------------------
-for sc in $("$GEN" --list) dupname; do
+for sc in $("$GEN" --list) dupname dupheads; do
 	f=$TMP/$sc.cstrace
-	if [ "$sc" = dupname ]; then
-		"$MK" dupname "$f" || { fail "report.$sc" "cs-mkreport failed"; continue; }
+	if [ "$sc" = dupname ] || [ "$sc" = dupheads ]; then
+		"$MK" "$sc" "$f" || { fail "report.$sc" "cs-mkreport failed"; continue; }
 	else
 		"$GEN" "$sc" "$f" || { fail "report.$sc" "cs-gentrace failed"; continue; }
 	fi
@@ -104,6 +127,8 @@ for sc in $("$GEN" --list) dupname; do
 		fail "report.$sc" "the exposition does not end with one '# EOF' line"
 	fi
 	promcheck "report.$sc" "$TMP/$sc.prom"
+	noaddr "report.$sc" "$TMP/$sc.prom"
+	nodup "report.$sc" "$TMP/$sc.prom"
 	"$CS" report -j "$f" >"$TMP/$sc.json" 2>/dev/null
 	if why=$(consistent "$TMP/$sc.prom" "$TMP/$sc.json"); then
 		pass "report.$sc.consistent"
@@ -132,6 +157,17 @@ expect_usage() {
 	fi
 }
 name=report.json-and-openmetrics expect_usage "$CS" report -j --openmetrics "$TMP/clean.cstrace"
+name=report.show-addresses-alone expect_usage "$CS" report --show-addresses "$TMP/clean.cstrace"
+# --show-addresses: the addresses no symbol names, as they are (and
+# report.*.no-address above can fail: these traces have such addresses)
+for sc in clean dupname dupheads; do
+	run "$CS" report --openmetrics --show-addresses "$TMP/$sc.cstrace"
+	if [ "$rc" = 0 ] && grep -qE 'ffff[0-9a-f]{12}' <<<"$out" && ! grep -q 'addr#' <<<"$out"; then
+		pass "report.$sc.show-addresses"
+	else
+		fail "report.$sc.show-addresses" "exit $rc, or no address shown, or addr#N still: ${err:0:200}"
+	fi
+done
 
 # --- escaping: what the format must escape, and promtool as the judge --------
 "$CRAFTED" >"$TMP/crafted.prom"
@@ -153,34 +189,82 @@ if [ "$have_promtool" = 1 ]; then
 fi
 
 # --- serve's counters (omlive.c) from two synthetic samples, no BPF ----------
+# addresses hidden (the default): numbered in order of first use
 "$CRAFTED" --live >"$TMP/live.prom"
-L='chain="0xffffffff82000000",callback="0xffffffffc0000100",module="",kind="blocking",block=""'
-for want in "chainscope_callback_duration_seconds_count{$L} 5" \
-	"chainscope_callback_duration_seconds_bucket{${L},le=\"1.6e-05\"} 4" \
-	"chainscope_callback_duration_seconds_bucket{${L},le=\"+Inf\"} 5" \
-	"chainscope_callback_duration_seconds_sum{$L} 0.000080000" \
-	"chainscope_callback_returns_total{${L},outcome=\"ok\"} 3" \
-	"chainscope_callback_returns_total{${L},outcome=\"bad\"} 1" \
-	'chainscope_callback_duration_seconds_count{chain="0xffffffff82000100",callback="0xffffffffc0000200",module="",kind="atomic",block=""} 2' \
-	'chainscope_chain_passes_total{chain="0xffffffff82000000",module="",kind="blocking"} 4' \
-	'chainscope_chain_rollbacks_total{chain="0xffffffff82000000",module="",kind="blocking"} 1' \
-	'chainscope_lock_wait_seconds_count{chain="0xffffffff82000000",module="",kind="blocking",op="read"} 2' \
-	'chainscope_map_full_drops_total 3' 'chainscope_events_missed_total 2' \
-	'chainscope_mode_info{mode="probes"} 1'; do
-	n=$((${n:-0} + 1))
-	if grep -qxF -- "$want" "$TMP/live.prom"; then
-		pass "live.sums.$n.${want%%[{ ]*}"
-	else
-		fail "live.sums.$n.${want%%[{ ]*}" "no line '$want'"
-	fi
-done
+# shown (--show-addresses): as they are
+"$CRAFTED" --live --show-addresses >"$TMP/live-addrs.prom"
+live_sums() {
+	local tag=$1 f=$2 H1=$3 CB1=$4 H2=$5 CB2=$6 L n=0 want
+
+	L="chain=\"$H1\",callback=\"$CB1\",module=\"\",kind=\"blocking\",block=\"\""
+	for want in "chainscope_callback_duration_seconds_count{$L} 5" \
+		"chainscope_callback_duration_seconds_bucket{${L},le=\"1.6e-05\"} 4" \
+		"chainscope_callback_duration_seconds_bucket{${L},le=\"+Inf\"} 5" \
+		"chainscope_callback_duration_seconds_sum{$L} 0.000080000" \
+		"chainscope_callback_returns_total{${L},outcome=\"ok\"} 3" \
+		"chainscope_callback_returns_total{${L},outcome=\"bad\"} 1" \
+		"chainscope_callback_duration_seconds_count{chain=\"$H2\",callback=\"$CB2\",module=\"\",kind=\"atomic\",block=\"\"} 2" \
+		"chainscope_chain_passes_total{chain=\"$H1\",module=\"\",kind=\"blocking\"} 4" \
+		"chainscope_chain_rollbacks_total{chain=\"$H1\",module=\"\",kind=\"blocking\"} 1" \
+		"chainscope_lock_wait_seconds_count{chain=\"$H1\",module=\"\",kind=\"blocking\",op=\"read\"} 2" \
+		'chainscope_map_full_drops_total 3' 'chainscope_events_missed_total 2' \
+		'chainscope_mode_info{mode="probes"} 1'; do
+		n=$((n + 1))
+		if grep -qxF -- "$want" "$f"; then
+			pass "$tag.$n.${want%%[{ ]*}"
+		else
+			fail "$tag.$n.${want%%[{ ]*}" "no line '$want'"
+		fi
+	done
+}
+live_sums live.sums "$TMP/live.prom" 'addr#2' 'addr#1' 'addr#4' 'addr#3'
+live_sums live.show-addresses "$TMP/live-addrs.prom" 0xffffffff82000000 0xffffffffc0000100 \
+	0xffffffff82000100 0xffffffffc0000200
+noaddr live "$TMP/live.prom"
 promcheck live "$TMP/live.prom"
 "$CRAFTED" --live --only-first-chain >"$TMP/live1.prom"
-if grep -q 'chainscope_callback_duration_seconds_count{chain="0xffffffff82000000"' "$TMP/live1.prom" &&
-	! grep -q 'chain="0xffffffff82000100"' "$TMP/live1.prom"; then
+if grep -q 'chainscope_callback_duration_seconds_count{chain="addr#2"' "$TMP/live1.prom" &&
+	[ "$(grep -c '^chainscope_callback_duration_seconds_count{' "$TMP/live1.prom")" = 1 ]; then
 	pass live.chain-filter
 else
 	fail live.chain-filter "with one -c chain, another chain's series are shown or its own are not"
+fi
+
+# --- at most N rows: entries for more are counted, not kept ------------------
+"$CRAFTED" --live --max-rows 2 >"$TMP/live-cap.prom"
+# the first sample's two callback rows fill the table; its chain, the lock
+# waits and the second sample's chain overflow (3); the second sample's
+# entry of a kept row is still added
+if grep -qxF 'chainscope_rows_overflow_total 3' "$TMP/live-cap.prom" &&
+	[ "$(grep -c '^chainscope_callback_duration_seconds_count{' "$TMP/live-cap.prom")" = 2 ] &&
+	! grep -q '^chainscope_chain_passes_total{' "$TMP/live-cap.prom" &&
+	grep -qxF 'chainscope_callback_duration_seconds_count{chain="addr#2",callback="addr#1",module="",kind="blocking",block=""} 5' \
+		"$TMP/live-cap.prom"; then
+	pass live.max-rows
+else
+	fail live.max-rows "with 2 rows at most: $(grep -E '^chainscope_(rows_overflow|callback_duration_seconds_count|chain_passes)' "$TMP/live-cap.prom" | head -5 | tr '\n' ' ')"
+fi
+promcheck live-cap "$TMP/live-cap.prom"
+if grep -qxF 'chainscope_rows_overflow_total 0' "$TMP/live.prom"; then
+	pass live.no-overflow
+else
+	fail live.no-overflow "no 'chainscope_rows_overflow_total 0' without a maximum reached"
+fi
+
+# --- rows that print alike: two heads of one name, heap heads and blocks -----
+for how in "" --show-addresses; do
+	"$CRAFTED" --dup $how >"$TMP/dup$how.prom"
+	nodup "dup$how" "$TMP/dup$how.prom"
+	promcheck "dup$how" "$TMP/dup$how.prom"
+done
+noaddr dup "$TMP/dup.prom"
+if grep -qF 'chainscope_chain_passes_total{chain="dup_chain",module="vmlinux",kind="blocking",head="0xffffffff82000100"} 2' \
+	"$TMP/dup--show-addresses.prom" &&
+	grep -qF 'chainscope_lock_wait_seconds_count{chain="dup_chain",module="vmlinux",kind="blocking",op="write"} 0' \
+	"$TMP/dup--show-addresses.prom"; then
+	pass dup.head-label-only-when-alike
+else
+	fail dup.head-label-only-when-alike "no head label on a chain named twice, or one on a row named once"
 fi
 
 # --- serve --trace over HTTP --------------------------------------------------
@@ -195,14 +279,16 @@ stop_serve() {
 }
 trap 'stop_serve; rm -rf "$TMP"' EXIT
 
-# start_serve FILE: serve it on 127.0.0.1, port chosen by the kernel: sets PORT
+# start_serve FILE [ARGS...]: serve it on 127.0.0.1, port chosen by the
+# kernel: sets PORT (a bounded wait for the 'serving' line, not a verdict)
 start_serve() {
-	local i
+	local i f=$1
 
+	shift
 	PORT=
-	"$CS" serve --trace "$1" --listen 127.0.0.1:0 2>"$TMP/serve.err" &
+	"$CS" serve --trace "$f" --listen 127.0.0.1:0 "$@" 2>"$TMP/serve.err" &
 	SERVE_PID=$!
-	for i in $(seq 50); do
+	for i in $(seq 100); do
 		PORT=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' "$TMP/serve.err")
 		[ -n "$PORT" ] && return 0
 		kill -0 "$SERVE_PID" 2>/dev/null || break
@@ -217,6 +303,26 @@ if ! start_serve "$TMP/clean.cstrace"; then
 fi
 pass serve.start
 URL=http://127.0.0.1:$PORT
+
+# serve --trace needs no privilege: it has none by the time it listens
+st=$(cat "/proc/$SERVE_PID/status")
+capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' <<<"$st")
+capprm=$(sed -n 's/^CapPrm:[[:space:]]*//p' <<<"$st")
+capbnd=$(sed -n 's/^CapBnd:[[:space:]]*//p' <<<"$st")
+nnp=$(sed -n 's/^NoNewPrivs:[[:space:]]*//p' <<<"$st")
+euid=$(awk '/^Uid:/ { print $3 }' <<<"$st")
+if [ "$capeff" = 0000000000000000 ] && [ "$capprm" = 0000000000000000 ] && [ "$nnp" = 1 ] &&
+	{ [ "$(id -u)" != 0 ] || { [ "$euid" = 65534 ] && [ "$capbnd" = 0000000000000000 ]; }; } &&
+	grep -q "HTTP in pid $SERVE_PID, uid $euid, no capabilities" "$TMP/serve.err"; then
+	pass serve.trace-no-privileges
+else
+	fail serve.trace-no-privileges "CapEff $capeff CapPrm $capprm CapBnd $capbnd NoNewPrivs $nnp euid $euid (we are $(id -u)): $(head -c 300 "$TMP/serve.err")"
+fi
+if grep -q 'warning' "$TMP/serve.err"; then
+	fail serve.loopback-no-warning "$(grep -m1 warning "$TMP/serve.err")"
+else
+	pass serve.loopback-no-warning
+fi
 
 # code METHOD PATH: the status code (curl -w), headers in $TMP/h, body in $TMP/b
 code() {
@@ -280,23 +386,75 @@ else
 fi
 exec 3>&- 4>&-
 
-# the per-client connection limit (16): a 17th connection is turned away,
-# and once the idle ones go, scrapes work again
+# many idle connections from the scraper's own address (beyond the 56
+# serve keeps, under the 64 it accepts): the oldest go, a scrape gets in
 fds=()
-for i in $(seq 16); do
+for i in $(seq 60); do
 	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" && fds+=("$fd")
 done
-sleep 0.2
-c=$(curl -s -m 3 -o /dev/null -w '%{http_code}' "$URL/metrics")
+c=$(curl -s -m 5 -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
 for fd in "${fds[@]}"; do
 	exec {fd}>&-
 done
-sleep 0.2
-c2=$(curl -s -m 3 -o /dev/null -w '%{http_code}' "$URL/metrics")
-if [ "${#fds[@]}" = 16 ] && [ "$c" != 200 ] && [ "$c2" = 200 ]; then
-	pass serve.connection-limit
+if [ "${#fds[@]}" = 60 ] && [ "$c" = 200 ] && cmp -s "$TMP/b" "$TMP/clean.prom"; then
+	pass serve.idle-connections-scrape
 else
-	fail serve.connection-limit "${#fds[@]} idle connections, then status $c (want none), after closing them $c2 (want 200)"
+	fail serve.idle-connections-scrape "${#fds[@]} idle connections from 127.0.0.1, then a scrape: status $c (want 200)"
+fi
+
+# clients that trickle a request byte by byte (never idle for the idle
+# timeout) hold no slot beyond the 10 s to receive a whole request, and a
+# scrape meanwhile gets its answer. The trickler says 'ready' once all are
+# connected, then reports how many the server closed, and when.
+cat >"$TMP/trickle.py" <<'PY'
+import socket, sys, time
+port, n, cap = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+socks = []
+for i in range(n):
+    s = socket.create_connection(('127.0.0.1', port))
+    s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\n')
+    socks.append(s)
+print('ready', flush=True)
+t0, closed, last = time.monotonic(), set(), 0.0
+while len(closed) < n and time.monotonic() - t0 < cap:
+    for i, s in enumerate(socks):
+        if i in closed:
+            continue
+        try:
+            s.sendall(b'X')
+            s.setblocking(False)
+            try:
+                if s.recv(1) == b'':
+                    raise ConnectionResetError
+            except BlockingIOError:
+                pass
+            s.setblocking(True)
+        except OSError:
+            closed.add(i)
+            last = time.monotonic() - t0
+    time.sleep(0.3)
+print('closed %d of %d, the last after %.0f s' % (len(closed), n, last), flush=True)
+PY
+python3 "$TMP/trickle.py" "$PORT" 40 60 >"$TMP/trickle.out" 2>&1 &
+tpid=$!
+for i in $(seq 200); do
+	grep -q '^ready' "$TMP/trickle.out" && break
+	kill -0 "$tpid" 2>/dev/null || break
+	sleep 0.1
+done
+c=$(curl -s -m 5 -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
+if grep -q '^ready' "$TMP/trickle.out" && [ "$c" = 200 ] && cmp -s "$TMP/b" "$TMP/clean.prom"; then
+	pass serve.trickle-scrape
+else
+	fail serve.trickle-scrape "40 trickling clients, then a scrape: status $c: $(head -c 200 "$TMP/trickle.out")"
+fi
+wait "$tpid"
+read -r closed last <<<"$(sed -n 's/^closed \([0-9]*\) of 40, the last after \([0-9]*\) s$/\1 \2/p' "$TMP/trickle.out")"
+# the deadline is 10 s; the trickler gives up after 60 s
+if [ "${closed:-0}" = 40 ] && [ "${last:-99}" -lt 40 ]; then
+	pass serve.trickle-closed
+else
+	fail serve.trickle-closed "the server closed ${closed:-?} of 40 trickling clients (last after ${last:-?} s), want all within the 10 s request deadline: $(tail -c 200 "$TMP/trickle.out")"
 fi
 
 # the same port again: exit 11, one line
@@ -335,6 +493,75 @@ if [ "$rc" = 0 ]; then
 	pass serve.count-ends
 else
 	fail serve.count-ends "serve ... 1 1: exit $rc: ${err:0:200}"
+fi
+# one buffer for every response: clients that take their answer slowly
+# (12, each with its status line in, the rest of ~10 MB unread) cost
+# serve no copy of the exposition each (its RSS grows by less than two)
+"$MK" bench "$TMP/big.cstrace" 4000 2000
+"$CS" report --openmetrics "$TMP/big.cstrace" >"$TMP/big.prom" 2>/dev/null
+size=$(stat -c %s "$TMP/big.prom")
+cat >"$TMP/slowread.py" <<'PY'
+import socket, sys
+port, n = int(sys.argv[1]), int(sys.argv[2])
+socks = []
+for i in range(n):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(30)
+    s.connect(('127.0.0.1', port))
+    s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n')
+    got = b''
+    while len(got) < 12:
+        b = s.recv(12 - len(got))
+        if not b:
+            break
+        got += b
+    if got != b'HTTP/1.1 200':
+        print('status %r' % got, flush=True)
+        sys.exit(1)
+    socks.append(s)
+print('ready', flush=True)
+sys.stdin.read()
+PY
+if start_serve "$TMP/big.cstrace"; then
+	rss0=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVE_PID/status")
+	mkfifo "$TMP/hold"
+	python3 "$TMP/slowread.py" "$PORT" 12 <"$TMP/hold" >"$TMP/slowread.out" 2>&1 &
+	spid=$!
+	exec 7>"$TMP/hold"
+	for i in $(seq 1200); do
+		grep -q '^ready\|^status' "$TMP/slowread.out" && break
+		kill -0 "$spid" 2>/dev/null || break
+		sleep 0.1
+	done
+	rss1=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVE_PID/status")
+	exec 7>&-
+	wait "$spid"
+	stop_serve
+	grow=$(((rss1 - rss0) * 1024))
+	if grep -q '^ready' "$TMP/slowread.out" && [ "$size" -gt 5000000 ] && [ "$grow" -lt $((2 * size)) ]; then
+		pass serve.shared-buffer
+	else
+		fail serve.shared-buffer "12 slow readers of a $size-byte exposition: RSS grew by $grow bytes: $(head -c 200 "$TMP/slowread.out")"
+	fi
+else
+	fail serve.shared-buffer "serve did not start: $(head -c 300 "$TMP/serve.err")"
+fi
+# beyond loopback: one warning line naming the risk and the fix
+run timeout 10 "$CS" serve --trace "$TMP/clean.cstrace" --listen 0.0.0.0:0 1 1
+w=$(grep warning <<<"$err")
+if [ "$rc" = 0 ] && [ "$(grep -c '' <<<"$w")" = 1 ] && grep -q "0.0.0.0 is not loopback" <<<"$w" &&
+	grep -q "reverse proxy with TLS and auth" <<<"$w" && grep -q "firewall" <<<"$w"; then
+	pass serve.non-loopback-warning
+else
+	fail serve.non-loopback-warning "exit $rc: ${err:0:300}"
+fi
+# --show-addresses says so at start
+run timeout 10 "$CS" serve --trace "$TMP/clean.cstrace" --listen 127.0.0.1:0 --show-addresses 1 1
+if [ "$rc" = 0 ] && grep -q "warning: --show-addresses: .*kernel addresses" <<<"$err"; then
+	pass serve.show-addresses-says-so
+else
+	fail serve.show-addresses-says-so "exit $rc: ${err:0:300}"
 fi
 # --- fuzz report --openmetrics (tests/fuzz_openmetrics.c) -----------------------
 if [ -z "$FUZZ" ]; then

@@ -9,12 +9,22 @@
  * With --live [--only-first-chain], the exposition omlive.c makes of two
  * synthetic samples of latency's maps (and one of contention's), as
  * `chainscope serve` adds them up: the counters must be the sums, and a
- * callback of the first sample only must keep its values.
+ * callback of the first sample only must keep its values. Addresses are
+ * hidden ("addr#N") as in serve, unless --show-addresses.
+ *
+ * With --dup, rows of two heads that print alike (passes, lock waits,
+ * callbacks whose blocks have no symbol), lock ops that print as no
+ * name, and addresses that no symbol names: no two series may read
+ * alike, and no address may show unless --show-addresses.
  *
  *   cs-om-crafted [--raw]
- *   cs-om-crafted --live [--only-first-chain]
+ * With --max-rows N, omlive keeps N rows at most and counts the rest.
+ *
+ *   cs-om-crafted --live [--only-first-chain] [--show-addresses] [--max-rows N]
+ *   cs-om-crafted --dup [--show-addresses]
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cbrow.h"
@@ -29,7 +39,48 @@
 #define CB1 0xffffffffc0000100ULL
 #define CB2 0xffffffffc0000200ULL
 
-static int live(bool only_first)
+/* two heads named alike, and more; see the top */
+static int dup_heads(void)
+{
+	struct cs_cbrow rows[4] = {
+		{ .chain = { .addr = H1, .name = "dup_chain" },
+		  .cb = { .addr = CB1, .name = "dup_cb" }, .nb = { .addr = 0xffff888001000000ULL },
+		  .kind = 2 },
+		{ .chain = { .addr = H2, .name = "dup_chain" },
+		  .cb = { .addr = CB1, .name = "dup_cb" }, .nb = { .addr = 0xffff888002000000ULL },
+		  .kind = 2 },
+		/* a heap head and block: no symbol at all */
+		{ .chain = { .addr = 0xffff888003000000ULL },
+		  .cb = { .addr = CB2 }, .nb = { .addr = 0xffff888004000000ULL }, .kind = 1 },
+		{ .chain = { .addr = 0xffff888003000000ULL },
+		  .cb = { .addr = CB2 }, .nb = { .addr = 0xffff888005000000ULL }, .kind = 1 },
+	};
+	struct cs_om_pass passes[3] = {
+		{ .chain = { .addr = H1, .name = "dup_chain" }, .kind = 2, .passes = 1 },
+		{ .chain = { .addr = H2, .name = "dup_chain" }, .kind = 2, .passes = 2 },
+		{ .chain = { .addr = 0xffff888003000000ULL }, .kind = 1, .passes = 3 },
+	};
+	struct cs_om_lock locks[5] = {
+		{ .chain = { .addr = H1, .name = "dup_chain" }, .kind = 2, .op = 0 },
+		{ .chain = { .addr = H2, .name = "dup_chain" }, .kind = 2, .op = 0 },
+		{ .chain = { .addr = H2, .name = "dup_chain" }, .kind = 2, .op = 1 },
+		{ .chain = { .addr = H1, .name = "dup_chain" }, .kind = 2, .op = 5 },
+		{ .chain = { .addr = H1, .name = "dup_chain" }, .kind = 2, .op = 6 },
+	};
+	struct cs_om_set set = {
+		.units = CS_UNITS_US,
+		.cbs = rows, .nr_cbs = 4,
+		.passes = passes, .nr_passes = 3,
+		.locks = locks, .nr_locks = 5,
+		.mode = "tracepoints",
+	};
+
+	if (cs_cbrows_disambiguate(rows, 4))
+		return 1;
+	return cs_om_write(stdout, &set) ? 1 : 0;
+}
+
+static int live(bool only_first, long max_rows)
 {
 	struct cs_lat_entry s1[2] = {
 		{ .key = { H1, CB1, 0x1000, 0 },
@@ -63,6 +114,8 @@ static int live(bool only_first)
 	om = cs_om_live_new(&c, &only, only_first ? 1 : 0);
 	if (!om)
 		return 1;
+	if (max_rows >= 0)
+		cs_om_live_set_max_rows(om, max_rows);
 	err = cs_om_live_add(om, &a) || cs_om_live_add_locks(om, &l) ||
 	      cs_om_live_add(om, &b) || cs_om_live_write(om, stdout, NULL);
 	cs_om_live_free(om);
@@ -93,8 +146,23 @@ int main(int argc, char **argv)
 		.mode = "tracepoints",
 	};
 
+	bool only_first = false;
+	long max_rows = -1;
+	int i;
+
+	cs_addrs_hide(true);
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--show-addresses"))
+			cs_addrs_hide(false);
+		else if (!strcmp(argv[i], "--only-first-chain"))
+			only_first = true;
+		else if (!strcmp(argv[i], "--max-rows") && i + 1 < argc)
+			max_rows = atol(argv[++i]);
+	}
 	if (argc > 1 && !strcmp(argv[1], "--live"))
-		return live(argc > 2 && !strcmp(argv[2], "--only-first-chain"));
+		return live(only_first, max_rows);
+	if (argc > 1 && !strcmp(argv[1], "--dup"))
+		return dup_heads();
 	row.st.slots[3] = 2;	/* 8..15 us */
 	row.st.count = 3;
 	row.st.untimed = 1;

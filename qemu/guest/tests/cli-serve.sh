@@ -2,8 +2,10 @@
 # chainscope serve: the live collection behind GET /metrics, scraped on
 # the guest's loopback with busybox wget: the load generator's busy
 # callback has as many observations as it was called, all in the bucket
-# of its delay; other paths are 404, other methods 405. On the stock
-# kernel serve runs in probes mode (auto), as latency does.
+# of its delay; other paths are 404, other methods 405. HTTP runs in its
+# own process, without a capability (CapEff/CapPrm 0, no_new_privs, not
+# root), which ends with serve; no series carries a kernel address. On
+# the stock kernel serve runs in probes mode (auto), as latency does.
 . /chainscope/tests/cli-common.inc
 loadgen
 ip link set lo up || fail "cannot bring lo up"
@@ -29,6 +31,17 @@ while ! grep -q "serving http://127.0.0.1:$PORT/metrics" "$W/serve.err"; do
 	usleep 200000
 done
 cat "$W/serve.err"
+# the HTTP process: no capability at all, no way back to one, not root
+HPID=$(sed -n 's/.*HTTP in pid \([0-9]*\), without privileges.*/\1/p' "$W/serve.err")
+[ -n "$HPID" ] && [ -r "/proc/$HPID/status" ] || fail "no 'HTTP in pid N' line, or no such process"
+expect_eq "HTTP process CapEff" "$(sed -n 's/^CapEff:[[:space:]]*//p' "/proc/$HPID/status")" 0000000000000000
+expect_eq "HTTP process CapPrm" "$(sed -n 's/^CapPrm:[[:space:]]*//p' "/proc/$HPID/status")" 0000000000000000
+expect_eq "HTTP process NoNewPrivs" "$(sed -n 's/^NoNewPrivs:[[:space:]]*//p' "/proc/$HPID/status")" 1
+huid=$(awk '/^Uid:/ { print $3 }' "/proc/$HPID/status")
+[ "$huid" != 0 ] || fail "the HTTP process runs as root"
+expect_eq "HTTP process's parent is serve" "$(awk '/^PPid:/ { print $2 }' "/proc/$HPID/status")" "$CS_PID"
+ceff=$(sed -n 's/^CapEff:[[:space:]]*//p' "/proc/$CS_PID/status")
+[ "$ceff" != 0000000000000000 ] || fail "the collector has no capability left (CapEff $ceff)"
 ctl "call blocking 20"
 sleep 3
 wget -q -O "$W/metrics" "http://127.0.0.1:$PORT/metrics" || fail "GET /metrics failed"
@@ -46,6 +59,10 @@ inf=$(grep "^chainscope_callback_duration_seconds_bucket{" "$W/metrics" | grep "
 	grep 'le="+Inf"' | awk '{ print $NF }' | head -n 1)
 expect_eq "busy calls at <= +Inf" "$inf" 20
 grep -q '^chainscope_mode_info{' "$W/metrics" || fail "no chainscope_mode_info"
+# no kernel address in any series (heads and blocks without a symbol: addr#N)
+if grep -E 'ffff[0-9a-f]{12}' "$W/metrics" > "$W/addrs"; then
+	fail "a kernel address in the exposition: $(head -n 1 "$W/addrs")"
+fi
 # counters only grow: a second scrape after more calls
 ctl "call blocking 5"
 sleep 3
@@ -58,4 +75,6 @@ if wget -q -O /dev/null "http://127.0.0.1:$PORT/nosuch" 2> "$W/404"; then
 fi
 grep -q '404' "$W/404" || fail "GET /nosuch: not a 404: $(cat "$W/404")"
 cs_stop
-echo "serve: $count then $count2 observations of the busy callback, 404 elsewhere"
+[ ! -d "/proc/$HPID" ] || fail "the HTTP process $HPID outlived serve"
+echo "serve: $count then $count2 observations of the busy callback, 404 elsewhere;" \
+	"HTTP in pid $HPID as uid $huid without capabilities, the collector CapEff $ceff"
