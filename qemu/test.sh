@@ -207,9 +207,13 @@ for kver in 6.1 6.12; do
 		p=$(prefix_of "$variant" "$kver")
 		selected "$p" || continue
 		log "guest tests on the $variant $kver kernel"
-		# upstream-*: bpftrace, perf and trace-cmd in the initramfs
+		# upstream-*: bpftrace, perf and trace-cmd in the initramfs.
+		# The boot's timeout only catches a hang: a chainscope guest's
+		# plan takes about 3 min alone on the machine, and CI slows
+		# guests 2-10x, so 1800 s (run.sh's default 600 s would fail
+		# a guest that is merely slow).
 		CS_KERNEL=$kver CS_GUEST_TOOLS=upstream \
-			guest_run "$p" "$variant" normal -p test
+			guest_run "$p" "$variant" normal -p test -t "${CS_GUEST_TIMEOUT:-1800}"
 		ran_guests="${ran_guests:-} $p"
 	done
 done
@@ -269,9 +273,11 @@ if selected bench; then
 fi
 
 log "harness self-tests"
-selftest fail-detected selftest-fail 1 -t 120
-selftest warn-detected selftest-warn 5 -t 120
-selftest announced-warn-excused selftest-announced 0 -t 120
+# (600 s: a hang bound for a slowed guest, not a time limit; the hang
+# self-test's 20 s is the point of that test and kills it whatever the speed)
+selftest fail-detected selftest-fail 1 -t 600
+selftest warn-detected selftest-warn 5 -t 600
+selftest announced-warn-excused selftest-announced 0 -t 600
 selftest hang-killed selftest-hang 3 -t 20
 
 # The debug soak runs on 6.1 by default: on 6.12 as well it adds a
@@ -283,7 +289,9 @@ for kver in ${CS_DEBUG_KERNELS:-6.1}; do
 	[ "$DEBUG" = 1 ] && selected "$p" || continue
 	log "debug soak on $kver (lockdep, PROVE_RCU, KASAN; stress_iters=$SOAK_ITERS)"
 	start=$(date +%s)
-	CS_KERNEL=$kver guest_run "$p" chainscope debug -p soak -t 1500 \
+	# 3000 s: the soak takes about 7 min alone on the machine (a hang
+	# bound for a guest CI slows, not a time limit)
+	CS_KERNEL=$kver guest_run "$p" chainscope debug -p soak -t 3000 \
 		-a "chainscope.kunit=stress_iters=$SOAK_ITERS"
 	log "debug soak on $kver took $(($(date +%s) - start)) s"
 done

@@ -417,7 +417,7 @@ bool t_chain_pair(void)
 	end_event_full(s, HEAD_A, KIND_BLOCKING, 2 /* rollback */, 0x8002, 3, -1);
 	CHECK(get_chain(s, HEAD_A, &h), "no chain entry");
 	CHECK_EQ(h.count, 1, "count");
-	CHECK(h.max_ns >= 5000000 && h.max_ns < 5000000000ULL,
+	CHECK(h.max_ns >= 5000000 && h.max_ns < 600000000000ULL, /* < 10 min: garbage, not load */
 	      "5 ms between begin and end measured as %llu ns",
 	      (unsigned long long)h.max_ns);
 	CHECK_EQ(h.slots[log2_bucket(h.max_ns)], 1, "slot");

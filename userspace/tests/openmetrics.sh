@@ -288,7 +288,8 @@ start_serve() {
 	PORT=
 	"$CS" serve --trace "$f" --listen 127.0.0.1:0 "$@" 2>"$TMP/serve.err" &
 	SERVE_PID=$!
-	for i in $(seq 100); do
+	# up to 120 s: a loaded CI host can be slow to start it (a bound, not a timing)
+	for i in $(seq 1200); do
 		PORT=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' "$TMP/serve.err")
 		[ -n "$PORT" ] && return 0
 		kill -0 "$SERVE_PID" 2>/dev/null || break
@@ -326,9 +327,9 @@ fi
 
 # code METHOD PATH: the status code (curl -w), headers in $TMP/h, body in $TMP/b
 code() {
-	curl -s -m 5 --path-as-is -X "$1" -D "$TMP/h" -o "$TMP/b" -w '%{http_code}' "$URL$2"
+	curl -s -m 60 --path-as-is -X "$1" -D "$TMP/h" -o "$TMP/b" -w '%{http_code}' "$URL$2"
 }
-c=$(curl -s -m 5 -D "$TMP/h" -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
+c=$(curl -s -m 60 -D "$TMP/h" -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
 ctype=$(sed -n 's/^Content-Type: *//Ip' "$TMP/h" | tr -d '\r')
 if [ "$c" = 200 ] && [ "$ctype" = "text/plain; version=0.0.4; charset=utf-8" ]; then
 	pass serve.metrics-200
@@ -341,7 +342,7 @@ else
 	fail serve.metrics-body "the body differs from report --openmetrics of the same trace"
 fi
 promcheck serve.metrics "$TMP/b"
-c=$(curl -s -m 5 -I -o "$TMP/b" -D "$TMP/h" -w '%{http_code}' "$URL/metrics")
+c=$(curl -s -m 60 -I -o "$TMP/b" -D "$TMP/h" -w '%{http_code}' "$URL/metrics")
 if [ "$c" = 200 ] && [ "$(grep -v $'^\r*$' "$TMP/b" | grep -vc '^HTTP\|: ')" = 0 ]; then
 	pass serve.head-200
 else
@@ -365,7 +366,7 @@ for m in POST PUT DELETE OPTIONS; do
 	fi
 done
 # a request line that is not HTTP: a 4xx, and the server lives on
-c=$(printf 'GARBAGE\r\n\r\n' | curl -s -m 5 -o /dev/null -w '%{http_code}' \
+c=$(printf 'GARBAGE\r\n\r\n' | curl -s -m 60 -o /dev/null -w '%{http_code}' \
 	--request-target '%%' "$URL/" 2>/dev/null)
 if [[ "$c" =~ ^4 ]]; then
 	pass serve.bad-request-4xx
@@ -373,16 +374,23 @@ else
 	fail serve.bad-request-4xx "request target '%%': status $c, want 4xx"
 fi
 
-# clients that connect and send nothing (or half a request) stall no scrape
+# clients that connect and send nothing (or half a request) stall no scrape.
+# Not judged by the scrape's wall time (a loaded host can make any scrape
+# slow): a server that stalled on them would answer only once their idle
+# timeout (10 s) closed them, so the scrape must come back while both are
+# still open (a read on them times out instead of seeing EOF).
 exec 3<>"/dev/tcp/127.0.0.1/$PORT" && exec 4<>"/dev/tcp/127.0.0.1/$PORT" &&
 	printf 'GET /metr' >&4
 t0=$(date +%s%N)
-c=$(curl -s -m 3 -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
+c=$(curl -s -m 60 -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
 ms=$((($(date +%s%N) - t0) / 1000000))
-if [ "$c" = 200 ] && cmp -s "$TMP/b" "$TMP/clean.prom" && [ "$ms" -lt 2000 ]; then
+open3=0 open4=0
+read -r -t 0.2 -u 3 _ ; [ $? -gt 128 ] && open3=1
+read -r -t 0.2 -u 4 _ ; [ $? -gt 128 ] && open4=1
+if [ "$c" = 200 ] && cmp -s "$TMP/b" "$TMP/clean.prom" && [ "$open3$open4" = 11 ]; then
 	pass serve.idle-client-no-stall
 else
-	fail serve.idle-client-no-stall "with two idle connections open: status $c after ${ms} ms"
+	fail serve.idle-client-no-stall "with two idle connections open: status $c after ${ms} ms; still open after it: $open3$open4 (want 11)"
 fi
 exec 3>&- 4>&-
 
@@ -392,7 +400,7 @@ fds=()
 for i in $(seq 60); do
 	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" && fds+=("$fd")
 done
-c=$(curl -s -m 5 -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
+c=$(curl -s -m 60 -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
 for fd in "${fds[@]}"; do
 	exec {fd}>&-
 done
@@ -435,14 +443,14 @@ while len(closed) < n and time.monotonic() - t0 < cap:
     time.sleep(0.3)
 print('closed %d of %d, the last after %.0f s' % (len(closed), n, last), flush=True)
 PY
-python3 "$TMP/trickle.py" "$PORT" 40 60 >"$TMP/trickle.out" 2>&1 &
+python3 "$TMP/trickle.py" "$PORT" 40 120 >"$TMP/trickle.out" 2>&1 &
 tpid=$!
-for i in $(seq 200); do
+for i in $(seq 1200); do
 	grep -q '^ready' "$TMP/trickle.out" && break
 	kill -0 "$tpid" 2>/dev/null || break
 	sleep 0.1
 done
-c=$(curl -s -m 5 -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
+c=$(curl -s -m 60 -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
 if grep -q '^ready' "$TMP/trickle.out" && [ "$c" = 200 ] && cmp -s "$TMP/b" "$TMP/clean.prom"; then
 	pass serve.trickle-scrape
 else
@@ -450,11 +458,13 @@ else
 fi
 wait "$tpid"
 read -r closed last <<<"$(sed -n 's/^closed \([0-9]*\) of 40, the last after \([0-9]*\) s$/\1 \2/p' "$TMP/trickle.out")"
-# the deadline is 10 s; the trickler gives up after 60 s
-if [ "${closed:-0}" = 40 ] && [ "${last:-99}" -lt 40 ]; then
+# the deadline is 10 s; the trickler gives up after 120 s: without a
+# deadline on the whole request none would be closed by then (a byte every
+# 0.3 s keeps each one from ever idling); how soon they go is the host's
+if [ "${closed:-0}" = 40 ]; then
 	pass serve.trickle-closed
 else
-	fail serve.trickle-closed "the server closed ${closed:-?} of 40 trickling clients (last after ${last:-?} s), want all within the 10 s request deadline: $(tail -c 200 "$TMP/trickle.out")"
+	fail serve.trickle-closed "the server closed ${closed:-?} of 40 trickling clients (last after ${last:-?} s), want all before the trickler gives up (120 s): $(tail -c 200 "$TMP/trickle.out")"
 fi
 
 # the same port again: exit 11, one line
@@ -465,16 +475,19 @@ else
 	fail serve.port-in-use "exit $rc, want 11: ${err:0:200}"
 fi
 
-# an idle connection is closed by the server after its timeout (10 s)
+# an idle connection is closed by the server after its timeout (10 s):
+# not before 9 s (the server's clock starts no later than our connect), and
+# closed at all (cat sees EOF) within 120 s; how late depends on the host
 exec 5<>"/dev/tcp/127.0.0.1/$PORT"
 t0=$(date +%s%N)
-timeout 20 cat <&5 >/dev/null
+timeout 120 cat <&5 >/dev/null
+crc=$?
 ms=$((($(date +%s%N) - t0) / 1000000))
 exec 5>&-
-if [ "$ms" -ge 9000 ] && [ "$ms" -lt 15000 ]; then
+if [ "$crc" = 0 ] && [ "$ms" -ge 9000 ]; then
 	pass serve.idle-timeout
 else
-	fail serve.idle-timeout "an idle connection was closed after ${ms} ms, want about 10000"
+	fail serve.idle-timeout "an idle connection was closed after ${ms} ms (cat exit $crc), want EOF after >= 9000 ms"
 fi
 
 # SIGTERM ends it with exit 0
@@ -488,7 +501,7 @@ else
 	fail serve.sigterm-exit-0 "exit $rc"
 fi
 # INTERVAL COUNT: it ends by itself
-run timeout 10 "$CS" serve --trace "$TMP/clean.cstrace" --listen 127.0.0.1:0 1 1
+run timeout 120 "$CS" serve --trace "$TMP/clean.cstrace" --listen 127.0.0.1:0 1 1
 if [ "$rc" = 0 ]; then
 	pass serve.count-ends
 else

@@ -49,11 +49,12 @@ num() {
 	echo "$2" | grep -o "\"$1\":[0-9]*" | head -n 1 | cut -d: -f2
 }
 
-# top_bucket OBJ: "min" of the histogram bucket with the most calls
-top_bucket() {
+# count_from OBJ MIN: calls in the histogram buckets of OBJ starting at
+# >= MIN (in the JSON's units: usecs, the default)
+count_from() {
 	echo "$1" | sed 's/.*"histogram":\[//' |
 		grep -o '"min":[0-9]*,"max":[0-9]*,"count":[0-9]*' |
-		awk -F'[:,]' '$6 > best { best = $6; min = $2 } END { print min }'
+		awk -F'[:,]' -v lo="$2" '$2 + 0 >= lo + 0 { s += $6 } END { print s + 0 }'
 }
 
 # The blocks, registered before recording (on stock, probes mode then
@@ -125,8 +126,10 @@ agree() {
 
 	o=$(obj "$J" $B cs_loadgen_cb_busy)
 	expect_eq "$mode: blocking busy calls" "$(num count "$o")" 25
-	busy_bucket=$(top_bucket "$o")
-	expect_eq "$mode: busy (300 us) log2 bucket in report" "$busy_bucket" 256
+	# the 300 us spin (on the kernel's clock) puts every call at >= 256 us;
+	# which bucket is the fullest is not asserted (a loaded host stretches
+	# calls past 512 us, any number of them)
+	expect_eq "$mode: busy (300 us) calls at >= 256 us in report" "$(count_from "$o" 256)" 25
 	expect_eq "$mode: blocking fast calls" "$(num count "$(obj "$J" $B cs_loadgen_cb_fast)")" 25
 	# 10 calls + 5 robust + 5 rollbacks + 5 nested in the atomic chain's nest
 	expect_eq "$mode: raw fast calls" "$(num count "$(obj "$J" $R cs_loadgen_cb_fast)")" 25
@@ -150,7 +153,7 @@ agree() {
 	expect_eq "$mode: atomic passes/stopped/callbacks" \
 		"$(num passes "$o")/$(num stopped "$o")/$(num callbacks "$o")" 5/0/5
 
-	# the live tool, same mode: the busy callback in the same bucket
+	# the live tool, same mode: the busy callback's calls, as long as in report
 	cs_start "lat-$mode" latency -j "$@" -c $B -k blocking -f cs_loadgen_cb_busy
 	ctl "call blocking 20 val=1"
 	cs_stop
@@ -160,8 +163,9 @@ agree() {
 		n = split($0, parts, /\{"chain":/)
 		for (i = 2; i <= n; i++) if (index(parts[i], cb)) { print parts[i]; exit }
 	}')
-	expect_ge "$mode: latency busy calls" "$(num count "$o")" 1
-	expect_eq "$mode: busy log2 bucket, latency -j = report -j" "$(top_bucket "$o")" "$busy_bucket"
+	n=$(num count "$o")
+	expect_ge "$mode: latency busy calls" "$n" 1
+	expect_eq "$mode: latency -j busy calls at >= 256 us" "$(count_from "$o" 256)" "$n"
 
 	# the provocation: check finds exactly it
 	setup

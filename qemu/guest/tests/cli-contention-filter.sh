@@ -38,9 +38,25 @@ measure() { # measure BINARY
 	churn b & P2=$!
 	CS=$1
 	cs_start "filter-$1" contention
+	w0=$(sed -n 's/.*writers_cycles=\([0-9]*\).*/\1/p' "$LG/stats")
+	c0=$(sed -n 's/.*callers_calls=\([0-9]*\).*/\1/p' "$LG/stats")
 	ctl "callers blocking 2 0"
 	ctl "writers blocking 1 0"
+	# 5 s of load for the numbers below (printed, not asserted); then, not
+	# trusting 5 s to be enough in a slowed guest, until the load has run:
+	# the writer's cycles, the readers' calls and a lock contention seen
+	# by contention_begin (up to 300 s)
 	sleep 5
+	i=0
+	while :; do
+		bc=$(prog_stat contention_beg run_cnt)
+		[ "${bc:-0}" -gt 0 ] &&
+			[ "$(sed -n 's/.*writers_cycles=\([0-9]*\).*/\1/p' "$LG/stats")" -ge $((w0 + 20)) ] &&
+			[ "$(sed -n 's/.*callers_calls=\([0-9]*\).*/\1/p' "$LG/stats")" -ge $((c0 + 20)) ] && break
+		i=$((i + 1))
+		[ $i -lt 1500 ] || break	# the checks after measure() say what is missing
+		usleep 200000
+	done
 	bc=$(prog_stat contention_beg run_cnt)
 	bt=$(prog_stat contention_beg run_time_ns)
 	ec=$(prog_stat contention_end run_cnt)

@@ -2,8 +2,11 @@
 # chainscope contention: rwsem waits of a blocking chain (callers hold it
 # for reading 2 ms at a time while a writer registers/unregisters), the
 # SRCU chain's mutex, the lock:contention_* cross-check and top waiters.
-# Readers sleep 5 ms under the read lock, so a writer nearly always finds
-# it taken, whatever the scheduler does.
+# Readers sleep 5 ms under the read lock and call again at once, and the
+# writers start only once they are calling: a writer finds the rwsem
+# taken, and after each write the rwsem hands the read lock to the
+# readers queued behind it before they even run, so the writer's next
+# acquisition waits again, whatever the scheduler does.
 . /chainscope/tests/cli-common.inc
 stock_expect_exit5 contention
 loadgen
@@ -24,7 +27,7 @@ ctl "callers blocking 2 0"
 i=0
 while [ "$(sed -n 's/.*callers_calls=\([0-9]*\).*/\1/p' "$LG/stats")" -lt 10 ]; do
 	i=$((i + 1))
-	[ $i -lt 300 ] || fail "callers made no calls within 30 s"
+	[ $i -lt 1200 ] || fail "callers made no calls within 120 s"
 	usleep 100000
 done
 ctl "writers blocking 1 20"
@@ -76,11 +79,22 @@ echo "$tw" | grep -q 'pid=[0-9]* *total=[0-9]*us count=[0-9]* max=' || fail "top
 grep -q "WARNING: .* dropped" "$OUT" && fail "unexpected warning: $(grep WARNING "$OUT")"
 grep WARNING "$OUT"
 
-# JSON: one line, with the cross-check and top waiters
+# JSON: one line, with the cross-check and top waiters. The top waiters
+# need a wait: the reader calls until stopped, and the writer starts only
+# once the reader is calling (a reader with a few calls could be done, or
+# not yet started, before the writer's 5 cycles, and nobody would wait).
 cs_start contj contention -j -n -c cs_loadgen_blocking
-ctl "callers blocking 1 10"
+c0=$(sed -n 's/.*callers_calls=\([0-9]*\).*/\1/p' "$LG/stats")
+ctl "callers blocking 1 0"
+i=0
+while [ "$(sed -n 's/.*callers_calls=\([0-9]*\).*/\1/p' "$LG/stats")" -le "$c0" ]; do
+	i=$((i + 1))
+	[ $i -lt 1200 ] || fail "JSON run: the caller made no call within 120 s"
+	usleep 100000
+done
 ctl "writers blocking 1 5"
 ctl wait
+ctl stop
 cs_stop
 expect_eq "JSON lines" "$(wc -l < "$OUT")" 1
 for k in '"type":"contention"' '"units":"nsecs"' '"dropped":0' '"lock_tracepoints":true' \

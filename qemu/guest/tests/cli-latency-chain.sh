@@ -45,13 +45,18 @@ expect_eq "raw passes (nested + softirq)" "$(field count "$hr")" 90
 # Every raw pass holds a 500 us busy wait (cs_loadgen spins on the
 # kernel's clock), and every atomic pass nests a raw pass: none of them
 # can be shorter than 256 us. Nesting also shows in the per-callback
-# view: the nest callback's time holds the raw pass's.
+# view: the nest callback's time holds the raw pass's, so every nest call
+# is at >= 256 us and the longest at >= 500 us. (Not compared with the
+# busy callback's p50: that is interpolated inside a log2 bucket and,
+# with the timer-driven busy calls stretched differently, can exceed
+# every nested call.)
 expect_eq "raw passes >= 256 us" "$(rows_from "$R" 256)" 90
 expect_eq "atomic passes (nesting a raw pass) >= 256 us" "$(rows_from "$A" 256)" 60
-hn=$(header "^chain: cs_loadgen_atomic \(atomic\) callback: cs_loadgen_cb_nest ")
+NEST='cs_loadgen_atomic \(atomic\) callback: cs_loadgen_cb_nest '
+hn=$(header "^chain: $NEST")
 expect_eq "nest callback count" "$(field count "$hn")" 60
-expect_ge "nest callback max >= raw busy callback p50" "$(field max "$hn")" \
-	"$(field p50 "$(header "^chain: cs_loadgen_raw \(raw\) callback: cs_loadgen_cb_busy ")")"
+expect_eq "nest callbacks (holding a raw pass) >= 256 us" "$(rows_from "$NEST" 256)" 60
+expect_ge "nest callback max (us)" "$(field max "$hn")" 500
 
 # the per-callback view still works next to it
 h=$(header "^chain: cs_loadgen_raw \(raw\) callback: cs_loadgen_cb_busy ")

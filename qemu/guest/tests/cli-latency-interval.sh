@@ -14,10 +14,30 @@ ctl "add atomic fast"
 cs_start iv latency -C 1
 ctl "callers blocking 2 0"
 ctl "callers atomic 2 0"
-sleep 6
+# Not a fixed sleep: the load runs until chainscope printed 4 intervals
+# and each chain had 100 calls, however slow the guest (bounded at 300 s).
+i=0
+while :; do
+	n=$(grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]$' "$W/iv.out")
+	[ "$n" -ge 4 ] && [ "$(block_calls blocking cs_loadgen_cb_fast)" -ge 100 ] &&
+		[ "$(block_calls atomic cs_loadgen_cb_fast)" -ge 100 ] && break
+	i=$((i + 1))
+	[ $i -lt 1500 ] || fail "after 300 s: $n intervals printed, calls $(tail -n 1 "$LG/stats")"
+	usleep 200000
+done
 ctl stop
-# one more interval so the last events are in a printed one
-sleep 2
+# ctl stop is synchronous (kthread_stop): no call after it. Ctrl-C during
+# an interval's wait drains and prints the rest, but during a drain that
+# began before the last calls it ends after that interval: so wait until
+# two more intervals are printed (the second one's drain began after the
+# stop), not a fixed 2 s.
+n0=$(grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]$' "$W/iv.out")
+i=0
+while [ "$(grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]$' "$W/iv.out")" -lt $((n0 + 2)) ]; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || fail "no 2 more intervals printed within 120 s of the stop"
+	usleep 200000
+done
 cs_stop
 
 n=$(grep -c '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]$' "$OUT")

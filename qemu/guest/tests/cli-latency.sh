@@ -23,19 +23,20 @@ cat "$LG/stats"
 
 grep -q "tp_btf programs" "$W/lat.err" || fail "tp_btf programs were not used"
 
-# 3000 us busy callback, 50 calls: the counts must be exact, no call can
-# be shorter than the spin (cs_loadgen spins on the clock the kernel
-# measures with) and the lowest bucket is 2048 -> 4095 us. How many stay
-# there depends on the host: a vCPU that loses its host CPU keeps its
+# 3000 us busy callback, 50 calls: the counts must be exact and no call
+# can be shorter than the spin (cs_loadgen spins on the clock the kernel
+# measures with), so all 50 are at >= 2048 us. How many stay in 2048 ->
+# 4095 us depends on the host: a vCPU that loses its host CPU keeps its
 # guest clock running, so on a loaded host calls are stretched (seen: 19
-# of 50 at a host load average of 6 on 2 CPUs).
+# of 50 at a host load average of 6 on 2 CPUs), possibly all of them.
+# Only the guaranteed lower bound is asserted.
 B='callback: cs_loadgen_cb_busy '
 h=$(header "^chain: cs_loadgen_blocking \(blocking\) $B")
 [ -n "$h" ] || fail "no section for cs_loadgen_blocking/cs_loadgen_cb_busy"
 expect_eq "busy count" "$(field count "$h")" 50
 expect_eq "busy count = loadgen's calls" "$(field count "$h")" "$(block_calls blocking cs_loadgen_cb_busy)"
 expect_eq "busy calls at >= 2048 us" "$(rows_from "$B" 2048)" 50
-expect_ge "busy calls in 2048 -> 4095 us" "$(bucket_count "$B" 2048)" 1
+echo "busy calls in 2048 -> 4095 us: $(bucket_count "$B" 2048) (not asserted: host-dependent)"
 
 # errno-returning veto after it on the same chain
 V='cs_loadgen_blocking \(blocking\) callback: cs_loadgen_cb_veto '
@@ -44,13 +45,16 @@ expect_eq "blocking veto count" "$(field count "$h")" 50
 expect_eq "blocking veto errno" "$(field errno "$h")" 50
 expect_eq "blocking veto bad" "$(field bad "$h")" 0
 
-# 20 ms sleeping callback on the SRCU chain: 16384..32767 us
+# 20 ms sleeping callback on the SRCU chain: msleep(20) never returns
+# early, so every call is at >= 16384 us. Not asserted: that they stay
+# below 32768 us (msleep rounds up to jiffies and a wake-up under TCG on
+# a loaded host can be late by any amount).
 S='callback: cs_loadgen_cb_sleep '
 h=$(header "^chain: cs_loadgen_srcu \(srcu\) $S")
 [ -n "$h" ] || fail "no section for cs_loadgen_srcu/cs_loadgen_cb_sleep"
 expect_eq "sleep count" "$(field count "$h")" 10
 expect_eq "sleep calls at >= 16384 us" "$(rows_from "$S" 16384)" 10
-expect_ge "sleep calls in 16384 -> 32767 us" "$(bucket_count "$S" 16384)" 7
+echo "sleep calls in 16384 -> 32767 us: $(bucket_count "$S" 16384) (not asserted: host-dependent)"
 
 # NOTIFY_BAD veto on the atomic chain, NOTIFY_STOP on raw
 h=$(header "^chain: cs_loadgen_atomic \(atomic\) callback: cs_loadgen_cb_veto ")
@@ -69,13 +73,14 @@ grep -q "WARNING: .* dropped" "$OUT" && fail "unexpected warning: $(grep WARNING
 grep WARNING "$OUT"
 grep -q untimed "$OUT" && fail "calls made after attach reported untimed"
 
-# text interval mode: 2 intervals of 1 s, each with a time header, exit 0
-( while :; do echo "call atomic 5" > "$CTL"; usleep 100000; done ) &
-loadpid=$!
+# text interval mode: 2 intervals of 1 s, each with a time header, exit 0.
+# The load is a caller kthread that never sleeps (not a shell loop with a
+# 0.1 s sleep, which a slowed guest can stretch past an interval), so
+# every interval has calls as long as the kthread gets the CPU at all.
+ctl "callers atomic 1 0"
 "$CS" latency -c cs_loadgen_atomic 1 2 > "$W/iv.out" 2> "$W/iv.err"
 rc=$?
-kill $loadpid
-wait $loadpid 2>/dev/null
+ctl stop
 cat "$W/iv.out"
 expect_eq "interval mode exit" "$rc" 0
 expect_eq "interval time headers" "$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' "$W/iv.out")" 2

@@ -34,7 +34,7 @@ ctl "callers blocking 2 0"
 i=0
 while [ "$(sed -n 's/.*callers_calls=\([0-9]*\).*/\1/p' "$LG/stats")" -lt 10 ]; do
 	i=$((i + 1))
-	[ $i -lt 300 ] || fail "callers made no calls within 30 s"
+	[ $i -lt 1200 ] || fail "callers made no calls within 120 s"
 	usleep 100000
 done
 ctl "writers blocking 1 20"

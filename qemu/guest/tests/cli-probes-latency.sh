@@ -3,8 +3,9 @@
 # on the callbacks) on cli-latency-chain.sh's loadgen scenario. Stock
 # kernel: auto picks probes, and the numbers are the scenario's exact
 # ones. Our kernel: --mode probes and --mode tracepoints run side by side
-# on the same calls and must agree: the busy callback's log2 bucket, the
-# call/stop/veto/rollback counts, the whole-pass counts.
+# on the same calls and must agree: the call/stop/veto/rollback counts,
+# the whole-pass counts; in both, every busy callback call lies in a
+# bucket at or above the 700 us spin's (512 us).
 . /chainscope/tests/cli-common.inc
 P_PID=
 fail() {
@@ -14,14 +15,6 @@ fail() {
 	exit 1
 }
 
-# top_bucket LINE-PATTERN: low end of the fullest histogram row of the section
-top_bucket() {
-	PAT=$1 awk '
-		/^chain: / { insec = ($0 ~ ENVIRON["PAT"]); next }
-		insec && $2 == "->" && $5 + 0 > max { max = $5 + 0; low = $1 }
-		END { print low }
-	' "$OUT"
-}
 
 # wait_line FILE PATTERN: until a line of FILE matches (chainscope running)
 wait_line() {
@@ -40,7 +33,10 @@ ctl "add blocking sleep prio=10 sleep_ms=5"
 ctl "add blocking fast"
 ctl "add blocking fast2"
 ctl "add atomic nest nest=raw"
-# 700 us: the middle of the [512, 1024) us bucket, away from its edges
+# 700 us: cs_loadgen spins on the kernel's clock, so no call is shorter
+# and every one is in a bucket >= 512 us. Which bucket is the fullest is
+# not asserted: on a loaded host a vCPU that loses its host CPU mid-spin
+# stretches calls past 1024 us, any number of them.
 ctl "add raw busy delay_us=700"
 
 if [ "$CS_VARIANT" = stock ]; then
@@ -102,7 +98,7 @@ expect_eq "probes: atomic passes (task + hardirq)" "$(field count "$(header "^ch
 expect_eq "probes: raw passes (nested + softirq)" "$(field count "$(header "^chain: $R")")" 60
 hb=$(header "^chain: $BUSY")
 expect_eq "probes: busy callback count" "$(field count "$hb")" 60
-expect_eq "probes: busy callback's log2 bucket (us)" "$(top_bucket "$BUSY")" 512
+expect_eq "probes: busy callback calls at >= 512 us" "$(rows_from "$BUSY" 512)" 60
 hv=$(header "^chain: $VETO")
 expect_eq "probes: veto count" "$(field count "$hv")" 5
 expect_eq "probes: veto stop+bad+errno" \
@@ -134,7 +130,7 @@ if [ "$CS_VARIANT" != stock ]; then
 		done
 	done
 	OUT=$TOUT
-	expect_eq "tracepoints: busy callback's log2 bucket (us)" "$(top_bucket "$BUSY")" 512
+	expect_eq "tracepoints: busy callback calls at >= 512 us" "$(rows_from "$BUSY" 512)" 60
 fi
 
 # -c: that chain is walked at start (its kind inferred), no pass of it is

@@ -18,7 +18,9 @@ B='callback: cs_loadgen_cb_sleep '
 h=$(header "^chain: cs_loadgen_blocking \(blocking\) $B")
 expect_eq "raw_tp: sleep count" "$(field count "$h")" 20
 expect_eq "raw_tp: sleep calls at >= 16384 us" "$(rows_from "$B" 16384)" 20
-expect_ge "raw_tp: sleep in 16384 -> 32767 us" "$(bucket_count "$B" 16384)" 14
+# msleep(20) never returns early: all at >= 16384 us. That they stay below
+# 32768 us is not asserted: a late wake-up in a slowed guest moves them up.
+echo "raw_tp: sleep in 16384 -> 32767 us: $(bucket_count "$B" 16384) (not asserted: host-dependent)"
 h=$(header "^chain: cs_loadgen_atomic \(atomic\) callback: cs_loadgen_cb_veto ")
 expect_eq "raw_tp: stop" "$(field stop "$h")" 15
 h=$(header "^chain: cs_loadgen_blocking \(blocking\) whole pass")

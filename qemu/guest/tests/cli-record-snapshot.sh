@@ -61,17 +61,46 @@ if ! grep -q 'forget' /chainscope/modules/cs_loadgen.ko 2>/dev/null; then
 	skip "this cs_loadgen has no 'forget' command (the provocation)"
 fi
 # a register event (fast again, prio -5) makes record walk the chain (not
-# a curated head); 2 s for record to read it before fast2 goes
+# a curated head); fast2 goes only once record has walked it: not after a
+# fixed 2 s, but once the chain's snapshot is in the file (record writes
+# it after the event and flushes every 100 ms; up to 120 s).
+# walked.sh FILE HEAD: FILE (a trace being written) holds a snapshot
+# record of HEAD (hex address): 96-byte records after a 256-byte header,
+# head at byte 16 (little-endian), type at 88, CS_REC_SNAPSHOT = 11
+cat > "$W/walked.sh" <<'WALKED'
+size=$(wc -c < "$1")
+n=$(( (size - 256) / 96 ))
+[ "$n" -gt 0 ] || exit 1
+od -A n -v -t u1 -j 256 -N $((n * 96)) "$1" | awk -v want="$2" '
+	function rec(  k, h) {
+		if (b[88] + 256 * b[89] != 11)
+			return
+		h = ""
+		for (k = 23; k >= 16; k--)
+			h = h sprintf("%02x", b[k])
+		if (h == want)
+			found = 1
+	}
+	{ for (i = 1; i <= NF; i++) { b[m % 96] = $i; m++; if (m % 96 == 0) rec() } }
+	END { exit !found }'
+WALKED
+T=$W/forget.cstrace
+BADDR=$(awk -v s=$B '$3 == s { print $1; exit }' /proc/kallsyms)
+[ -n "$BADDR" ] || fail "$B not in /proc/kallsyms"
 cat > "$W/forget.sh" <<LOAD
 C=$CTL
 echo "add blocking fast prio=-5" > \$C || exit 1
-sleep 2
+i=0
+until sh $W/walked.sh $T $BADDR; do
+	i=\$((i + 1))
+	[ \$i -lt 1200 ] || { echo "no snapshot of $B in $T after 120 s" >&2; exit 3; }
+	usleep 100000
+done
 echo "forget $id2" > \$C || exit 1
 echo "del $id2" > \$C 2>/dev/null && exit 1
 echo "call blocking 2" > \$C || exit 1
 exit 0
 LOAD
-T=$W/forget.cstrace
 "$CS" record -o "$T" -- sh "$W/forget.sh" > "$W/rec2.out" 2> "$W/rec2.err"
 rc=$?
 cat "$W/rec2.err" "$W/rec2.out"

@@ -136,14 +136,15 @@ grep -q '"lost":0' /out/cli-record.json || fail "report says events were lost"
 # -d ends a clean file by itself
 echo clear > "$CTL"
 ctl "add atomic fast"
-# calls until record is done: on the debug kernel attaching alone can take
-# longer than a fixed 2 s of calls, which then all ran before recording
-( while :; do echo "call atomic 10" > "$CTL"; usleep 100000; done ) &
-lp=$!
-"$CS" record -o "$W/d.cstrace" -d 2 > "$W/d.out" 2> "$W/d.err"
+# The calls are record's COMMAND, which record starts once attached: the
+# first 10 calls come right away, not whenever a loop started before
+# record happens to run (on the debug kernel attaching alone can take
+# longer than 2 s), and the loop goes on until -d ends the recording and
+# record ends the command.
+"$CS" record -o "$W/d.cstrace" -d 2 -- sh -c \
+	"while :; do echo 'call atomic 10' > $CTL || exit 1; usleep 100000; done" \
+	> "$W/d.out" 2> "$W/d.err"
 rc=$?
-kill $lp
-wait $lp 2>/dev/null
 cat "$W/d.out"
 expect_eq "record -d 2 exit" "$rc" 0
 grep -q '(2 s elapsed)' "$W/d.out" || fail "-d: no '2 s elapsed' in the summary"
@@ -170,7 +171,16 @@ cs_start ovl record -b 1 -o "$W/ovl.cstrace"
 kill -STOP "$CS_PID"
 taskset 1 sh -c "echo 'call atomic 20000' > $CTL" || fail "overload calls failed"
 kill -CONT "$CS_PID"
-sleep 1
+# Not a fixed sleep: wait until the recorder has drained half of the full
+# ring into the file (a 1 MiB ring holds about 10000 records of 96 bytes;
+# the file grows only with what the recorder consumed), so the next calls
+# find room in the ring.
+i=0
+while [ "$(wc -c < "$W/ovl.cstrace")" -lt $((256 + 5000 * 96)) ]; do
+	i=$((i + 1))
+	[ $i -lt 1200 ] || fail "overload: the recorder wrote only $(wc -c < "$W/ovl.cstrace") bytes in 120 s"
+	usleep 100000
+done
 taskset 1 sh -c "echo 'call atomic 5' > $CTL" || fail "calls after the overload failed"
 cs_stop
 loss_matches "$W/ovl.cstrace" "$OUT" overload
@@ -193,7 +203,20 @@ echo clear > "$CTL"
 ctl "add atomic fast"
 cs_start kill record -o "$W/kill.cstrace"
 ctl "call atomic 7"
-sleep 1
+# salvaged_calls FILE: calls of cs_loadgen_cb_fast in a trace without
+# trailer (no symbols: the callback shows as its address)
+fast=$(awk '$3 == "cs_loadgen_cb_fast" { print $1; exit }' /proc/kallsyms | sed 's/^0*//')
+salvaged_calls() {
+	"$CS" report -j --salvage "$1" 2> /dev/null |
+		grep -o "\"callback\":\"0x$fast\",[^{]*\"count\":[0-9]*" | sed 's/.*://'
+}
+# Not a fixed sleep: the SIGKILL comes once the 7 calls are in the file
+i=0
+while [ "$(salvaged_calls "$W/kill.cstrace")" != 7 ]; do
+	i=$((i + 1))
+	[ $i -lt 600 ] || fail "killed: the 7 calls not in the file after 120 s: $(salvaged_calls "$W/kill.cstrace")"
+	usleep 200000
+done
 kill -KILL "$CS_PID"
 wait "$CS_PID"
 CS_PID=
@@ -206,7 +229,6 @@ cat "$W/kill.err"
 grep -q "salvaged [0-9]* whole records; dropped [0-9]* bytes" "$W/kill.err" ||
 	fail "report --salvage: no notice"
 # no trailer, no symbols: the callback shows as its address
-fast=$(awk '$3 == "cs_loadgen_cb_fast" { print $1; exit }' /proc/kallsyms | sed 's/^0*//')
 n=$(grep -o "\"callback\":\"0x$fast\",[^{]*\"count\":[0-9]*" "$W/kill.json" | sed 's/.*://')
 expect_eq "calls of cs_loadgen_cb_fast (0x$fast) salvaged from the killed recording" "$n" 7
 "$CS" check --salvage "$W/kill.cstrace" || fail "check --salvage of the killed recording"
