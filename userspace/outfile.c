@@ -25,18 +25,20 @@ static int check_existing(int fd, bool dir, unsigned int flags, const char **why
 		return refuse(why, errno, NULL);
 	if (dir && !S_ISDIR(st.st_mode))
 		return refuse(why, ENOTDIR, NULL);
-	if (!dir && !S_ISREG(st.st_mode)) {
-		if ((flags & CS_OUT_STREAM) && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))
-			return 0;	/* nothing in it to lose */
+	/* a character device has nothing in it to lose, nor an owner to read it */
+	if (!dir && !S_ISREG(st.st_mode) &&
+	    !((flags & CS_OUT_STREAM) && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))))
 		return refuse(why, EINVAL, "not a regular file");
+	if (!(flags & CS_OUT_FORCE) && !S_ISCHR(st.st_mode)) {
+		/* another user's FIFO would hand them what we write */
+		if (st.st_uid != geteuid())
+			return refuse(why, EPERM,
+				      "owned by another user (--force writes it anyway)");
+		if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+			return refuse(why, EMLINK,
+				      "has other hard links (--force writes it anyway)");
 	}
-	if (flags & CS_OUT_FORCE)
-		return 0;
-	if (st.st_uid != geteuid())
-		return refuse(why, EPERM, "owned by another user (--force writes it anyway)");
-	if (!dir && st.st_nlink > 1)
-		return refuse(why, EMLINK, "has other hard links (--force writes it anyway)");
-	if (!dir && (flags & CS_OUT_TRUNCATE) && ftruncate(fd, 0))
+	if (S_ISREG(st.st_mode) && (flags & CS_OUT_TRUNCATE) && ftruncate(fd, 0))
 		return refuse(why, errno, NULL);
 	return 0;
 }
@@ -77,8 +79,12 @@ int cs_out_open(int dirfd, const char *path, unsigned int flags, bool *created,
 	}
 	if (errno != EEXIST)
 		return refuse(why, errno, NULL);
-	/* O_NONBLOCK: a FIFO opens at once or fails (ENXIO), never waits */
-	fd = openat(dirfd, path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | nofollow);
+	/*
+	 * O_NONBLOCK: a FIFO opens at once or fails (ENXIO), never waits.
+	 * With --force a dangling link's target is created (O_CREAT follows).
+	 */
+	fd = openat(dirfd, path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+		    (nofollow ? nofollow : O_CREAT), 0600);
 	if (fd < 0)
 		return open_error(dirfd, path, flags, why);
 	if (check_existing(fd, false, flags, why))

@@ -15,7 +15,7 @@
  * side serves one immutable buffer per collection, shared by every
  * response. With --trace there is one process, which drops the same way
  * before it listens. Connections: a bound on the time to receive a whole
- * request, and the oldest still receiving go first when many are open
+ * request, and the oldest go first when many are open
  * (see struct conn). Addresses no symbol names are addr#N (cbrow.h)
  * unless --show-addresses.
  */
@@ -55,7 +55,7 @@
 #define SERVE_REQUEST_TIMEOUT 10	/* seconds to receive a whole request */
 #define SERVE_ANSWER_TIMEOUT 60		/* seconds for a client to take the answer */
 #define SERVE_CONN_LIMIT 64		/* libmicrohttpd refuses more */
-#define SERVE_CONN_SOFT 56		/* beyond: the oldest still receiving go */
+#define SERVE_CONN_SOFT 56		/* beyond: the oldest go, whatever their state */
 
 static struct env {
 	struct cs_common c;
@@ -323,6 +323,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 			      const char *upload_data, size_t *upload_data_size,
 			      void **req_cls)
 {
+	static int headers_in;
 	const union MHD_ConnectionInfo *ci;
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
@@ -330,8 +331,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
 	(void)cls;
 	(void)version;
 	(void)upload_data;
-	(void)upload_data_size;
-	(void)req_cls;
+	/*
+	 * The first call has the headers: answer on a later one, so that
+	 * libmicrohttpd keeps the connection alive (a response queued on the
+	 * first call closes it). A body, which no route takes, is dropped.
+	 */
+	if (!*req_cls) {
+		*req_cls = &headers_in;
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
 	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 	if (ci && ci->socket_context && !((struct conn *)ci->socket_context)->answering) {
 		struct conn *c = ci->socket_context;
@@ -501,7 +513,7 @@ static int http_loop(int lfd, int feed_fd, long long end_ms)
 	struct feed fd = { .fd = feed_fd };
 	struct MHD_Daemon *d;
 	const union MHD_DaemonInfo *info;
-	int rc = CS_EXIT_OK;
+	int i, rc = CS_EXIT_OK;
 
 	d = MHD_start_daemon(MHD_USE_EPOLL, 0, NULL, NULL, handle, NULL,
 			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)lfd,
@@ -546,8 +558,20 @@ static int http_loop(int lfd, int feed_fd, long long end_ms)
 				break;
 			}
 		}
-		MHD_run(d);
-		conns_enforce(now_ms());
+		/*
+		 * Again while connections wait in the listen queue: one run
+		 * takes a batch of them, and a queue that does not shrink
+		 * raises no new event, so a client holding many connections
+		 * would otherwise hold up a scraper's connect by seconds.
+		 */
+		for (i = 0; i < SERVE_CONN_LIMIT; i++) {
+			struct pollfd l = { lfd, POLLIN, 0 };
+
+			MHD_run(d);
+			conns_enforce(now_ms());
+			if (poll(&l, 1, 0) != 1 || !(l.revents & POLLIN))
+				break;
+		}
 	}
 	MHD_stop_daemon(d);
 	free(fd.in);
@@ -631,12 +655,16 @@ static int fork_http(void)
 		return CS_EXIT_ERROR;
 	}
 	if (!http_pid) {
-		int rc, fd;
+		int rc, lo, hi;
 
 		/* nothing of the collector's but the socket and the feed */
-		for (fd = 3; fd < 4096; fd++)
-			if (fd != lfd && fd != p[0])
-				close(fd);
+		lo = lfd < p[0] ? lfd : p[0];
+		hi = lfd < p[0] ? p[0] : lfd;
+		if (lo > 3)
+			close_range(3, lo - 1, 0);
+		if (hi > lo + 1)
+			close_range(lo + 1, hi - 1, 0);
+		close_range(hi + 1, ~0U, 0);
 		/* Ctrl-C and SIGTERM are the collector's: this one ends with the feed */
 		signal(SIGINT, SIG_IGN);
 		signal(SIGTERM, SIG_IGN);
@@ -663,6 +691,9 @@ static int write_all(int fd, const void *buf, size_t len)
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
+		/* Ctrl-C must end serve even if the HTTP process stopped reading */
+		if (n < 0 && errno == EINTR && cs_exiting)
+			return -EINTR;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -818,6 +849,8 @@ static int live_interval(void *ctx, const struct cs_lat_sample *smp)
 	}
 	if (!err)
 		err = publish_live(l->om, smp->ks);
+	if (err == -EINTR && cs_exiting)
+		return 0;	/* ending: this exposition is not needed */
 	if (err == -EPIPE)
 		warn("%s: error: the HTTP process (pid %d) ended\n", env.c.cmd, (int)http_pid);
 	else if (err)

@@ -467,6 +467,53 @@ else
 	fail serve.trickle-closed "the server closed ${closed:-?} of 40 trickling clients (last after ${last:-?} s), want all before the trickler gives up (120 s): $(tail -c 200 "$TMP/trickle.out")"
 fi
 
+# keep-alive: two pipelined requests on one connection get two answers
+cat >"$TMP/keepalive.py" <<'PY'
+import socket, sys
+s = socket.create_connection(('127.0.0.1', int(sys.argv[1])), timeout=60)
+s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\n\r\nHEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n')
+got = b''
+while got.count(b'HTTP/1.1 200') < 2:
+    b = s.recv(65536)
+    if not b:
+        break
+    got += b
+print(got.count(b'HTTP/1.1 200'), b'Connection: close' in got)
+PY
+ka=$(python3 "$TMP/keepalive.py" "$PORT" 2>&1)
+if [ "$ka" = "2 False" ]; then
+	pass serve.keep-alive
+else
+	fail serve.keep-alive "two pipelined requests: answers, 'Connection: close' seen: $ka"
+fi
+
+# a client holding far more connections than serve keeps (200, never
+# sending): the listen queue is drained, so a scrape still gets its answer
+cat >"$TMP/hold.py" <<'PY'
+import socket, sys
+socks = [socket.create_connection(('127.0.0.1', int(sys.argv[1]))) for _ in range(200)]
+print('ready', flush=True)
+sys.stdin.read()
+PY
+mkfifo "$TMP/hold2"
+python3 "$TMP/hold.py" "$PORT" <"$TMP/hold2" >"$TMP/hold.out" 2>&1 &
+hpid=$!
+exec 8>"$TMP/hold2"
+for i in $(seq 1200); do
+	grep -q '^ready' "$TMP/hold.out" && break
+	kill -0 "$hpid" 2>/dev/null || break
+	sleep 0.1
+done
+c=$(curl -s -m 120 -o "$TMP/b" -w '%{http_code} %{time_total}' "$URL/metrics")
+exec 8>&-
+wait "$hpid"
+echo "serve: a scrape behind 200 held connections: status and seconds: $c"
+if grep -q '^ready' "$TMP/hold.out" && [ "${c%% *}" = 200 ] && cmp -s "$TMP/b" "$TMP/clean.prom"; then
+	pass serve.held-connections-scrape
+else
+	fail serve.held-connections-scrape "200 held connections, then a scrape: $c: $(head -c 200 "$TMP/hold.out")"
+fi
+
 # the same port again: exit 11, one line
 run "$CS" serve --trace "$TMP/clean.cstrace" --listen "127.0.0.1:$PORT"
 if [ "$rc" = 11 ] && [ "$nerr" = 1 ] && grep -q "cannot listen on 127.0.0.1:$PORT" <<<"$err"; then
@@ -561,7 +608,7 @@ else
 	fail serve.shared-buffer "serve did not start: $(head -c 300 "$TMP/serve.err")"
 fi
 # beyond loopback: one warning line naming the risk and the fix
-run timeout 10 "$CS" serve --trace "$TMP/clean.cstrace" --listen 0.0.0.0:0 1 1
+run timeout 120 "$CS" serve --trace "$TMP/clean.cstrace" --listen 0.0.0.0:0 1 1
 w=$(grep warning <<<"$err")
 if [ "$rc" = 0 ] && [ "$(grep -c '' <<<"$w")" = 1 ] && grep -q "0.0.0.0 is not loopback" <<<"$w" &&
 	grep -q "reverse proxy with TLS and auth" <<<"$w" && grep -q "firewall" <<<"$w"; then
@@ -570,7 +617,7 @@ else
 	fail serve.non-loopback-warning "exit $rc: ${err:0:300}"
 fi
 # --show-addresses says so at start
-run timeout 10 "$CS" serve --trace "$TMP/clean.cstrace" --listen 127.0.0.1:0 --show-addresses 1 1
+run timeout 120 "$CS" serve --trace "$TMP/clean.cstrace" --listen 127.0.0.1:0 --show-addresses 1 1
 if [ "$rc" = 0 ] && grep -q "warning: --show-addresses: .*kernel addresses" <<<"$err"; then
 	pass serve.show-addresses-says-so
 else

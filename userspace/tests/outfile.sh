@@ -94,11 +94,21 @@ untouched perfetto-symlink-target "$TMP/target"
 expect_exit folded-symlink 1 "report: error: cannot create $TMP/link: a symbolic link" \
 	"$CS" report --folded "$TMP/link" "$TMP/n.cstrace"
 untouched folded-symlink-target "$TMP/target"
+# --force writes through, and the old content (longer than the new) is gone
+"$CS" report --folded "$TMP/fresh.folded" "$TMP/n.cstrace" >/dev/null 2>&1
+head -c 300000 /dev/zero >"$TMP/target"
 run "$CS" report --force --folded "$TMP/link" "$TMP/n.cstrace"
-if [ "$rc" = 0 ] && grep -q '^test_chain;' "$TMP/target"; then
+if [ "$rc" = 0 ] && [ -s "$TMP/fresh.folded" ] && cmp -s "$TMP/target" "$TMP/fresh.folded"; then
 	pass folded-symlink-force
 else
-	fail folded-symlink-force "exit $rc: ${err:0:200}; target: $(head -c 60 "$TMP/target")"
+	fail folded-symlink-force "exit $rc: ${err:0:200}; target $(stat -c %s "$TMP/target") bytes, a fresh one $(stat -c %s "$TMP/fresh.folded")"
+fi
+head -c 300000 /dev/zero >"$TMP/big.o"
+run "$CS" chains --force --bpf-object "$TMP/big.o"
+if [ "$rc" = 0 ] && cmp -s "$TMP/big.o" "$TMP/chains.o"; then
+	pass bpf-object-force-truncates
+else
+	fail bpf-object-force-truncates "exit $rc: ${err:0:200}; $(stat -c %s "$TMP/big.o") bytes, want $(stat -c %s "$TMP/chains.o")"
 fi
 echo keep > "$TMP/target"
 expect_exit bpf-object-symlink 6 "cannot write $TMP/link: a symbolic link" \
@@ -112,6 +122,13 @@ if [ ! -e "$TMP/nowhere" ]; then
 	pass record-dangling-symlink-no-target
 else
 	fail record-dangling-symlink-no-target "$TMP/nowhere was created"
+fi
+# with --force the link is followed and its target made
+run "$CS" report --force --folded "$TMP/dangling" "$TMP/n.cstrace"
+if [ "$rc" = 0 ] && cmp -s "$TMP/nowhere" "$TMP/fresh.folded"; then
+	pass folded-dangling-symlink-force
+else
+	fail folded-dangling-symlink-force "exit $rc: ${err:0:200}"
 fi
 # --svg: a directory that is a link, and a link inside the directory
 mkdir "$TMP/realdir"
@@ -149,6 +166,13 @@ if [ "$ROOT" = 1 ]; then
 	expect_exit bpf-object-foreign-owner 6 "cannot write $TMP/theirs: owned by another user" \
 		"$CS" chains --bpf-object "$TMP/theirs"
 	untouched foreign-owner-untouched "$TMP/theirs"
+	# another user's FIFO, with a reader: it would hand them the export
+	mkfifo "$TMP/theirfifo"
+	chown 65534:65534 "$TMP/theirfifo"
+	exec 6<>"$TMP/theirfifo"
+	expect_exit perfetto-foreign-fifo 1 "cannot create $TMP/theirfifo: owned by another user" \
+		timeout 120 "$CS" report --perfetto "$TMP/theirfifo" "$TMP/n.cstrace"
+	exec 6>&-
 	mkdir "$TMP/theirdir"
 	chown 65534:65534 "$TMP/theirdir"
 	expect_exit svg-dir-foreign-owner 1 "cannot create directory $TMP/theirdir: owned by another user" \
