@@ -495,15 +495,7 @@ if [ -n "$BA" ]; then
 fi
 
 # --- fuzz diff's core ------------------------------------------------------------
-if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
-	skip fuzz.diff "${FUZZ_CC:-clang-14} not installed"
-elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
-	if grep -q 'libclang_rt.fuzzer\|fsanitize=fuzzer' "$TMP/fuzzbuild"; then
-		skip fuzz.diff "no libFuzzer runtime (Debian: libclang-rt-14-dev)"
-	else
-		fail fuzz.diff "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
-	fi
-else
+if fuzz_ready fuzz.diff; then
 	# the committed seeds plus every file above as NEW, default budget
 	mkdir -p "$TMP/corpus"
 	cp "$SEEDS"/* "$TMP/corpus/"

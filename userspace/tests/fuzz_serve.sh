@@ -18,14 +18,8 @@ PREFIX=host.serve
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 trap 'rm -rf "$TMP"' EXIT
 
-if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
-	skip fuzz "${FUZZ_CC:-clang-14} not installed"
-elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
-	if grep -q 'libclang_rt.fuzzer\|fsanitize=fuzzer' "$TMP/fuzzbuild"; then
-		skip fuzz "no libFuzzer runtime (Debian: libclang-rt-14-dev)"
-	else
-		fail fuzz "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
-	fi
+if ! fuzz_ready; then
+	:
 elif [ "$(find "$SEEDS" -type f -size +1000k | wc -l)" = 0 ]; then
 	fail fuzz "no seed of about 1 MiB in $SEEDS"
 else

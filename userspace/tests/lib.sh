@@ -30,3 +30,23 @@ expect_exit() {
 		pass "$name"
 	fi
 }
+
+# fuzz_ready [CASE]: the fuzz target builds (MAKE_FUZZ, with FUZZ_CC), or
+# one line for case CASE (default "fuzz"): SKIP without clang or its
+# libFuzzer runtime, FAIL if it does not build; returns 1 then
+fuzz_ready() {
+	local name=${1:-fuzz}
+
+	if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
+		skip "$name" "${FUZZ_CC:-clang-14} not installed"
+	elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
+		if grep -q 'libclang_rt.fuzzer\|fsanitize=fuzzer' "$TMP/fuzzbuild"; then
+			skip "$name" "no libFuzzer runtime (Debian: libclang-rt-14-dev)"
+		else
+			fail "$name" "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
+		fi
+	else
+		return 0
+	fi
+	return 1
+}

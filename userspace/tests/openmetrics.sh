@@ -626,15 +626,7 @@ fi
 # --- fuzz report --openmetrics (tests/fuzz_openmetrics.c) -----------------------
 if [ -z "$FUZZ" ]; then
 	skip fuzz "no fuzz target given"
-elif ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
-	skip fuzz "${FUZZ_CC:-clang-14} not installed"
-elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
-	if grep -q 'libclang_rt.fuzzer\|fsanitize=fuzzer' "$TMP/fuzzbuild"; then
-		skip fuzz "no libFuzzer runtime (Debian: libclang-rt-14-dev)"
-	else
-		fail fuzz "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
-	fi
-else
+elif fuzz_ready; then
 	# cs-gentrace's scenarios and one large deeply nested trace (1 MB)
 	mkdir -p "$TMP/corpus"
 	"$GEN" --seeds "$TMP/corpus" && "$GEN" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"

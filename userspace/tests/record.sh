@@ -293,15 +293,7 @@ else
 fi
 
 # --- fuzz the reader -----------------------------------------------------------
-if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
-	skip fuzz.tracefile "${FUZZ_CC:-clang-14} not installed"
-elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
-	if grep -q 'libclang_rt.fuzzer\|fsanitize=fuzzer' "$TMP/fuzzbuild"; then
-		skip fuzz.tracefile "no libFuzzer runtime (Debian: libclang-rt-14-dev)"
-	else
-		fail fuzz.tracefile "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
-	fi
-else
+if fuzz_ready fuzz.tracefile; then
 	# the seeds: cs-gentrace's scenarios and layouts, the files above and
 	# one large deeply nested trace (1 MB: one task nesting 2700 passes)
 	mkdir -p "$TMP/corpus"

@@ -292,15 +292,7 @@ else
 fi
 
 # --- fuzz report end to end (text, JSON, SVG) ------------------------------
-if ! command -v "${FUZZ_CC:-clang-14}" >/dev/null; then
-	skip fuzz "${FUZZ_CC:-clang-14} not installed"
-elif ! ${MAKE_FUZZ:-false} >"$TMP/fuzzbuild" 2>&1; then
-	if grep -q 'libclang_rt.fuzzer\|fsanitize=fuzzer' "$TMP/fuzzbuild"; then
-		skip fuzz "no libFuzzer runtime (Debian: libclang-rt-14-dev)"
-	else
-		fail fuzz "build failed: $(tail -n 3 "$TMP/fuzzbuild")"
-	fi
-else
+if fuzz_ready; then
 	# the seeds: the crafted files above, cs-gentrace's scenarios, and one
 	# large deeply nested trace (1 MB: one task nesting 2700 passes)
 	mkdir -p "$TMP/corpus"
