@@ -23,12 +23,12 @@ $(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(DIFF_OBJS) safestr.o)
 $(OUTPUT)/diff.o $(OUTPUT)/safestr.o: safestr.h
 $(OUTPUT)/diff_input.o $(OUTPUT)/diff_row.o: diff_int.h
 
-$(OUTPUT)/fuzz_diff: tests/fuzz_diff.c diff_input.c diff_row.c diff_keys.c diff_rules.c diff.h diff_int.h | $(OUTPUT)
+$(OUTPUT)/fuzz_diff: tests/fuzz_diff.c tests/fuzz_fixed.c diff_input.c diff_row.c diff_keys.c diff_rules.c diff.h diff_int.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -I. \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(shell $(PKG_CONFIG) --cflags json-c) \
-		tests/fuzz_diff.c diff_input.c diff_row.c diff_keys.c diff_rules.c \
+		tests/fuzz_diff.c tests/fuzz_fixed.c diff_input.c diff_row.c diff_keys.c diff_rules.c \
 		$(shell $(PKG_CONFIG) --libs json-c) -lm -o $@
 
 .PHONY: test-diff

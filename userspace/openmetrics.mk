@@ -24,13 +24,13 @@ $(OUTPUT)/cs-om-crafted: tests/test_openmetrics.c $(OM_TEST_OBJS) $(TRACEFILE_LI
 FUZZ_OM_RUNS ?= 5000
 
 # as fuzz_report (report.mk): the CLI's sources, main renamed, clock fixed
-$(OUTPUT)/fuzz_openmetrics: tests/fuzz_openmetrics.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
+$(OUTPUT)/fuzz_openmetrics: tests/fuzz_openmetrics.c tests/fuzz_fixed.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
 		$(OUTPUT)/chainscope
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main -I. \
 		-I$(OUTPUT) -I$(BPF_DIR) $(shell $(PKG_CONFIG) --cflags libbpf json-c) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Wl,--wrap=cs_now tests/fuzz_openmetrics.c $(FUZZ_REPORT_SRCS) $(LDLIBS) -o $@
+		-Wl,--wrap=cs_now tests/fuzz_openmetrics.c tests/fuzz_fixed.c $(FUZZ_REPORT_SRCS) $(LDLIBS) -o $@
 
 .PHONY: test-openmetrics
 test: test-openmetrics

@@ -135,20 +135,6 @@ static void check_verdict(const char *out, size_t len, int rc)
 		abort();
 }
 
-/*
- * json-c hashes keys with a random seed: the order of its strcmp() calls,
- * which libFuzzer's comparison tracing sees, changed every run, and with
- * it the inputs a run with a fixed seed tried. Unseeded, they are the same.
- */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	json_global_set_string_hash(JSON_C_STR_HASH_PERLLIKE);
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *part[3] = { data }, *nul;

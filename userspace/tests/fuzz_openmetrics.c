@@ -22,23 +22,6 @@
 #include "report.h"
 #include "tracefile.h"
 
-/* a fixed clock, as fuzz_report.c (openmetrics.mk: --wrap=cs_now) */
-double __wrap_cs_now(void);
-double __wrap_cs_now(void)
-{
-	return 1700000000.5;
-}
-
-/* json-c's hash unseeded: the same strcmp() calls every run (fuzz_report.c) */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	json_global_set_string_hash(JSON_C_STR_HASH_PERLLIKE);
-	return 0;
-}
-
 static void bad(const char *line, size_t len, const char *why)
 {
 	fprintf(stderr, "fuzz_openmetrics: %s: '%.*s'\n", why, (int)(len > 200 ? 200 : len), line);

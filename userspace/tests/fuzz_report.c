@@ -26,28 +26,6 @@
 #include "report.h"
 #include "tracefile.h"
 
-/*
- * The clock, fixed (report.mk links with --wrap=cs_now): the JSON's "time"
- * has as many digits in every run, so the coverage, and with a fixed seed
- * the run, are the same every time.
- */
-double __wrap_cs_now(void);
-double __wrap_cs_now(void)
-{
-	return 1700000000.5;
-}
-
-/* json-c hashes keys with a random seed: its strcmp() calls, which
- * libFuzzer's CMP tracing sees, then came in another order every run */
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	json_global_set_string_hash(JSON_C_STR_HASH_PERLLIKE);
-	return 0;
-}
-
 static char dir[64];
 static int dirfd_ = -1;
 
