@@ -458,13 +458,18 @@ int cmd_contention(int argc, char **argv)
 	warn("Tracing notifier chain lock waits (%s)... %s\n", how,
 	     env.c.interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
 
-	while (!cs_exiting) {
-		cs_wait_interval(&env.c);
+	for (;;) {
+		bool stopping;
+
+		/* a Ctrl-C during the last drain or print: drain once more, at once */
+		if (!cs_exiting)
+			cs_wait_interval(&env.c);
+		stopping = cs_exiting;
 		if (print_interval(ct, ks, lock_tps, &seen)) {
 			err = CS_EXIT_ERROR;
 			goto cleanup;
 		}
-		if (cs_last_interval(&env.c, &n))
+		if (stopping || cs_last_interval(&env.c, &n))
 			break;
 	}
 	err = CS_EXIT_OK;

@@ -308,8 +308,17 @@ int cs_latency_run(struct cs_lat_run *run)
 		     c->interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
 	}
 
-	while (!cs_exiting) {
-		cs_pm_wait_interval(pm, c);
+	for (;;) {
+		bool stopping;
+
+		/*
+		 * A Ctrl-C that came while the last interval was drained or
+		 * printed: one more drain at once, so that what ran since is
+		 * counted too; the loop ends after a drain that began stopped.
+		 */
+		if (!cs_exiting)
+			cs_pm_wait_interval(pm, c);
+		stopping = cs_exiting;
 		memset(&smp, 0, sizeof(smp));
 		smp.ks = ks;
 		smp.skel = skel;
@@ -323,7 +332,7 @@ int cs_latency_run(struct cs_lat_run *run)
 			err = CS_EXIT_ERROR;
 			goto cleanup;
 		}
-		if (cs_last_interval(c, &n))
+		if (stopping || cs_last_interval(c, &n))
 			break;
 	}
 	err = CS_EXIT_OK;
