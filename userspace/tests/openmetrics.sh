@@ -279,23 +279,32 @@ stop_serve() {
 }
 trap 'stop_serve; rm -rf "$TMP"' EXIT
 
+# wait_line FILE PID ERE: until FILE has a line matching ERE (0), or PID
+# has ended or 120 s have passed (1): a bound for a loaded CI host, not a
+# timing; the caller's verdict looks at FILE itself
+wait_line() {
+	local i
+
+	for i in $(seq 1200); do
+		grep -Eq -- "$3" "$1" && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
 # start_serve FILE [ARGS...]: serve it on 127.0.0.1, port chosen by the
 # kernel: sets PORT (a bounded wait for the 'serving' line, not a verdict)
 start_serve() {
-	local i f=$1
+	local f=$1
 
 	shift
 	PORT=
 	"$CS" serve --trace "$f" --listen 127.0.0.1:0 "$@" 2>"$TMP/serve.err" &
 	SERVE_PID=$!
-	# up to 120 s: a loaded CI host can be slow to start it (a bound, not a timing)
-	for i in $(seq 1200); do
-		PORT=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' "$TMP/serve.err")
-		[ -n "$PORT" ] && return 0
-		kill -0 "$SERVE_PID" 2>/dev/null || break
-		sleep 0.1
-	done
-	return 1
+	wait_line "$TMP/serve.err" "$SERVE_PID" 'serving http://127\.0\.0\.1:[0-9]+/metrics' ||
+		return 1
+	PORT=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' "$TMP/serve.err")
 }
 
 if ! start_serve "$TMP/clean.cstrace"; then
@@ -445,11 +454,7 @@ print('closed %d of %d, the last after %.0f s' % (len(closed), n, last), flush=T
 PY
 python3 "$TMP/trickle.py" "$PORT" 40 120 >"$TMP/trickle.out" 2>&1 &
 tpid=$!
-for i in $(seq 1200); do
-	grep -q '^ready' "$TMP/trickle.out" && break
-	kill -0 "$tpid" 2>/dev/null || break
-	sleep 0.1
-done
+wait_line "$TMP/trickle.out" "$tpid" '^ready'
 c=$(curl -s -m 60 -o "$TMP/b" -w '%{http_code}' "$URL/metrics")
 if grep -q '^ready' "$TMP/trickle.out" && [ "$c" = 200 ] && cmp -s "$TMP/b" "$TMP/clean.prom"; then
 	pass serve.trickle-scrape
@@ -499,11 +504,7 @@ mkfifo "$TMP/hold2"
 python3 "$TMP/hold.py" "$PORT" <"$TMP/hold2" >"$TMP/hold.out" 2>&1 &
 hpid=$!
 exec 8>"$TMP/hold2"
-for i in $(seq 1200); do
-	grep -q '^ready' "$TMP/hold.out" && break
-	kill -0 "$hpid" 2>/dev/null || break
-	sleep 0.1
-done
+wait_line "$TMP/hold.out" "$hpid" '^ready'
 c=$(curl -s -m 120 -o "$TMP/b" -w '%{http_code} %{time_total}' "$URL/metrics")
 exec 8>&-
 wait "$hpid"
@@ -589,11 +590,7 @@ if start_serve "$TMP/big.cstrace"; then
 	python3 "$TMP/slowread.py" "$PORT" 12 <"$TMP/hold" >"$TMP/slowread.out" 2>&1 &
 	spid=$!
 	exec 7>"$TMP/hold"
-	for i in $(seq 1200); do
-		grep -q '^ready\|^status' "$TMP/slowread.out" && break
-		kill -0 "$spid" 2>/dev/null || break
-		sleep 0.1
-	done
+	wait_line "$TMP/slowread.out" "$spid" '^(ready|status)'
 	rss1=$(awk '/^VmRSS:/ { print $2 }' "/proc/$SERVE_PID/status")
 	exec 7>&-
 	wait "$spid"
