@@ -24,7 +24,7 @@ $(OUTPUT)/cs-om-crafted: tests/test_openmetrics.c $(OM_TEST_OBJS) $(TRACEFILE_LI
 FUZZ_OM_RUNS ?= 5000
 
 # as fuzz_report (report.mk): the CLI's sources, main renamed, clock fixed
-$(OUTPUT)/fuzz_openmetrics: tests/fuzz_openmetrics.c tests/fuzz_fixed.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
+$(OUTPUT)/fuzz_openmetrics: tests/fuzz_openmetrics.c tests/fuzz_fixed.c tests/fuzz_trace.h $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
 		$(OUTPUT)/chainscope
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main -I. \

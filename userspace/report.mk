@@ -29,7 +29,7 @@ $(OUTPUT)/cs-mkreport: tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
 # run with a fixed seed tried (the same commit failed once in a while).
 FUZZ_REPORT_SRCS = $(patsubst %.o,%.c,$(sort $(CLI_OBJS) $(REC_OBJS) $(REPORT_OBJS)))
 
-$(OUTPUT)/fuzz_report: tests/fuzz_report.c tests/fuzz_fixed.c $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
+$(OUTPUT)/fuzz_report: tests/fuzz_report.c tests/fuzz_fixed.c tests/fuzz_trace.h $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
 		$(OUTPUT)/chainscope
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main -I. \

@@ -21,6 +21,7 @@
 #include "chainscope.h"
 #include "report.h"
 #include "tracefile.h"
+#include "fuzz_trace.h"
 
 static void bad(const char *line, size_t len, const char *why)
 {
@@ -154,20 +155,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.openmetrics = true,
 	};
 	struct cs_trace t;
-	char msg[512], *ob, *eb;
+	char *ob, *eb;
 	size_t olen, elen;
 	void *buf;
 	int rc;
 
-	/* the reader reads files into 8-byte aligned memory: so do we */
-	buf = aligned_alloc(8, (size + 8) & ~(size_t)7);
+	buf = fuzz_trace_parse(data, size, &t);
 	if (!buf)
 		return 0;
-	memcpy(buf, data, size);
-	if (cs_trace_parse(buf, size, &t, msg, sizeof(msg))) {
-		free(buf);
-		return 0;
-	}
 	for (o.units = 0; o.units < 3; o.units++) {
 		FILE *out = open_memstream(&ob, &olen), *err = open_memstream(&eb, &elen);
 

@@ -25,6 +25,7 @@
 #include "chainscope.h"
 #include "report.h"
 #include "tracefile.h"
+#include "fuzz_trace.h"
 
 static char dir[64];
 static int dirfd_ = -1;
@@ -164,19 +165,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct capture out, err;
 	struct cs_trace t;
-	char msg[512];
 	void *buf;
 	int mode, rc;
 
-	/* the reader reads files into 8-byte aligned memory: so do we */
-	buf = aligned_alloc(8, (size + 8) & ~(size_t)7);
+	buf = fuzz_trace_parse(data, size, &t);
 	if (!buf)
 		return 0;
-	memcpy(buf, data, size);
-	if (cs_trace_parse(buf, size, &t, msg, sizeof(msg))) {
-		free(buf);
-		return 0;
-	}
 	o.units = size % 3;	/* CS_UNITS_NS, _US, _MS */
 	for (mode = 0; mode < 4; mode++) {
 		o.json = mode == 1;
