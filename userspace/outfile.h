@@ -8,9 +8,10 @@
  *   - a new file is made 0600, a new directory 0700 (less what the umask
  *     takes away), and O_EXCL never follows a link;
  *   - an existing path is never followed if it is a symbolic link, and a
- *     regular file (a directory, for cs_out_dir()) is reused only if it
- *     is owned by the effective uid and, for files, has no other hard
- *     link: the victim of a planted name is never truncated;
+ *     regular file, FIFO (a directory, for cs_out_dir()) is reused only
+ *     if it is owned by the effective uid and, for regular files, has no
+ *     other hard link: the victim of a planted name is never truncated,
+ *     nor another user's FIFO handed what we write;
  *   - CS_OUT_FORCE (--force) lifts the link, owner and hard-link rules;
  *   - only a regular file is written, or with CS_OUT_STREAM also an
  *     existing FIFO or character device (an export to /dev/null or to a
