@@ -6,7 +6,7 @@
 #   make install PREFIX=/usr/local DESTDIR=/tmp/stage
 #   make uninstall PREFIX=/usr/local DESTDIR=/tmp/stage   exactly those files
 #   make man                .output/man/*.8
-#   make test-install       tests/install.sh: into a temporary DESTDIR and out
+#   make test-install       tests/sh/install.sh: into a temporary DESTDIR and out
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -47,4 +47,4 @@ uninstall:
 
 test: test-install
 test-install: $(OUTPUT)/chainscope $(MANS)
-	$(Q)bash tests/install.sh "$(REPO)" $(words $(MANS))
+	$(Q)bash tests/sh/install.sh "$(REPO)" $(words $(MANS))

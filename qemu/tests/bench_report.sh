@@ -14,8 +14,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPORT=$(readlink -f "${1:-$HERE/../bench_report.py}")
 PREFIX=host.bench-report
-# shellcheck source=userspace/tests/lib.sh
-. "$HERE/../../userspace/tests/lib.sh"
+# shellcheck source=userspace/tests/sh/lib.sh
+. "$HERE/../../userspace/tests/sh/lib.sh"
 
 # results FILE LINE...: one extension boot's guest results.txt
 results() {

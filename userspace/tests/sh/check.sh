@@ -339,7 +339,7 @@ help=$("$CS" check --help 2>&1)
 missing=''
 for r in $rules; do
 	grep -Eq "^ +$r " <<<"$help" || missing+=" help:$r"
-	grep -q -- "$r" "$HERE/../record.md" || missing+=" record.md:$r"
+	grep -q -- "$r" "$HERE/../../record.md" || missing+=" record.md:$r"
 done
 for w in 'notifier_register fires after the block is published' Orphans Gaps \
 	'within 500 ms before its marker' '8 out of memory' 'Snapshots: record walks'; do
@@ -358,7 +358,7 @@ if fuzz_ready; then
 	mkdir -p "$TMP/corpus"
 	"$GEN" --seeds "$TMP/corpus" && "$GENTRACE" --seeds "$TMP/corpus" &&
 		"$GENTRACE" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"
-	if out=$(bash "$HERE/fuzz_run.sh" check "$FUZZ" "$TMP/corpus"); then
+	if out=$(bash "$HERE/../fuzz/fuzz_run.sh" check "$FUZZ" "$TMP/corpus"); then
 		pass fuzz
 	else
 		fail fuzz "$out"

@@ -299,7 +299,7 @@ if fuzz_ready fuzz.tracefile; then
 	mkdir -p "$TMP/corpus"
 	"$GEN" --seeds "$TMP/corpus" && "$GEN" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"
 	cp "$TMP"/trunc.cstrace "$TMP"/ver.cstrace "$TMP"/type.cstrace "$TMP/corpus/"
-	if out=$(bash "$(dirname "$(readlink -f "$0")")/fuzz_run.sh" tracefile "$FUZZ" "$TMP/corpus"); then
+	if out=$(bash "$(dirname "$(readlink -f "$0")")/../fuzz/fuzz_run.sh" tracefile "$FUZZ" "$TMP/corpus"); then
 		pass fuzz.tracefile
 	else
 		fail fuzz.tracefile "$out"

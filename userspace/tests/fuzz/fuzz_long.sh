@@ -12,7 +12,7 @@ set -uo pipefail
 
 out=$(readlink -f "${1:?usage: fuzz_long.sh OUTPUT-DIR}")
 here=$(dirname "$(readlink -f "$0")")
-keep=$here/../../output
+keep=$here/../../../output
 export FUZZ_SECONDS=${FUZZ_SECONDS:-300}
 seeds=$(mktemp -d)
 trap 'rm -rf "$seeds"' EXIT

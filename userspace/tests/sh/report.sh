@@ -303,7 +303,7 @@ if fuzz_ready; then
 	"$MK" bench "$TMP/corpus/many.cstrace" 60 20
 	"$GEN" --seeds "$TMP/corpus" && "$GEN" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"
 	cp -r "$TMP/corpus" "$TMP/seeds"
-	if out=$(FUZZ_KEEP=${CS_FUZZ_KEEP:-} FUZZ_MAX_LEN=16384 bash "$HERE/fuzz_run.sh" report "$FUZZ" "$TMP/corpus"); then
+	if out=$(FUZZ_KEEP=${CS_FUZZ_KEEP:-} FUZZ_MAX_LEN=16384 bash "$HERE/../fuzz/fuzz_run.sh" report "$FUZZ" "$TMP/corpus"); then
 		pass fuzz
 	else
 		fail fuzz "$out"
@@ -315,7 +315,7 @@ if fuzz_ready; then
 	else
 		for i in 1 2; do
 			FUZZ_RUNS=2000 FUZZ_MAX_LEN=16384 FUZZ_KEEP="$TMP/keep" \
-				bash "$HERE/fuzz_run.sh" report "$FUZZ" "$TMP/same$i" "$TMP/seeds" >/dev/null
+				bash "$HERE/../fuzz/fuzz_run.sh" report "$FUZZ" "$TMP/same$i" "$TMP/seeds" >/dev/null
 			ls "$TMP/same$i" >"$TMP/same$i.list"
 		done
 		if cmp -s "$TMP/same1.list" "$TMP/same2.list"; then

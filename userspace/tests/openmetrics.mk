@@ -7,30 +7,29 @@
 #                           --live: serve's counters from synthetic samples)
 #   .output/fuzz_openmetrics  libFuzzer target: report --openmetrics end
 #                           to end, the exposition's form checked (clang)
-#   make test-openmetrics   tests/openmetrics.sh: promtool on report
+#   make test-openmetrics   tests/sh/openmetrics.sh: promtool on report
 #                           --openmetrics of generated traces, escaping,
 #                           serve --trace over HTTP on 127.0.0.1, a bounded
 #                           fuzz run
 
-OM_TEST_OBJS := $(addprefix $(OUTPUT)/,openmetrics.o omlive.o cbrow.o output.o options.o \
-	trace_helpers.o safestr.o probes.o symbols.o btf_helpers.o)
+OM_TEST_OBJS := $(addprefix $(OUTPUT)/core/,openmetrics.o cbrow.o output.o options.o \
+	trace_helpers.o safestr.o symbols.o) \
+	$(addprefix $(OUTPUT)/live/,omlive.o probes.o btf_helpers.o)
 
-$(OUTPUT)/cs-om-crafted: tests/test_openmetrics.c $(OM_TEST_OBJS) $(TRACEFILE_LINK) \
-		openmetrics.h omlive.h latrun.h contrun.h cbrow.h | $(OUTPUT)
+$(OUTPUT)/cs-om-crafted: $(OUTPUT)/tests/unit/test_openmetrics.o $(OM_TEST_OBJS) $(TRACEFILE_LINK)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(CFLAGS) -I. tests/test_openmetrics.c $(OM_TEST_OBJS) $(TRACEFILE_LINK) \
-		$(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 FUZZ_OM_RUNS ?= 5000
 
 # as fuzz_report (report.mk): the CLI's sources, main renamed, clock fixed
-$(OUTPUT)/fuzz_openmetrics: tests/fuzz_openmetrics.c tests/fuzz_fixed.c tests/fuzz_trace.h $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
-		$(OUTPUT)/chainscope
+$(OUTPUT)/fuzz_openmetrics: tests/fuzz/fuzz_openmetrics.c tests/fuzz/fuzz_fixed.c tests/fuzz/fuzz_trace.h \
+		$(CLI_SRCS) $(wildcard */*.h) $(OUTPUT)/chainscope
 	$(call msg,FUZZ,$@)
-	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main -I. \
-		-I$(OUTPUT) -I$(BPF_DIR) $(shell $(PKG_CONFIG) --cflags libbpf json-c) \
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main $(FUZZ_INC) \
+		-I$(OUTPUT) $(shell $(PKG_CONFIG) --cflags libbpf json-c) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Wl,--wrap=cs_now tests/fuzz_openmetrics.c tests/fuzz_fixed.c $(FUZZ_REPORT_SRCS) $(LDLIBS) -o $@
+		-Wl,--wrap=cs_now tests/fuzz/fuzz_openmetrics.c tests/fuzz/fuzz_fixed.c $(CLI_SRCS) $(LDLIBS) -o $@
 
 .PHONY: test-openmetrics
 test: test-openmetrics
@@ -38,5 +37,5 @@ test-openmetrics: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/cs-mkrepo
 		$(OUTPUT)/cs-om-crafted
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_OM_RUNS) \
 		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_openmetrics" \
-		bash tests/openmetrics.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace \
+		bash tests/sh/openmetrics.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace \
 		$(OUTPUT)/cs-mkreport $(OUTPUT)/cs-om-crafted $(OUTPUT)/fuzz_openmetrics

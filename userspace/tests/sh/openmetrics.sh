@@ -627,7 +627,7 @@ elif fuzz_ready; then
 	# cs-gentrace's scenarios and one large deeply nested trace (1 MB)
 	mkdir -p "$TMP/corpus"
 	"$GEN" --seeds "$TMP/corpus" && "$GEN" --count 2700 deep-closed "$TMP/corpus/large-deep.cstrace"
-	if out=$(bash "$(dirname "$(readlink -f "$0")")/fuzz_run.sh" openmetrics "$FUZZ" "$TMP/corpus"); then
+	if out=$(bash "$(dirname "$(readlink -f "$0")")/../fuzz/fuzz_run.sh" openmetrics "$FUZZ" "$TMP/corpus"); then
 		pass fuzz
 	else
 		fail fuzz "$out"

@@ -31,12 +31,12 @@ fuzz=${2:?}
 corpus=${3:?}
 shift 3
 here=$(dirname "$(readlink -f "$0")")
-keep=${FUZZ_KEEP:-$here/../../output/fuzz-$name}
+keep=${FUZZ_KEEP:-$here/../../../output/fuzz-$name}
 log=$corpus.log
 art=$corpus.artifacts
 
 mkdir -p "$corpus" "$art" || exit 1
-for s in "$here/fuzz-corpus/$name" "$@"; do
+for s in "$here/corpus/$name" "$@"; do
 	if [ -d "$s" ]; then
 		cp -r "$s/." "$corpus/" || exit 1
 	elif [ -e "$s" ]; then

@@ -47,7 +47,7 @@ measure() {
 
 # The report's rows first: qemu/bench_report.py's extension parsing and
 # ratios against known numbers (qemu/tests/bench_report.sh, PASS/FAIL lines).
-bash "$(dirname "$(readlink -f "$0")")/../../qemu/tests/bench_report.sh" ||
+bash "$(dirname "$(readlink -f "$0")")/../../../qemu/tests/bench_report.sh" ||
 	{ echo "bench_offline.sh: error: qemu/tests/bench_report.sh failed" >&2; exit 1; }
 
 for n in 100000 1000000; do

@@ -31,7 +31,7 @@ else
 		grep -q "Done ${FUZZ_RUNS:-50000} runs" "$TMP/fuzzlog"; then
 		pass fuzz
 	else
-		keep=${CS_FUZZ_KEEP:-$(dirname "$0")/../../output/fuzz-serve}
+		keep=${CS_FUZZ_KEEP:-$(dirname "$0")/../../../output/fuzz-serve}
 		mkdir -p "$keep" && cp "$TMP"/crash-* "$TMP"/oom-* "$TMP"/timeout-* "$TMP/fuzzlog" \
 			"$keep/" 2>/dev/null
 		fail fuzz "$(grep -m1 -E 'ERROR|abort|fuzz_serve:' "$TMP/fuzzlog") $(grep -m1 SUMMARY "$TMP/fuzzlog") (input and log kept in $keep)"

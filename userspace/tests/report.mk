@@ -1,49 +1,43 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# chainscope report: its SVG writer, its fuzz target and its host tests.
+# chainscope report: its generator, fuzz target and host tests.
 # Included at the end of userspace/Makefile (after record.mk).
 #
 #   .output/cs-mkreport     trace files for the report tests (crafted names,
 #                           repeated callback names, benchmark traces)
 #   .output/fuzz_report     libFuzzer target: report end to end (clang)
-#   make test-report        tests/report.sh: crafted traces and paths, the
+#   make test-report        tests/sh/report.sh: crafted traces and paths, the
 #                           repeated-name rows, a bounded fuzz run and a
 #                           benchmark line (events/s, 10^5 vs 10^6 events)
-#   make test-timeline      tests/timeline.sh: --perfetto (validated by
-#                           tests/trace_event_check.py), --folded and the
+#   make test-timeline      tests/sh/timeline.sh: --perfetto (validated by
+#                           tests/sh/trace_event_check.py), --folded and the
 #                           SVGs' timeline and legend, generated and recorded
 
 FUZZ_REPORT_RUNS ?= 5000
 
-REPORT_OBJS := report_svg.o report_snap.o report_export.o report_timeline.o timeline.o
-$(OUTPUT)/chainscope: $(addprefix $(OUTPUT)/,$(REPORT_OBJS))
-
-$(OUTPUT)/cs-mkreport: tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o \
-		tracefile.h symname.h $(BPF_DIR)/record.h | $(OUTPUT)
+$(OUTPUT)/cs-mkreport: $(OUTPUT)/tests/gen/mkreport.o $(TRACEFILE_LINK) $(OUTPUT)/core/safestr.o
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(CFLAGS) -I. tests/mkreport.c $(TRACEFILE_LINK) $(OUTPUT)/safestr.o -o $@
+	$(Q)$(CC) $(CFLAGS) $^ -o $@
 
 # The chainscope binary's own sources, instrumented, with its main()
 # renamed so that libFuzzer's runs; the skeletons come from the CLI build.
 # cs_now() (the JSON's "time") is wrapped with a constant: an output whose
 # length changed with the clock changed the coverage, and so the inputs a
 # run with a fixed seed tried (the same commit failed once in a while).
-FUZZ_REPORT_SRCS = $(patsubst %.o,%.c,$(sort $(CLI_OBJS) $(REC_OBJS) $(REPORT_OBJS)))
-
-$(OUTPUT)/fuzz_report: tests/fuzz_report.c tests/fuzz_fixed.c tests/fuzz_trace.h $(FUZZ_REPORT_SRCS) $(wildcard *.h) \
-		$(OUTPUT)/chainscope
+$(OUTPUT)/fuzz_report: tests/fuzz/fuzz_report.c tests/fuzz/fuzz_fixed.c tests/fuzz/fuzz_trace.h \
+		$(CLI_SRCS) $(wildcard */*.h) $(OUTPUT)/chainscope
 	$(call msg,FUZZ,$@)
-	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main -I. \
-		-I$(OUTPUT) -I$(BPF_DIR) $(shell $(PKG_CONFIG) --cflags libbpf json-c) \
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main $(FUZZ_INC) \
+		-I$(OUTPUT) $(shell $(PKG_CONFIG) --cflags libbpf json-c) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Wl,--wrap=cs_now tests/fuzz_report.c tests/fuzz_fixed.c $(FUZZ_REPORT_SRCS) $(LDLIBS) -o $@
+		-Wl,--wrap=cs_now tests/fuzz/fuzz_report.c tests/fuzz/fuzz_fixed.c $(CLI_SRCS) $(LDLIBS) -o $@
 
 .PHONY: test-report test-timeline
 test: test-report test-timeline
 test-timeline: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/cs-mkreport
-	$(Q)bash tests/timeline.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/cs-mkreport
+	$(Q)bash tests/sh/timeline.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace $(OUTPUT)/cs-mkreport
 
 test-report: $(OUTPUT)/chainscope $(OUTPUT)/cs-mkreport $(OUTPUT)/cs-gentrace
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(FUZZ_REPORT_RUNS) \
 		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_report" \
-		bash tests/report.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-mkreport \
+		bash tests/sh/report.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-mkreport \
 		$(OUTPUT)/fuzz_report $(OUTPUT)/cs-gentrace

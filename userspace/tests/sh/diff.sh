@@ -508,7 +508,7 @@ if fuzz_ready fuzz.diff; then
 	  for ((i = 0; i < 1048576; i += ${#b} + 1)); do
 		printf '%s\n' "$b"
 	  done; } > "$TMP/corpus/large-repeated.json"
-	if out=$(bash "$(dirname "$(readlink -f "$0")")/fuzz_run.sh" diff "$FUZZ" "$TMP/corpus"); then
+	if out=$(bash "$(dirname "$(readlink -f "$0")")/../fuzz/fuzz_run.sh" diff "$FUZZ" "$TMP/corpus"); then
 		pass fuzz.diff
 	else
 		fail fuzz.diff "$out"

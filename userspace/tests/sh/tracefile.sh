@@ -14,7 +14,7 @@ set -uo pipefail
 CS=$(readlink -f "${1:?usage: tracefile.sh CHAINSCOPE CS-GENTRACE MKBTF}")
 GEN=$(readlink -f "${2:?}")
 MKBTF=$(readlink -f "${3:?}")
-DATA=$(dirname "$(readlink -f "$0")")/data
+DATA=$(dirname "$(readlink -f "$0")")/../data
 PREFIX=host.tracefile
 # shellcheck source=userspace/tests/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
@@ -370,7 +370,7 @@ poke "$TMP/killedbad.cstrace" $((256 + 3 * 96 + 88)) '\x63'
 expect2 salvage-keeps-corruption "corrupted at byte offset $((256 + 3 * 96 + 88)): record type 99" \
 	"$CS" check --salvage "$TMP/killedbad.cstrace"
 expect2 salvage-bad-header "wrong magic at byte offset 0" \
-	"$CS" report --salvage "$DATA/../tracefile.sh"
+	"$CS" report --salvage "$DATA/../sh/tracefile.sh"
 # a file that ends in a valid end marker finished: what is wrong with it is an
 # error with --salvage too, not a cut to read around
 expect2 salvage-finished-end-before-start \

@@ -34,7 +34,7 @@ for s in clean timeline timeline-loss loss rollback begin-without-end clean-snap
 	"$GEN" "$s" "$TMP/$s.cstrace" || fail "gen.$s" "cs-gentrace failed"
 	traces+=("$TMP/$s.cstrace")
 done
-for f in "$HERE"/data/real-*.cstrace; do
+for f in "$HERE"/../data/real-*.cstrace; do
 	traces+=("$f")
 done
 # and for the SVGs' legend: 20 callbacks on one chain (12 drawn), no passes

@@ -4,20 +4,20 @@
 # userspace/Makefile.
 #
 #   .output/fuzz_serve      libFuzzer target: --listen and request routing
-#   make test-serve-fuzz    tests/fuzz_serve.sh: a bounded, seeded run from
-#                           the checked-in corpus (tests/serve-seeds)
+#   make test-serve-fuzz    tests/sh/fuzz_serve.sh: a bounded, seeded run from
+#                           the checked-in corpus (tests/fuzz/serve-seeds)
 
 SERVE_FUZZ_RUNS ?= 50000
 
-$(OUTPUT)/fuzz_serve: tests/fuzz_serve.c serve_parse.c serve.h | $(OUTPUT)
+$(OUTPUT)/fuzz_serve: tests/fuzz/fuzz_serve.c cmd/serve_parse.c cmd/serve.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
-	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -I. \
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE $(FUZZ_INC) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		tests/fuzz_serve.c serve_parse.c -o $@
+		tests/fuzz/fuzz_serve.c cmd/serve_parse.c -o $@
 
 .PHONY: test-serve-fuzz
 test: test-serve-fuzz
 test-serve-fuzz:
 	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(SERVE_FUZZ_RUNS) \
 		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_serve" \
-		bash tests/fuzz_serve.sh $(OUTPUT)/fuzz_serve tests/serve-seeds
+		bash tests/sh/fuzz_serve.sh $(OUTPUT)/fuzz_serve tests/fuzz/serve-seeds

@@ -13,9 +13,9 @@ BINS += $(BENCHATTACH)
 
 all guest-bins: $(BENCHATTACH)
 
-$(OUTPUT)/benchattach.o $(OUTPUT)/benchattach_time.o: $(OUTPUT)/benchattach.skel.h \
-	$(BPF_DIR)/benchattach.h benchattach_time.h
+BENCH_OBJS := $(addprefix $(OUTPUT)/bench/,benchattach.o benchattach_time.o)
+$(BENCH_OBJS): | $(OUTPUT)/benchattach.skel.h
 
-$(BENCHATTACH): $(OUTPUT)/benchattach.o $(OUTPUT)/benchattach_time.o $(OUTPUT)/safestr.o
+$(BENCHATTACH): $(BENCH_OBJS) $(OUTPUT)/core/safestr.o
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
