@@ -2,7 +2,7 @@
 /*
  * benchattach: the funclatency-style reference tracer of the tracing-cost
  * benchmark (qemu/bench.sh, extension tracing_cost). Shared by
- * bpf/benchattach.bpf.c and userspace/benchattach.c.
+ * bpf/benchattach.bpf.c and userspace/bench/benchattach.c.
  */
 #ifndef CS_BENCHATTACH_H
 #define CS_BENCHATTACH_H

@@ -2,7 +2,7 @@
 /*
  * chainscope chains: read one notifier chain from kernel memory.
  *
- * Never attached: user space (userspace/chainwalk.c) or `bpftool prog
+ * Never attached: user space (userspace/live/chain_walk.c) or `bpftool prog
  * run` runs it with BPF_PROG_TEST_RUN after writing the head's address
  * and kind to `chains_in`; it fills `chains_out` and returns its status.
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Types shared by bpf/chains.bpf.c (the chain walker) and
- * userspace/chainwalk.c. Include after vmlinux.h (BPF) or <linux/types.h>
+ * userspace/live/chain_walk.c. Include after vmlinux.h (BPF) or <linux/types.h>
  * (user space).
  *
  * The walker is a raw_tp program that is never attached: it is run with
@@ -22,7 +22,7 @@
 #define CS_WALK_BLOCKING	2
 #define CS_WALK_SRCU		3
 
-/* chains_out.status; the same values as enum cs_chain_status (chainwalk.h) */
+/* chains_out.status; the same values as enum cs_chain_status (chain_walk.h) */
 #define CS_WALK_OK		0
 #define CS_WALK_BAD_POINTER	1	/* a pointer outside the kernel's range */
 #define CS_WALK_FAULT		2	/* bpf_probe_read_kernel() failed */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * Types shared by bpf/chainseen.bpf.c (`chains -w`: which chain heads
- * notifier events name) and userspace/chainseen.c. Include after
+ * notifier events name) and userspace/live/chain_watch.c. Include after
  * vmlinux.h (BPF) or <linux/types.h> (user space).
  */
 #ifndef CHAINSCOPE_CHAINSEEN_H

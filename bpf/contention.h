@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Types shared by bpf/contention.bpf.c and userspace/contention.c.
+ * Types shared by bpf/contention.bpf.c and userspace/cmd/contention.c.
  * Include after vmlinux.h (BPF) or <linux/types.h> (user space).
  */
 #ifndef CHAINSCOPE_CONTENTION_H

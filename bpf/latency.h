@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Types shared by bpf/latency.bpf.c and userspace/latency.c.
+ * Types shared by bpf/latency.bpf.c and userspace/cmd/latency.c.
  * Include after vmlinux.h (BPF) or <linux/types.h> (user space).
  */
 #ifndef CHAINSCOPE_LATENCY_H

@@ -18,7 +18,7 @@
  *   cs_pm_stop(cb, head, nb, kind, val, priority, ret, nr_calls)
  *   cs_pm_membership(rec_type, cb, head, nb, priority, err, kind)
  *
- * User space (userspace/probemode.c) picks the programs (every pm_*
+ * User space (userspace/live/probes.c) picks the programs (every pm_*
  * program whose target this kernel lacks stays unloaded), fills
  * cs_pm_nbs/cs_pm_cbmap from its chain walks and attaches the callback
  * links; heads not seen before arrive through cs_pm_msgs.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * chainscope `probes` mode: types shared by bpf/probemode.bpf.h and
- * userspace/probemode.c. Include after vmlinux.h (BPF) or
+ * userspace/live/probes.c. Include after vmlinux.h (BPF) or
  * <linux/types.h> (user space).
  */
 #ifndef CHAINSCOPE_PROBEMODE_H

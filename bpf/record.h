@@ -2,7 +2,7 @@
 /*
  * chainscope record: the event that bpf/record.bpf.c puts in the ring
  * buffer, which is also the fixed-size record of a trace file
- * (userspace/tracefile.h). Include after vmlinux.h (BPF) or
+ * (userspace/trace/tracefile.h). Include after vmlinux.h (BPF) or
  * <linux/types.h> (user space). Fields appended to this struct keep the
  * trace file version and grow the header's record_size (readers ignore a
  * record's tail); any other change means a new version (CS_TRACE_VERSION).
@@ -49,7 +49,7 @@ enum cs_rec_loss_reason {
 
 /*
  * CS_REC_SNAPSHOT: what was on chain `head` (of `kind`) when user space
- * walked it (userspace/chainwalk.h), written by the recorder itself, never
+ * walked it (userspace/live/chain_walk.h), written by the recorder itself, never
  * by BPF. One record per block in call order: `cb`, `nb`, `priority`,
  * `nr_calls` = its position (0-based), `nr_to_call` = the chain's length;
  * an empty chain is one record with position 0, length 0 and cb = nb = 0.

@@ -4,7 +4,7 @@
  *
  * This file only dispatches to a subcommand. What the subcommands share
  * is split by concern: options.c (common options, units, chain kinds),
- * probes.c (start-up probes, libbpf set-up), symbols.c (kallsyms, -c/-f),
+ * startup.c (start-up checks, libbpf set-up), symbols.c (kallsyms, -c/-f),
  * maps.c (per-CPU counters, health, map generations, draining),
  * output.c (summaries, JSON), signals.c (waiting for intervals, signals).
  */

@@ -6,7 +6,7 @@
 # tracing_cost|attach_time`, and the rows and ratios of result.json are
 # checked against values worked out by hand; bad guest output must be an
 # error. Run by make test (as a host test of qemu/) and by
-# userspace/tests/bench_offline.sh (make bench-offline, part of make bench).
+# userspace/tests/sh/bench_offline.sh (make bench-offline, part of make bench).
 #
 #   qemu/tests/bench_report.sh [BENCH_REPORT.PY]
 set -uo pipefail

@@ -2,7 +2,7 @@
 /*
  * chainscope check, the rules: a parsed trace in, violation lines and a
  * summary out. No exit(), no libbpf, no argp: `chainscope check`
- * (check.c) and the fuzz target (tests/fuzz_check.c) both call it.
+ * (check.c) and the fuzz target (tests/fuzz/fuzz_check.c) both call it.
  */
 #ifndef CHAINSCOPE_CHECKER_H
 #define CHAINSCOPE_CHECKER_H

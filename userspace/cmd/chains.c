@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * chainscope chains: what is on a notifier chain, in call order, read
- * from kernel memory by the chain walker (userspace/chainwalk.c, which
+ * from kernel memory by the chain walker (userspace/live/chain_walk.c, which
  * runs bpf/chains.bpf.c with BPF_PROG_TEST_RUN). Works on any kernel with
  * BPF and BTF: it needs no notifier tracepoint.
  */
@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 
 #include "chainscope.h"
-#include "chainseen.h"
-#include "chainwalk.h"
+#include "chain_watch.h"
+#include "chain_walk.h"
 #include "outfile.h"
-#include "probemode.h"
-#include "../bpf/chainseen.h"
+#include "probes.h"
+#include "chainseen.h"
 
 #define MAX_HEADS 64
 

@@ -10,6 +10,7 @@
 #include "chainscope.h"
 #include "checker.h"
 #include "safestr.h"
+#include "trace_cli.h"
 #include "tracefile.h"
 
 /* out of memory: the check is incomplete (not 1: that says violations) */

@@ -11,13 +11,13 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "cbrow.h"
+#include "callback_row.h"
 #include "chainscope.h"
-#include "chainwalk.h"
-#include "probemode.h"
+#include "chain_walk.h"
+#include "probes.h"
 #include "contention.h"
 #include "contention.skel.h"
-#include "contrun.h"
+#include "cont_collect.h"
 
 #define TOP_WAITERS 5
 

@@ -11,14 +11,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "cbrow.h"
-#include "chainwalk.h"
+#include "callback_row.h"
+#include "chain_walk.h"
 #include "chainscope.h"
 #include "latency.h"
 #include "latency.skel.h"
-#include "latrun.h"
-#include "omlive.h"
-#include "probemode.h"
+#include "lat_collect.h"
+#include "om_counters.h"
+#include "probes.h"
 
 static struct env {
 	struct cs_common c;
@@ -113,7 +113,7 @@ static const struct argp argp = {
 
 /* --- reading and printing ---------------------------------------------------- */
 
-/* The shared rows (cbrow.c), in lat's order; NULL if out of memory. */
+/* The shared rows (callback_row.c), in lat's order; NULL if out of memory. */
 static struct cs_cbrow *lat_rows(const struct cs_lat_entry *lat, int n, const struct ksyms *ks)
 {
 	struct cs_cbrow *rows = calloc(n ? n : 1, sizeof(*rows));

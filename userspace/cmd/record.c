@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * chainscope record: every notifier event into a trace file
- * (userspace/tracefile.h), through the ring buffer of bpf/record.bpf.c.
+ * (userspace/trace/tracefile.h), through the ring buffer of bpf/record.bpf.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,8 +21,8 @@
 #include <uthash.h>
 
 #include "chainscope.h"
-#include "chainwalk.h"
-#include "probemode.h"
+#include "chain_walk.h"
+#include "probes.h"
 #include "record.h"
 #include "record.skel.h"
 #include "record_snap.h"

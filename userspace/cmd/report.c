@@ -2,7 +2,7 @@
 /*
  * chainscope report: latency and lock-wait histograms from a trace file
  * (chainscope record), in the layout of the live tools; -j JSON, --svg
- * one SVG bar chart per chain (report_svg.c).
+ * one SVG bar chart per chain (svg.c).
  *
  * cmd_report() reads the command line and the file; cs_report_run() does
  * the rest on a parsed trace, without exiting, for the CLI and the fuzz
@@ -18,12 +18,13 @@
 #define HASH_NONFATAL_OOM 1	/* a failed add leaves the item's hh.tbl NULL */
 #include <uthash.h>
 
-#include "cbrow.h"
+#include "callback_row.h"
 #include "chainscope.h"
 #include "openmetrics.h"
 #include "outfile.h"
 #include "report.h"
 #include "safestr.h"
+#include "trace_cli.h"
 #include "tracefile.h"
 
 static struct env {

@@ -3,7 +3,7 @@
  * chainscope serve: latency's BPF programs (and contention's, for lock
  * waits, where the kernel has them) stay attached and GET /metrics
  * serves the Prometheus text exposition of the counters since start
- * (openmetrics.c, omlive.c); --trace FILE serves a recording's instead,
+ * (openmetrics.c, om_counters.c); --trace FILE serves a recording's instead,
  * without BPF.
  *
  * Collection and serving are separate processes (live) so that nothing
@@ -11,12 +11,12 @@
  * before kallsyms or any bpf(), serve binds the listening socket and
  * forks the HTTP process, which drops everything (drop_privileges()) and
  * runs libmicrohttpd in one polling loop (http_loop()); the collector
- * (latrun.c's interval loop) sends each exposition down a pipe. The HTTP
+ * (lat_collect.c's interval loop) sends each exposition down a pipe. The HTTP
  * side serves one immutable buffer per collection, shared by every
  * response. With --trace there is one process, which drops the same way
  * before it listens. Connections: a bound on the time to receive a whole
  * request, and the oldest go first when many are open
- * (see struct conn). Addresses no symbol names are addr#N (cbrow.h)
+ * (see struct conn). Addresses no symbol names are addr#N (callback_row.h)
  * unless --show-addresses.
  */
 #include <arpa/inet.h>
@@ -40,9 +40,9 @@
 #include <microhttpd.h>
 
 #include "chainscope.h"
-#include "contrun.h"
-#include "latrun.h"
-#include "omlive.h"
+#include "cont_collect.h"
+#include "lat_collect.h"
+#include "om_counters.h"
 #include "openmetrics.h"
 #include "report.h"
 #include "serve.h"
@@ -752,7 +752,7 @@ static int publish_live(struct cs_om_live *om, const struct ksyms *ks)
 	return err;
 }
 
-static const struct ksyms *live_ks;	/* latrun.c's, for the first exposition */
+static const struct ksyms *live_ks;	/* lat_collect.c's, for the first exposition */
 
 /*
  * After the start-up probes, before kallsyms and any bpf(): HTTP in its own

@@ -2,7 +2,7 @@
 /*
  * chainscope serve's parsing of what comes from outside (serve_parse.c):
  * the --listen address and the route of a request (its method and path,
- * as libmicrohttpd hands them over). tests/fuzz_serve.c fuzzes both.
+ * as libmicrohttpd hands them over). tests/fuzz/fuzz_serve.c fuzzes both.
  */
 #ifndef CHAINSCOPE_SERVE_H
 #define CHAINSCOPE_SERVE_H

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * What serve parses of its input (serve.h): the --listen address and a
- * request's method and path. No libmicrohttpd, no BPF: tests/fuzz_serve.c
+ * request's method and path. No libmicrohttpd, no BPF: tests/fuzz/fuzz_serve.c
  * links this file alone.
  */
 #include <arpa/inet.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* chainscope CLI: what the subcommands share (userspace/chainscope.c). */
+/* chainscope CLI: what the subcommands share (userspace/main.c). */
 #ifndef CHAINSCOPE_H
 #define CHAINSCOPE_H
 
@@ -103,20 +103,6 @@ int cs_parse_args(const struct argp *argp, int argc, char **argv, void *input);
  * in *units_flag; a usage error if another of the three came before.
  */
 int cs_parse_units(const struct argp_state *state, int key, char *units_flag);
-/* --salvage, for the option tables of the commands on one trace FILE */
-#define CS_OPT_SALVAGE 0x1000
-#define CS_SALVAGE_OPTION						\
-	{ "salvage", CS_OPT_SALVAGE, NULL, 0,				\
-	  "Read a recording cut short (no trailer): every whole record, "	\
-	  "with a notice on stderr", 0 }
-/*
- * The rest of a parser for commands on one FILE (report, check):
- * one-line errors (ARGP_KEY_INIT), --salvage (cs_trace_read() then
- * salvages) and exactly one FILE argument into *file; ARGP_ERR_UNKNOWN
- * for any other key.
- */
-error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
-			  const char **file);
 
 /* A tracepoint a subcommand needs, with its number of arguments. */
 struct cs_tp {

@@ -2,7 +2,7 @@
 /*
  * The Prometheus text exposition (format 0.0.4, which OpenMetrics
  * scrapers read too) of chainscope's aggregate rows: the callback rows
- * latency and report print (cbrow.h), per-chain passes and lock waits,
+ * latency and report print (callback_row.h), per-chain passes and lock waits,
  * and chainscope's own health. One writer for every source: `report
  * --openmetrics` (a trace file), `latency --openmetrics` and `serve`
  * (live BPF, or a trace file with serve --trace).
@@ -41,7 +41,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 
-#include "cbrow.h"
+#include "callback_row.h"
 
 /* The content type the exposition is served with (serve.c) */
 #define CS_OM_CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
@@ -73,7 +73,7 @@ struct cs_om_set {
 	__u64 lost;		/* events lost (ring buffer full, ...) */
 	__u64 missed;		/* BPF recursion protection */
 	__u64 dropped;		/* statistics map full */
-	__u64 overflow;		/* entries of rows not kept (omlive.h's maximum) */
+	__u64 overflow;		/* entries of rows not kept (om_counters.h's maximum) */
 	const char *mode;	/* "tracepoints", "probes" */
 };
 

@@ -8,7 +8,6 @@
 #include "chainscope.h"
 #include "common.h"
 #include "safestr.h"
-#include "tracefile.h"
 
 enum {
 	OPT_RAW_TP = 0x100,
@@ -66,30 +65,6 @@ int cs_parse_units(const struct argp_state *state, int key, char *units_flag)
 	return key == 'n' ? CS_UNITS_NS : key == 'u' ? CS_UNITS_US : CS_UNITS_MS;
 }
 
-error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
-			  const char **file)
-{
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->err_stream = NULL;	/* as in parse_common() */
-		return 0;
-	case CS_OPT_SALVAGE:
-		cs_trace_set_default_flags(CS_TRACE_SALVAGE);
-		return 0;
-	case ARGP_KEY_ARG:
-		if (*file)
-			cs_usage_error(state, "unexpected argument '%s'", arg);
-		*file = arg;
-		return 0;
-	case ARGP_KEY_END:
-		if (!*file)
-			cs_usage_error(state, "no trace file given");
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
 static long parse_positive(const struct argp_state *state, const char *what,
 			   const char *arg)
 {
@@ -123,8 +98,7 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		c->json = true;
 		return 0;
 	case 'v':
-		c->verbose = true;
-		cs_setup_libbpf(true);	/* the start-up probes too */
+		c->verbose = true;	/* cs_mode_startup() sets libbpf up */
 		return 0;
 	case OPT_RAW_TP:
 		c->raw_tp = true;

@@ -3,7 +3,7 @@
  * chainscope user-space helpers: kernel symbols, log2 histograms.
  *
  * Nothing here makes a bpf() syscall, so all of it is unit-tested on the
- * host (userspace/test_helpers.c).
+ * host (userspace/tests/unit/test_helpers.c).
  */
 #ifndef CHAINSCOPE_TRACE_HELPERS_H
 #define CHAINSCOPE_TRACE_HELPERS_H
@@ -31,6 +31,11 @@ struct ksyms;
 #define KSYM_MAX_OFFSET (1UL << 20)
 
 /* Default path: $CHAINSCOPE_KALLSYMS, else /proc/kallsyms. */
+#define CS_SYMNAME_MAX	511	/* KSYM_NAME_LEN - 1 */
+#define CS_MODNAME_MAX	63
+/* a symbol as shown: name, "+0x", 16 hex digits, NUL */
+#define CS_SYMSTR_LEN	(CS_SYMNAME_MAX + 3 + 16 + 1)
+
 const char *ksyms__default_path(void);
 /* Load a kallsyms-format file (path NULL: the default); NULL + errno set on error. */
 struct ksyms *ksyms__load(const char *path);

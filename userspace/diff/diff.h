@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * chainscope diff's core, callable without the CLI (tests/fuzz_diff.c):
+ * chainscope diff's core, callable without the CLI (tests/fuzz/fuzz_diff.c):
  * budget rules (diff_rules.c) and the JSON stream reader (diff_input.c).
  * Nothing here exits or reads anything but the bytes it is fed; every
  * error is one line in the caller's buffer.

@@ -219,7 +219,7 @@ int cs_diff_read_callback(const struct cs_diff_ctx *c, json_object *o, size_t id
 	}
 
 	/*
-	 * The fields must agree with the histogram (cbrow.c, latency.bpf.c):
+	 * The fields must agree with the histogram (callback_row.c, latency.bpf.c):
 	 * count is the timed calls, one in a bucket each, plus the untimed
 	 * ones, which have no bucket and no duration; max is max_ns in the
 	 * units, rounded down, and falls in the highest bucket or above it

@@ -2,7 +2,7 @@
 /*
  * chainscope record: the chains' membership as CS_REC_SNAPSHOT records
  * (bpf/record.h, trace version 3), read with the chain walker
- * (chainwalk.h). At start, after the programs are attached and before the
+ * (chain_walk.h). At start, after the programs are attached and before the
  * first event is written, every head of the curated table is walked; a
  * head first seen in an event is walked when record reads that event, and
  * its snapshot follows the event in the file. `check` knows a chain's
@@ -16,7 +16,7 @@
 #include <uthash.h>
 
 #include "chainscope.h"
-#include "chainwalk.h"
+#include "chain_walk.h"
 #include "record_snap.h"
 #include "safestr.h"
 

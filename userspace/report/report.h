@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * chainscope report's core, apart from its command line: what the CLI
- * (report.c) and the fuzz target (tests/fuzz_report.c) both run.
+ * (report.c) and the fuzz target (tests/fuzz/fuzz_report.c) both run.
  */
 #ifndef CHAINSCOPE_REPORT_H
 #define CHAINSCOPE_REPORT_H
@@ -40,7 +40,7 @@ struct cs_report_opts {
 int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 		  FILE *out, FILE *err);
 
-/* --- report_snap.c: the chains record walked (CS_REC_SNAPSHOT) --- */
+/* --- snapshots.c: the chains record walked (CS_REC_SNAPSHOT) --- */
 
 size_t cs_report_snapshot_records(const struct cs_trace *t);
 /* "chains walked by record ..." and each chain's blocks; nothing if none */
@@ -48,7 +48,7 @@ void cs_report_snap_text(FILE *out, const struct cs_trace *t);
 /* ,"snapshots":[{chain, kind, ts_ns, stable, length, blocks[]}...] */
 void cs_report_snap_json(FILE *out, const struct cs_trace *t);
 
-/* --- report_export.c: the timeline (timeline.h) for other tools --- */
+/* --- export.c: the timeline (timeline.h) for other tools --- */
 
 /*
  * Chrome trace-event JSON (Perfetto UI, chrome://tracing); file is the
@@ -62,7 +62,7 @@ int cs_report_perfetto(FILE *f, const struct cs_trace *t, const char *file);
  */
 int cs_report_folded(FILE *f, const struct cs_trace *t, bool calls);
 
-/* --- report_svg.c --- */
+/* --- svg.c --- */
 
 #define CS_SVG_MAX_SERIES 12	/* bars per bucket; the rest are left out */
 
@@ -113,7 +113,7 @@ struct cs_svg_timeline {
 int cs_svg_timeline(FILE *f, const char *title, const char *note,
 		    const struct cs_svg_timeline *tl);
 
-/* --- report_timeline.c: the timelines' data, for every chain at once --- */
+/* --- svg_timeline.c: the timelines' data, for every chain at once --- */
 
 struct cs_tl_chains;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * chainscope report's timeline: pair a trace's events into slices per
- * track (timeline.h says how), for report_perfetto.c, report_folded.c and
+ * track (timeline.h says how), for export.c, export.c and
  * the timeline SVGs.
  */
 #include <errno.h>

@@ -12,9 +12,9 @@
 #                           serve --trace over HTTP on 127.0.0.1, a bounded
 #                           fuzz run
 
-OM_TEST_OBJS := $(addprefix $(OUTPUT)/core/,openmetrics.o cbrow.o output.o options.o \
+OM_TEST_OBJS := $(addprefix $(OUTPUT)/core/,openmetrics.o callback_row.o output.o options.o \
 	trace_helpers.o safestr.o symbols.o) \
-	$(addprefix $(OUTPUT)/live/,omlive.o probes.o btf_helpers.o)
+	$(addprefix $(OUTPUT)/live/,om_counters.o startup.o btf_preempt.o)
 
 $(OUTPUT)/cs-om-crafted: $(OUTPUT)/tests/unit/test_openmetrics.o $(OM_TEST_OBJS) $(TRACEFILE_LINK)
 	$(call msg,BINARY,$@)

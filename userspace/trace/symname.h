@@ -23,12 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "trace_helpers.h"	/* CS_SYMNAME_MAX, CS_MODNAME_MAX */
 #include "tracefile.h"
-
-#define CS_SYMNAME_MAX	511	/* KSYM_NAME_LEN - 1 */
-#define CS_MODNAME_MAX	63
-/* a symbol as shown: name, "+0x", 16 hex digits, NUL */
-#define CS_SYMSTR_LEN	(CS_SYMNAME_MAX + 3 + 16 + 1)
 
 static inline int cs_sym_char(int c)
 {

@@ -183,7 +183,7 @@ int cs_trace_parse_flags(const void *buf, size_t len, unsigned int flags,
 int cs_trace_read(const char *path, struct cs_trace *t, char *err, size_t errlen);
 int cs_trace_read_flags(const char *path, unsigned int flags, struct cs_trace *t,
 			char *err, size_t errlen);
-/* For the commands' --salvage option (chainscope.c). */
+/* For the commands' --salvage option (main.c). */
 void cs_trace_set_default_flags(unsigned int flags);
 void cs_trace_free(struct cs_trace *t);
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # BPF_PROG_TEST_RUN unit tests of the aggregation programs (cs-bpf-unit,
-# userspace/tests/bpf_unit.c), and `bpftool prog run` on the pinned
+# userspace/tests/guest/bpf_unit.c), and `bpftool prog run` on the pinned
 # context-free `ping` program of the test-only object bpf/tests/ping.bpf.c.
 # Nothing is attached, so this runs on the stock kernel as well.
 fail() { echo "FAIL: $*"; exit 1; }

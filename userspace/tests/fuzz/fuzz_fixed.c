@@ -2,7 +2,7 @@
 /*
  * What makes a fuzz run with a fixed seed try the same inputs every time,
  * linked into the targets that reach json-c or the clock (fuzz_report,
- * fuzz_openmetrics, fuzz_diff; tests/fuzz_run.sh runs them).
+ * fuzz_openmetrics, fuzz_diff; tests/fuzz/fuzz_run.sh runs them).
  */
 #include <json-c/json.h>
 

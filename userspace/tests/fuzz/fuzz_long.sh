@@ -6,7 +6,7 @@
 # output/fuzz-corpus/NAME; a crash is kept in output/fuzz-NAME/ and the run
 # goes on with the next target. Exit 1 if any target failed.
 #
-#   tests/fuzz_long.sh OUTPUT-DIR (userspace/.output, with the fuzz binaries,
+#   tests/fuzz/fuzz_long.sh OUTPUT-DIR (userspace/.output, with the fuzz binaries,
 #   cs-gentrace and cs-gencheck built)
 set -uo pipefail
 

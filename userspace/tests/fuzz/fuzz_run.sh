@@ -4,9 +4,9 @@
 # One libFuzzer run of a chainscope fuzz target, the same way for every
 # target (tracefile, report, check, diff, openmetrics):
 #
-#   tests/fuzz_run.sh NAME FUZZ-BINARY CORPUS-DIR [SEED-DIR-OR-FILE...]
+#   tests/fuzz/fuzz_run.sh NAME FUZZ-BINARY CORPUS-DIR [SEED-DIR-OR-FILE...]
 #
-# The seeds (the checked-in corpus tests/fuzz-corpus/NAME, what the suite
+# The seeds (the checked-in corpus tests/fuzz/corpus/NAME, what the suite
 # generated, among them one large deeply nested input) are copied into
 # CORPUS-DIR, which the run then adds to.
 #

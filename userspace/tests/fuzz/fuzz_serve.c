@@ -11,7 +11,7 @@
  *     and HEAD of exactly that path, 404 to their other paths, 405 to
  *     every other method.
  *
- * Any disagreement aborts. tests/fuzz_serve.sh runs it.
+ * Any disagreement aborts. tests/sh/fuzz_serve.sh runs it.
  */
 #include <arpa/inet.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * cs-gencheck: trace files for `chainscope check` tests and the offline
  * benchmark, written through tracefile.c.
  *
- *   cs-gencheck SCENARIO FILE     one crafted trace (tests/check.sh says
+ *   cs-gencheck SCENARIO FILE     one crafted trace (tests/sh/check.sh says
  *                                 what each must give)
  *   cs-gencheck --list            the scenario names
  *   cs-gencheck --seeds DIR       every scenario into DIR (fuzz corpus)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * cs-gencheck, shared between tests/gencheck.c (the crafted scenarios)
- * and tests/gencheck_bench.c (the benchmark trace).
+ * cs-gencheck, shared between tests/gen/gencheck.c (the crafted scenarios)
+ * and tests/gen/gencheck_bench.c (the benchmark trace).
  */
 #ifndef CHAINSCOPE_GENCHECK_H
 #define CHAINSCOPE_GENCHECK_H
@@ -46,7 +46,7 @@ extern __u64 now;
 extern __u64 cur_task;	/* the task of the next event: TASK1 or TASK2 */
 /* write one record, exit(1) on error */
 void emit(struct cs_rec_event *e);
-/* one event of the current task (tests/gencheck.c) */
+/* one event of the current task (tests/gen/gencheck.c) */
 void put(struct cs_rec_event *e, int type, __u64 head);
 void member(int type, __u64 head, const struct blk *b);
 void begin(__u64 head, int type, __u64 val, int nr_to_call);
@@ -56,7 +56,7 @@ void ret(__u64 head, __u64 val, const struct blk *b, int r);
 void cb(__u64 head, __u64 val, const struct blk *b, int r);
 void stop(__u64 head, __u64 val, const struct blk *b, int r, int nr_calls);
 
-/* tests/gencheck_snap.c: "snap-NAME" scenarios (NAME), -1 if unknown */
+/* tests/gen/gencheck_snap.c: "snap-NAME" scenarios (NAME), -1 if unknown */
 int snap_scenario(const char *name);
 #define SNAP_SCENARIOS \
 	"snap-clean", "snap-clean+nosnap", "snap-order", "snap-order+nosnap", \
@@ -67,7 +67,7 @@ int snap_scenario(const char *name);
 	"snap-phantom-unlisted+nosnap",
 
 /*
- * tests/gencheck_order.c: "order-NAME" scenarios (NAME), -1 if unknown:
+ * tests/gen/gencheck_order.c: "order-NAME" scenarios (NAME), -1 if unknown:
  * runs against the documented order of the membership events
  */
 int order_scenario(const char *name);

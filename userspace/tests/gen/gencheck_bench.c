@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * cs-gencheck bench N FILE: a clean trace of about N events for the
- * offline benchmark (tests/bench_offline.sh).
+ * offline benchmark (tests/sh/bench_offline.sh).
  */
 #include <errno.h>
 #include <stdbool.h>

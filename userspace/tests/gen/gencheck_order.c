@@ -7,7 +7,7 @@
  * A run before the register event, or after the unregister event in a
  * pass that began before it, is legal; a run in a pass that began after
  * the unregister event is legal only if the block's next membership event
- * registers it again (tests/check.sh says what each must give).
+ * registers it again (tests/sh/check.sh says what each must give).
  *
  * test_chain holds A (10), B, C (0) at the start; E (0) is not on it.
  */

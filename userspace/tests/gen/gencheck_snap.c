@@ -3,7 +3,7 @@
  * cs-gencheck snap-NAME: traces that start with the chains' snapshots
  * (CS_REC_SNAPSHOT, version 3), for the snapshot rules of `chainscope
  * check` (check_snap.c). snap-NAME+nosnap writes the same events without
- * the snapshot records: what check could judge before (tests/check.sh).
+ * the snapshot records: what check could judge before (tests/sh/check.sh).
  */
 #include <stdbool.h>
 #include <stdio.h>

@@ -557,7 +557,7 @@ static const char *const scenarios[] = {
 /* not a rule's (not listed): report's timeline tests; fuzz seeds */
 static const char *const report_scenarios[] = { "timeline", "timeline-loss" };
 
-/* the reader refuses these (tests/tracefile.sh); fuzz seeds */
+/* the reader refuses these (tests/sh/tracefile.sh); fuzz seeds */
 static const char *const bad_scenarios[] = {
 	"bad-snap-order", "bad-snap-length", "bad-snap-dup", "bad-snap-head",
 	"bad-snap-cut", "bad-snap-end", "bad-snap-prio", "bad-snap-state",

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * cs-mkreport: trace files for the report tests (tests/report.sh), written
+ * cs-mkreport: trace files for the report tests (tests/sh/report.sh), written
  * through tracefile.c's writer, which stores any name it is given: the
  * reader is what must refuse the crafted ones.
  *

@@ -15,7 +15,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "btf_helpers.h"
+#include "btf_preempt.h"
 #include "latency.h"
 #include "latency.skel.h"
 #include "trace_helpers.h"

@@ -16,7 +16,7 @@
 # qemu/tests/bench_report.sh checks the rows qemu/bench_report.py makes of the
 # guest benchmarks' output (make bench's extension tables).
 #
-#   tests/bench_offline.sh CHAINSCOPE CS-GENCHECK [CS-GENTRACE]
+#   tests/sh/bench_offline.sh CHAINSCOPE CS-GENCHECK [CS-GENTRACE]
 #   (make -C userspace bench-offline; also part of the top-level make bench)
 set -euo pipefail
 

@@ -3,13 +3,13 @@
 #
 # Host tests of `chainscope chains`: option and argument errors, head
 # resolution (SYMBOL, MODULE:SYMBOL, 0xADDR) on a synthetic kallsyms, the
-# start-up exit codes and --bpf-object. Like tests/cli.sh, every case
+# start-up exit codes and --bpf-object. Like tests/sh/cli.sh, every case
 # runs with CHAINSCOPE_PROBE_ONLY=1 and, where strace can inject errors,
 # under a guard that fails bpf()/perf_event_open()/(f)init_module() with
 # EPERM and asserts none was called. The walk itself runs in the guest
 # (qemu/guest/tests/cli-chains.sh).
 #
-#   tests/chains.sh CHAINSCOPE MKBTF
+#   tests/sh/chains.sh CHAINSCOPE MKBTF
 set -uo pipefail
 PREFIX=host.chains
 . "$(dirname "$0")/lib.sh"

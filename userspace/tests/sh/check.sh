@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# Host tests of `chainscope check` on crafted traces (tests/gencheck.c):
+# Host tests of `chainscope check` on crafted traces (tests/gen/gencheck.c):
 # nesting, orphans, the rules, loss gaps, ordering semantics, the help
 # text, and a bounded libFuzzer run of check end to end. One line per
 # case: "PASS: host.check.<case>", "FAIL: ...: why" or "SKIP: ...: why".
-# (tests/record.sh covers the rules injected by tests/gentrace.c.)
+# (tests/sh/record.sh covers the rules injected by tests/gen/gentrace.c.)
 #
-#   tests/check.sh CHAINSCOPE CS-GENCHECK CS-GENTRACE FUZZ-BINARY
+#   tests/sh/check.sh CHAINSCOPE CS-GENCHECK CS-GENTRACE FUZZ-BINARY
 #   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from the Makefile build the fuzzer)
 set -uo pipefail
 
@@ -17,7 +17,7 @@ GENTRACE=$(readlink -f "${3:?}")
 FUZZ=${4:?}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PREFIX=host.check
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 # expect SCENARIO RC "RULE..." [ERE...]: check's exit code, exactly these
@@ -171,7 +171,7 @@ expect gap-register 0 "" ', 1 passes checked, 0 violations'
 expect publish-window 0 "" ', 3 passes checked, 0 violations'
 expect republished 0 "" ', 1 passes checked, 0 violations'
 expect republished-midpass 0 "" ', 1 passes checked, 0 violations'
-# (tests/gencheck_order.c) the file is in ring-reservation order: a pass
+# (tests/gen/gencheck_order.c) the file is in ring-reservation order: a pass
 # whose call_begin follows a block's unregister event cannot reach it
 expect order-register-midpass 0 "" ', 2 passes checked, 0 violations'
 expect order-run-before-register 0 "" ', 1 passes checked, 0 violations'

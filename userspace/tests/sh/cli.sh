@@ -5,7 +5,7 @@
 # and their exit codes. One line per case: "PASS: host.cli.<name>",
 # "FAIL: host.cli.<name>: why" or "SKIP: host.cli.<name>: why".
 #
-#   tests/cli.sh CHAINSCOPE MKBTF
+#   tests/sh/cli.sh CHAINSCOPE MKBTF
 #
 # Safety: the host kernel must never get a BPF program. Every case runs
 # with CHAINSCOPE_PROBE_ONLY=1, which stops the CLI after its probes and

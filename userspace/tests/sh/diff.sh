@@ -9,7 +9,7 @@
 # (so even a regression could not load anything) and, when strace is
 # installed, a check that it made no bpf() call.
 #
-#   tests/diff.sh CHAINSCOPE BENCHATTACH FUZZ-BINARY SEED-DIR
+#   tests/sh/diff.sh CHAINSCOPE BENCHATTACH FUZZ-BINARY SEED-DIR
 #   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from the Makefile build the fuzzer)
 set -uo pipefail
 
@@ -18,7 +18,7 @@ BA=$(readlink -f "${2:?}")
 FUZZ=${3:?}
 SEEDS=$(readlink -f "${4:?}")
 PREFIX=host
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 # expect NAME RC ERR-REGEX OUT-REGEX CMD...: exit RC, stderr one line

@@ -2,19 +2,19 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # A bounded, reproducible fuzz run of what chainscope serve parses from
-# outside (tests/fuzz_serve.c): the checked-in corpus (tests/serve-seeds,
+# outside (tests/fuzz/fuzz_serve.c): the checked-in corpus (tests/serve-seeds,
 # with one 1 MiB seed), a fixed seed and number of runs, a per-input
 # timeout and an RSS limit. "PASS: host.serve.fuzz" or "FAIL: ...: why";
 # a failing run keeps its input and log in output/fuzz-serve/.
 #
-#   tests/fuzz_serve.sh FUZZ-BINARY SEED-DIR
+#   tests/sh/fuzz_serve.sh FUZZ-BINARY SEED-DIR
 #   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from serve.mk build and run the fuzzer)
 set -uo pipefail
 
 FUZZ=${1:?usage: fuzz_serve.sh FUZZ-BINARY SEED-DIR}
 SEEDS=$(readlink -f "${2:?}")
 PREFIX=host.serve
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 trap 'rm -rf "$TMP"' EXIT
 

@@ -8,13 +8,13 @@
 # what install put there. One line per case: "PASS: host.install.<case>",
 # "FAIL: ...: why", "SKIP: ...: why".
 #
-#   tests/install.sh REPO NR-MAN-PAGES
+#   tests/sh/install.sh REPO NR-MAN-PAGES
 set -uo pipefail
 
 REPO=$(readlink -f "${1:?usage: install.sh REPO NR-MAN-PAGES}")
 NMANS=${2:?}
 PREFIX=host.install
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 D=$TMP/root

@@ -8,7 +8,7 @@
 # ephemeral port. One line per case: "PASS: host.openmetrics.<case>",
 # "FAIL: ...: why", "SKIP: ...: why".
 #
-#   tests/openmetrics.sh CHAINSCOPE CS-GENTRACE CS-MKREPORT CS-OM-CRAFTED
+#   tests/sh/openmetrics.sh CHAINSCOPE CS-GENTRACE CS-MKREPORT CS-OM-CRAFTED
 set -uo pipefail
 
 CS=$(readlink -f "${1:?usage: openmetrics.sh CHAINSCOPE CS-GENTRACE CS-MKREPORT CS-OM-CRAFTED [FUZZ]}")
@@ -17,7 +17,7 @@ MK=$(readlink -f "${3:?}")
 CRAFTED=$(readlink -f "${4:?}")
 FUZZ=${5:-}
 PREFIX=host.openmetrics
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 have_promtool=1
@@ -188,7 +188,7 @@ if [ "$have_promtool" = 1 ]; then
 	fi
 fi
 
-# --- serve's counters (omlive.c) from two synthetic samples, no BPF ----------
+# --- serve's counters (om_counters.c) from two synthetic samples, no BPF ----------
 # addresses hidden (the default): numbered in order of first use
 "$CRAFTED" --live >"$TMP/live.prom"
 # shown (--show-addresses): as they are
@@ -620,7 +620,7 @@ if [ "$rc" = 0 ] && grep -q "warning: --show-addresses: .*kernel addresses" <<<"
 else
 	fail serve.show-addresses-says-so "exit $rc: ${err:0:300}"
 fi
-# --- fuzz report --openmetrics (tests/fuzz_openmetrics.c) -----------------------
+# --- fuzz report --openmetrics (tests/fuzz/fuzz_openmetrics.c) -----------------------
 if [ -z "$FUZZ" ]; then
 	skip fuzz "no fuzz target given"
 elif fuzz_ready; then

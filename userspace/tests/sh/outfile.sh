@@ -12,13 +12,13 @@
 # CHAINSCOPE_PROBE_ONLY=1, after its probes; report and chains
 # --bpf-object need no privileges.
 #
-#   tests/outfile.sh CHAINSCOPE CS-GENTRACE
+#   tests/sh/outfile.sh CHAINSCOPE CS-GENTRACE
 set -uo pipefail
 
 CS=$(readlink -f "${1:?usage: outfile.sh CHAINSCOPE CS-GENTRACE}")
 GEN=$(readlink -f "${2:?}")
 PREFIX=host.outfile
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 export CHAINSCOPE_PROBE_ONLY=1
 ROOT=0

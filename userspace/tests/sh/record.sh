@@ -7,7 +7,7 @@
 # read files; record is only run to its argument errors and start-up
 # probes (with CHAINSCOPE_PROBE_ONLY=1 as in cli.sh).
 #
-#   tests/record.sh CHAINSCOPE CS-GENTRACE FUZZ-BINARY
+#   tests/sh/record.sh CHAINSCOPE CS-GENTRACE FUZZ-BINARY
 #   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from the Makefile build the fuzzer)
 set -uo pipefail
 
@@ -15,7 +15,7 @@ CS=$(readlink -f "${1:?usage: record.sh CHAINSCOPE CS-GENTRACE FUZZ}")
 GEN=$(readlink -f "${2:?}")
 FUZZ=${3:?}
 PREFIX=host
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 export CHAINSCOPE_PROBE_ONLY=1
 

@@ -7,9 +7,9 @@
 # benchmark line. One line per case: "PASS: host.report.<case>",
 # "FAIL: ...: why", "SKIP: ...: why"; "BENCH: ..." lines only inform.
 #
-#   tests/report.sh CHAINSCOPE CS-MKREPORT FUZZ-BINARY CS-GENTRACE
+#   tests/sh/report.sh CHAINSCOPE CS-MKREPORT FUZZ-BINARY CS-GENTRACE
 #   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from report.mk build and run the fuzzer,
-#   through tests/fuzz_run.sh)
+#   through tests/fuzz/fuzz_run.sh)
 set -uo pipefail
 
 CS=$(readlink -f "${1:?usage: report.sh CHAINSCOPE CS-MKREPORT FUZZ CS-GENTRACE}")
@@ -18,7 +18,7 @@ FUZZ=${3:?}
 GEN=$(readlink -f "${4:?}")
 HERE=$(dirname "$(readlink -f "$0")")
 PREFIX=host.report
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
 # one line, no control bytes: what a message must be
@@ -103,7 +103,7 @@ else
 	fail names-offset-form "exit $rc: ${out:0:300} ${err:0:300}"
 fi
 
-# --- return-code classes (cbrow.c), text and JSON --------------------------
+# --- return-code classes (callback_row.c), text and JSON --------------------------
 "$MK" names "$TMP/n.cstrace" test_chain cb_x testmod >/dev/null
 run "$CS" report "$TMP/n.cstrace"
 if [ "$rc" = 0 ] && grep -q '^chain: test_chain (blocking) callback: cb_x  count=7 .* stop=2 bad=1 errno=2$' <<<"$out"; then
@@ -279,7 +279,7 @@ else
 fi
 # a name longer than SVG_NAME_MAX (200) is cut there and gets the address;
 # the timeline's file keeps its whole suffix (it lost "vg" before: the
-# report fuzzer's crash, tests/fuzz-corpus/report/crash-long-timeline-name)
+# report fuzzer's crash, tests/fuzz/corpus/report/crash-long-timeline-name)
 l201=$(printf 'a%.0s' $(seq 201))
 a=$(svgnames long-name "$l201" "${l201:1}b")
 l200=${l201:1}

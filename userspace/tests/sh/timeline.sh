@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # Host tests of report's timeline exports: --perfetto (validated against
-# the trace-event format's rules by tests/trace_event_check.py, which is
+# the trace-event format's rules by tests/sh/trace_event_check.py, which is
 # tested itself on broken files), --folded, and the SVGs of --svg (the
 # timeline, and a legend that covers no bar), on generated traces
 # (cs-gentrace, cs-mkreport) and on traces recorded in QEMU guests
@@ -10,7 +10,7 @@
 # "FAIL: ...: why", "SKIP: ...: why". python3 reads the outputs; the
 # product never runs it.
 #
-#   tests/timeline.sh CHAINSCOPE CS-GENTRACE CS-MKREPORT
+#   tests/sh/timeline.sh CHAINSCOPE CS-GENTRACE CS-MKREPORT
 set -uo pipefail
 
 CS=$(readlink -f "${1:?usage: timeline.sh CHAINSCOPE CS-GENTRACE CS-MKREPORT}")
@@ -18,7 +18,7 @@ GEN=$(readlink -f "${2:?}")
 MK=$(readlink -f "${3:?}")
 HERE=$(dirname "$(readlink -f "$0")")
 PREFIX=host.timeline
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$HERE/lib.sh"
 
 if ! command -v python3 >/dev/null; then

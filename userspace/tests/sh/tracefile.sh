@@ -8,7 +8,7 @@
 # only read files, and record is stopped by its output path or by
 # CHAINSCOPE_PROBE_ONLY=1 (as in cli.sh).
 #
-#   tests/tracefile.sh CHAINSCOPE CS-GENTRACE MKBTF
+#   tests/sh/tracefile.sh CHAINSCOPE CS-GENTRACE MKBTF
 set -uo pipefail
 
 CS=$(readlink -f "${1:?usage: tracefile.sh CHAINSCOPE CS-GENTRACE MKBTF}")
@@ -16,7 +16,7 @@ GEN=$(readlink -f "${2:?}")
 MKBTF=$(readlink -f "${3:?}")
 DATA=$(dirname "$(readlink -f "$0")")/../data
 PREFIX=host.tracefile
-# shellcheck source=userspace/tests/lib.sh
+# shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 export CHAINSCOPE_PROBE_ONLY=1
 
@@ -154,7 +154,7 @@ else
 fi
 
 # --- snapshot records (version 3): each refused with its byte offset ---------
-# bad-snap-*: tests/gentrace.c; record i starts at 256 + 96 * i
+# bad-snap-*: tests/gen/gentrace.c; record i starts at 256 + 96 * i
 snapbad() {
 	"$GEN" "$1" "$TMP/$1.cstrace" || { fail "$1" "generator failed"; return; }
 	expect2 "$1" "$2" "$CS" check "$TMP/$1.cstrace"

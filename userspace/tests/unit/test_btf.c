@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Host unit test of btf_helpers.c: the per-CPU offset of x86's
+ * Host unit test of btf_preempt.c: the per-CPU offset of x86's
  * preempt_count as bpf/exec_ctx.bpf.h needs it, from kernel-shaped BTF
  * built in memory with libbpf's BTF writer (no bpf() call).
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
-#include "btf_helpers.h"
+#include "btf_preempt.h"
 
 static int failed;
 

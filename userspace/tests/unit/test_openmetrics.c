@@ -2,11 +2,11 @@
 /*
  * cs-om-crafted: the exposition (openmetrics.c) of one crafted row whose
  * names hold what the format must escape (backslash, double quote,
- * newline), for tests/openmetrics.sh: with --raw the label values are
+ * newline), for tests/sh/openmetrics.sh: with --raw the label values are
  * written as they are, unescaped, which promtool must refuse (so that its
  * acceptance of the escaped output means something).
  *
- * With --live [--only-first-chain], the exposition omlive.c makes of two
+ * With --live [--only-first-chain], the exposition om_counters.c makes of two
  * synthetic samples of latency's maps (and one of contention's), as
  * `chainscope serve` adds them up: the counters must be the sums, and a
  * callback of the first sample only must keep its values. Addresses are
@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cbrow.h"
+#include "callback_row.h"
 #include "chainscope.h"
-#include "omlive.h"
+#include "om_counters.h"
 #include "openmetrics.h"
 
 #define CRAFTED "bad\\name\"}\nx{"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * chainscope report --svg: the data of every chain's timeline SVG
- * (cs_svg_timeline(), report_svg.c), from one walk of the trace's
+ * (cs_svg_timeline(), svg.c), from one walk of the trace's
  * timeline (timeline.h). Per chain only the columns some pass began in
  * are kept, each with the longest such pass: memory grows with the
  * passes, at most CS_SVG_TL_COLS columns per chain.
@@ -13,9 +13,10 @@
 #define HASH_NONFATAL_OOM 1
 #include <uthash.h>
 
-#include "cbrow.h"
+#include "callback_row.h"
 #include "report.h"
 #include "timeline.h"
+#include "trace_cli.h"
 #include "tracefile.h"
 
 struct tl_chain {

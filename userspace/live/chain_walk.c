@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * chainscope: the chain walker (userspace/chainwalk.h). Runs
+ * chainscope: the chain walker (userspace/live/chain_walk.h). Runs
  * bpf/chains.bpf.c with BPF_PROG_TEST_RUN, twice per head, and checks
  * what it read against kallsyms: every notifier_call must be the start of
  * a text symbol (or a weak one), and priorities must not increase along the list (the
@@ -22,7 +22,7 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
-#include "chainwalk.h"
+#include "chain_walk.h"
 #include "chains.h"
 #include "chains.skel.h"
 

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Monotonic counters from latency's samples (latrun.h), for the live
+ * Monotonic counters from latency's samples (lat_collect.h), for the live
  * exposition of `latency --openmetrics` and `chainscope serve`: every
  * (chain, callback, block) and chain ever seen keeps its values, added
  * to at each interval, until the process ends.
  */
-#ifndef CHAINSCOPE_OMLIVE_H
-#define CHAINSCOPE_OMLIVE_H
+#ifndef CHAINSCOPE_OM_COUNTERS_H
+#define CHAINSCOPE_OM_COUNTERS_H
 
 #include <stdio.h>
 #include <linux/types.h>
 
 #include "chainscope.h"
-#include "contrun.h"
-#include "latrun.h"
+#include "cont_collect.h"
+#include "lat_collect.h"
 
 struct cs_om_live;
 
@@ -41,4 +41,4 @@ int cs_om_live_add_locks(struct cs_om_live *om, const struct cs_cont_sample *smp
 int cs_om_live_write(struct cs_om_live *om, FILE *f, const struct ksyms *ks);
 void cs_om_live_free(struct cs_om_live *om);
 
-#endif /* CHAINSCOPE_OMLIVE_H */
+#endif /* CHAINSCOPE_OM_COUNTERS_H */

@@ -14,9 +14,9 @@
 #include <bpf/libbpf.h>
 #include <uthash.h>
 
-#include "chainwalk.h"
+#include "chain_walk.h"
+#include "probes.h"
 #include "probemode.h"
-#include "../bpf/probemode.h"
 
 /* --- running -------------------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * A callback's row, shared by latency and report (see cbrow.h).
+ * A callback's row, shared by latency and report (see callback_row.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,9 +9,8 @@
 #define HASH_NONFATAL_OOM 1	/* a failed add leaves the item's hh.tbl NULL */
 #include <uthash.h>
 
-#include "cbrow.h"
+#include "callback_row.h"
 #include "chainscope.h"
-#include "tracefile.h"
 
 enum cs_ret_class cs_ret_classify(int ret)
 {
@@ -31,16 +30,6 @@ const char *cs_lock_op_name(unsigned int op)
 }
 
 /* --- symbols ---------------------------------------------------------------- */
-
-void cs_sym_from_trace(struct cs_sym *s, const struct cs_trace *t, __u64 addr)
-{
-	const struct cs_trace_sym *ts = cs_trace_sym_find(t, addr);
-
-	s->addr = addr;
-	s->name = ts ? ts->name : NULL;
-	s->off = 0;		/* a snapshot's names carry their "+0x.." */
-	s->module = ts ? ts->module : NULL;
-}
 
 void cs_sym_from_ksyms(struct cs_sym *s, const struct ksyms *ks, __u64 addr)
 {

@@ -8,9 +8,10 @@
  */
 #include <json-c/json.h>
 
-#include "cbrow.h"
+#include "callback_row.h"
 #include "chainscope.h"
 #include "report.h"
+#include "trace_cli.h"
 #include "tracefile.h"
 
 size_t cs_report_snapshot_records(const struct cs_trace *t)

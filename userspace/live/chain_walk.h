@@ -7,8 +7,8 @@
  *
  * The walk is not atomic with respect to writers: see cs_chain.stable.
  */
-#ifndef CHAINSCOPE_CHAINWALK_H
-#define CHAINSCOPE_CHAINWALK_H
+#ifndef CHAINSCOPE_CHAIN_WALK_H
+#define CHAINSCOPE_CHAIN_WALK_H
 
 #include <stdbool.h>
 #include <linux/types.h>
@@ -111,4 +111,4 @@ int cs_chain_infer(struct cs_chainwalk *w, const struct ksyms *ks, __u64 head,
  */
 int cs_chain_known_heads(const struct ksyms *ks, struct cs_chain **out);
 
-#endif /* CHAINSCOPE_CHAINWALK_H */
+#endif /* CHAINSCOPE_CHAIN_WALK_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-#ifndef CHAINSCOPE_BTF_HELPERS_H
-#define CHAINSCOPE_BTF_HELPERS_H
+#ifndef CHAINSCOPE_BTF_PREEMPT_H
+#define CHAINSCOPE_BTF_PREEMPT_H
 
 #include <linux/types.h>
 
@@ -13,4 +13,4 @@ struct btf;
  */
 __u64 btf_preempt_count_off(const struct btf *btf);
 
-#endif /* CHAINSCOPE_BTF_HELPERS_H */
+#endif /* CHAINSCOPE_BTF_PREEMPT_H */

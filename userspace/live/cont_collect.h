@@ -2,10 +2,10 @@
 /*
  * contention's BPF collection, apart from what is done with each
  * interval: `chainscope contention` prints it, `chainscope serve` adds
- * the lock waits up into its counters (omlive.c).
+ * the lock waits up into its counters (om_counters.c).
  */
-#ifndef CHAINSCOPE_CONTRUN_H
-#define CHAINSCOPE_CONTRUN_H
+#ifndef CHAINSCOPE_CONT_COLLECT_H
+#define CHAINSCOPE_CONT_COLLECT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,4 +47,4 @@ struct cs_cont *cs_cont_start(const struct cs_common *c, const struct ksyms *ks,
 int cs_cont_drain(struct cs_cont *ct, struct cs_cont_sample *s);
 void cs_cont_stop(struct cs_cont *ct);
 
-#endif /* CHAINSCOPE_CONTRUN_H */
+#endif /* CHAINSCOPE_CONT_COLLECT_H */

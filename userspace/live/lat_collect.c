@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * latency's BPF collection (latrun.h): start-up probes, loading and
+ * latency's BPF collection (lat_collect.h): start-up probes, loading and
  * attaching latency.bpf.c, then one drained sample per interval handed
  * to the caller. `chainscope latency` prints the samples; `latency
- * --openmetrics` and `chainscope serve` add them up (omlive.c).
+ * --openmetrics` and `chainscope serve` add them up (om_counters.c).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -13,10 +13,10 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
-#include "chainwalk.h"
+#include "chain_walk.h"
 #include "latency.skel.h"
-#include "latrun.h"
-#include "probemode.h"
+#include "lat_collect.h"
+#include "probes.h"
 
 /* the two generations of hists and chain_hists (see latency.bpf.c) */
 static struct cs_gen_map lat_gen, chain_gen;

@@ -2,12 +2,12 @@
 /*
  * latency's BPF collection, apart from what is done with each interval:
  * `chainscope latency` prints it, `latency --openmetrics` and `chainscope
- * serve` add it up into monotonic counters (omlive.c). Start-up checks,
+ * serve` add it up into monotonic counters (om_counters.c). Start-up checks,
  * exit codes, loading, attaching and the interval loop are latency's for
  * every caller.
  */
-#ifndef CHAINSCOPE_LATRUN_H
-#define CHAINSCOPE_LATRUN_H
+#ifndef CHAINSCOPE_LAT_COLLECT_H
+#define CHAINSCOPE_LAT_COLLECT_H
 
 #include <stdbool.h>
 #include <linux/types.h>
@@ -78,4 +78,4 @@ struct cs_lat_run {
 /* The whole run, until a signal or COUNT; the exit code. */
 int cs_latency_run(struct cs_lat_run *run);
 
-#endif /* CHAINSCOPE_LATRUN_H */
+#endif /* CHAINSCOPE_LAT_COLLECT_H */

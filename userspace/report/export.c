@@ -27,10 +27,11 @@
 #define HASH_NONFATAL_OOM 1
 #include <uthash.h>
 
-#include "cbrow.h"
+#include "callback_row.h"
 #include "chainscope.h"
 #include "report.h"
 #include "timeline.h"
+#include "trace_cli.h"
 #include "tracefile.h"
 
 /* pid and tid spaces of the made-up tracks, above any Linux pid (2^22) */

@@ -95,7 +95,7 @@ struct cs_pm_attach_stats {
 };
 void cs_pm_get_attach_stats(const struct cs_pm *pm, struct cs_pm_attach_stats *st);
 
-/* between probemode.c and probemode_run.c */
+/* between probes.c and probes_run.c */
 #define CS_PM_MAX_MISSING 32
 extern const char *cs_pm_missing_fn[CS_PM_MAX_MISSING];	/* API not in BTF */
 extern int cs_pm_nr_missing;

@@ -5,8 +5,8 @@
  * the JSON row. Both commands print through here, so their layouts cannot
  * drift apart.
  */
-#ifndef CHAINSCOPE_CBROW_H
-#define CHAINSCOPE_CBROW_H
+#ifndef CHAINSCOPE_CALLBACK_ROW_H
+#define CHAINSCOPE_CALLBACK_ROW_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "common.h"
-#include "symname.h"	/* CS_SYMSTR_LEN */
+#include "trace_helpers.h"	/* CS_SYMSTR_LEN */
 
 struct cs_trace;
 struct ksyms;
@@ -46,8 +46,7 @@ struct cs_sym {
 	unsigned long off;	/* shown as name+0x<off> when not 0 */
 	const char *module;	/* NULL: vmlinux, or no symbol */
 };
-/* from a trace file's symbol snapshot, or from kallsyms */
-void cs_sym_from_trace(struct cs_sym *s, const struct cs_trace *t, __u64 addr);
+/* from kallsyms; from a trace file's symbol snapshot: cs_sym_from_trace() */
 void cs_sym_from_ksyms(struct cs_sym *s, const struct ksyms *ks, __u64 addr);
 /* "sym", "sym+0x10" or the address (cs_addr_str) into buf (CS_SYMSTR_LEN
  * holds any); buf */
@@ -124,4 +123,4 @@ void cs_cbrow_print(FILE *f, const struct cs_cbrow *r, int units);
 /* The JSON row (caller owns the object). */
 json_object *cs_cbrow_json(const struct cs_cbrow *r, int units);
 
-#endif /* CHAINSCOPE_CBROW_H */
+#endif /* CHAINSCOPE_CALLBACK_ROW_H */

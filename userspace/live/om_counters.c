@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Monotonic counters from latency's samples (omlive.h). A sample holds
+ * Monotonic counters from latency's samples (om_counters.h). A sample holds
  * what ran since the previous one (latency drains a map generation each
  * interval), so adding the samples up gives counters since start; rows
  * are never removed, so a chain or callback that goes away keeps its
@@ -14,8 +14,8 @@
 #define HASH_NONFATAL_OOM 1	/* a failed add leaves the item's hh.tbl NULL */
 #include <uthash.h>
 
-#include "cbrow.h"
-#include "omlive.h"
+#include "callback_row.h"
+#include "om_counters.h"
 #include "openmetrics.h"
 
 struct om_cb {

@@ -11,10 +11,10 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
+#include "chain_watch.h"
+#include "chain_walk.h"
+#include "probes.h"
 #include "chainseen.h"
-#include "chainwalk.h"
-#include "probemode.h"
-#include "../bpf/chainseen.h"
 #include "chainseen.skel.h"
 
 /* tracepoints mode's programs are the tp_btf ones; the rest are fentry */

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
-#include "btf_helpers.h"
+#include "btf_preempt.h"
 
 /* The offset in bytes of member NAME in struct/union ID, anonymous members searched. */
 static long btf_member_off(const struct btf *btf, __u32 id, const char *name, int depth)

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* What the commands that read a trace file share: see trace_cli.h. */
+#include <errno.h>
+
+#include "callback_row.h"
+#include "chainscope.h"
+#include "trace_cli.h"
+#include "tracefile.h"
+
+error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
+			  const char **file)
+{
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->err_stream = NULL;	/* as in parse_common() */
+		return 0;
+	case CS_OPT_SALVAGE:
+		cs_trace_set_default_flags(CS_TRACE_SALVAGE);
+		return 0;
+	case ARGP_KEY_ARG:
+		if (*file)
+			cs_usage_error(state, "unexpected argument '%s'", arg);
+		*file = arg;
+		return 0;
+	case ARGP_KEY_END:
+		if (!*file)
+			cs_usage_error(state, "no trace file given");
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+void cs_sym_from_trace(struct cs_sym *s, const struct cs_trace *t, __u64 addr)
+{
+	const struct cs_trace_sym *ts = cs_trace_sym_find(t, addr);
+
+	s->addr = addr;
+	s->name = ts ? ts->name : NULL;
+	s->off = 0;		/* a snapshot's names carry their "+0x.." */
+	s->module = ts ? ts->module : NULL;
+}

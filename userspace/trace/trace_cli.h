@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What the commands that read a trace file share (trace_cli.c): the
+ * FILE argument with --salvage, and a trace's symbols as rows show them.
+ */
+#ifndef CHAINSCOPE_TRACE_CLI_H
+#define CHAINSCOPE_TRACE_CLI_H
+
+#include <argp.h>
+#include <linux/types.h>
+
+struct cs_sym;
+struct cs_trace;
+
+/* --salvage, for the option tables of the commands on one trace FILE */
+#define CS_OPT_SALVAGE 0x1000
+#define CS_SALVAGE_OPTION						\
+	{ "salvage", CS_OPT_SALVAGE, NULL, 0,				\
+	  "Read a recording cut short (no trailer): every whole record, "	\
+	  "with a notice on stderr", 0 }
+/*
+ * The rest of a parser for commands on one FILE (report, check):
+ * one-line errors (ARGP_KEY_INIT), --salvage (cs_trace_read() then
+ * salvages) and exactly one FILE argument into *file; ARGP_ERR_UNKNOWN
+ * for any other key.
+ */
+error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
+			  const char **file);
+
+/* s from the trace's symbol snapshot (callback_row.h: struct cs_sym) */
+void cs_sym_from_trace(struct cs_sym *s, const struct cs_trace *t, __u64 addr);
+
+#endif /* CHAINSCOPE_TRACE_CLI_H */
