@@ -4,20 +4,14 @@
  * for their lock (notifier:notifier_lock_wait), per chain and lock op,
  * cross-checked against lock:contention_begin/end, with the top waiters.
  */
-#include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include "callback_row.h"
 #include "chainscope.h"
-#include "chain_walk.h"
-#include "probes.h"
-#include "contention.h"
-#include "contention.skel.h"
 #include "cont_collect.h"
+#include "contention.h"
+#include "probes.h"
 
 #define TOP_WAITERS 5
 
@@ -72,28 +66,6 @@ static const struct argp argp = {
 	.children = cs_common_children,
 };
 
-static int cmp_cont(const void *a, const void *b)
-{
-	const struct cs_cont_key *x = &((const struct cs_cont_entry *)a)->key;
-	const struct cs_cont_key *y = &((const struct cs_cont_entry *)b)->key;
-
-	if (x->head != y->head)
-		return x->head < y->head ? -1 : 1;
-	return (int)x->op - (int)y->op;
-}
-
-/* by head, then most total wait first */
-static int cmp_waiter(const void *a, const void *b)
-{
-	const struct cs_waiter_entry *x = a, *y = b;
-
-	if (x->key.head != y->key.head)
-		return x->key.head < y->key.head ? -1 : 1;
-	if (x->val.total_ns != y->val.total_ns)
-		return x->val.total_ns > y->val.total_ns ? -1 : 1;
-	return (int)x->key.pid - (int)y->key.pid;
-}
-
 static const char *op_name(__u32 op)
 {
 	return cs_lock_op_name(op);
@@ -143,47 +115,6 @@ static void print_waiters(const struct cs_waiter_entry *w, int n, __u64 head)
 		       cs_ns_to_units(w[i].val.max_ns, env.c.units), unit);
 		shown++;
 	}
-}
-
-/* the two generations of waits and waiters (see contention.bpf.c) */
-struct cs_cont {
-	const struct cs_common *c;
-	struct contention_bpf *skel;
-	struct cs_gen_map waits_gen, waiters_gen;
-};
-
-int cs_cont_drain(struct cs_cont *ct, struct cs_cont_sample *smp)
-{
-	const char *cmd = ct->c->cmd;
-	int wfd, tfd;
-
-	memset(smp, 0, sizeof(*smp));
-	/* take the written generations out of use, then read them whole */
-	wfd = cs_gen_swap(&ct->waits_gen);
-	tfd = wfd < 0 ? wfd : cs_gen_swap(&ct->waiters_gen);
-	if (wfd < 0 || tfd < 0) {
-		warn("%s: error: cannot switch the BPF maps: %s\n", cmd,
-		     strerror(wfd < 0 ? -wfd : -tfd));
-		return -EIO;
-	}
-	smp->nc = cs_drain_map(wfd, sizeof(struct cs_cont_key),
-			       offsetof(struct cs_cont_entry, val),
-			       sizeof(struct cs_cont_entry), (void **)&smp->ce);
-	smp->nw = cs_drain_map(tfd, sizeof(struct cs_waiter_key),
-			       offsetof(struct cs_waiter_entry, val),
-			       sizeof(struct cs_waiter_entry), (void **)&smp->we);
-	if (smp->nc < 0 || smp->nw < 0) {
-		warn("%s: error: cannot read the BPF maps: %s\n", cmd,
-		     strerror(smp->nc < 0 ? -smp->nc : -smp->nw));
-		free(smp->ce);
-		free(smp->we);
-		memset(smp, 0, sizeof(*smp));
-		return -EIO;
-	}
-	qsort(smp->ce, smp->nc, sizeof(*smp->ce), cmp_cont);
-	qsort(smp->we, smp->nw, sizeof(*smp->we), cmp_waiter);
-	cs_read_health(ct->skel->obj, bpf_map__fd(ct->skel->maps.stats), &smp->health);
-	return 0;
 }
 
 static int print_interval(struct cs_cont *ct, const struct ksyms *ks,
@@ -283,121 +214,6 @@ out:
 	free(ce);
 	free(we);
 	return err;
-}
-
-static void pick_programs(const struct cs_common *c, struct contention_bpf *skel, bool btf,
-			  bool lock_tps)
-{
-	bool tps = c->mode == CS_MODE_TRACEPOINTS;
-
-	bpf_program__set_autoload(skel->progs.lock_wait_btf, tps && btf);
-	bpf_program__set_autoload(skel->progs.lock_wait_raw, tps && !btf);
-	bpf_program__set_autoload(skel->progs.contention_begin_btf, lock_tps && btf);
-	bpf_program__set_autoload(skel->progs.contention_begin_raw, lock_tps && !btf);
-	bpf_program__set_autoload(skel->progs.contention_end_btf, lock_tps && btf);
-	bpf_program__set_autoload(skel->progs.contention_end_raw, lock_tps && !btf);
-}
-
-/*
- * probes mode without -c: the blocking and SRCU heads of the curated
- * table (cs_chain_known_heads()). Returns how many, or -1.
- */
-static int watch_known_heads(const struct cs_common *c, struct contention_bpf *skel,
-			     const struct ksyms *ks)
-{
-	int fd = bpf_map__fd(skel->maps.watched_heads);
-	struct cs_chain *known = NULL;
-	int i, n, nr = 0;
-
-	n = cs_chain_known_heads(ks, &known);
-	for (i = 0; i < n; i++) {
-		__u32 kind = known[i].kind;
-
-		if (kind != CS_KIND_BLOCKING && kind != CS_KIND_SRCU)
-			continue;
-		if (bpf_map_update_elem(fd, &known[i].head, &kind, BPF_ANY)) {
-			warn("%s: error: cannot watch chain %s: %s\n", c->cmd,
-			     known[i].name, strerror(errno));
-			free(known);
-			return -1;
-		}
-		nr++;
-	}
-	free(known);
-	return nr;
-}
-
-struct cs_cont *cs_cont_start(const struct cs_common *c, const struct ksyms *ks,
-			      __u64 head, bool lock_tps, char *how, size_t how_len)
-{
-	struct cs_cont *ct = calloc(1, sizeof(*ct));
-	struct contention_bpf *skel;
-	int err, nr_locks;
-	bool btf;
-
-	if (!ct) {
-		warn("%s: error: out of memory\n", c->cmd);
-		return NULL;
-	}
-	ct->c = c;
-	skel = ct->skel = contention_bpf__open();
-	if (!skel) {
-		warn("%s: error: failed to open BPF skeleton\n", c->cmd);
-		goto fail;
-	}
-	skel->rodata->targ_head = head;
-	skel->rodata->targ_units = c->units;
-	skel->rodata->targ_probes = c->mode == CS_MODE_PROBES;
-	if (cs_map_entries()) {
-		bpf_map__set_max_entries(skel->maps.waits_0, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.waits_1, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.waiters_0, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.waiters_1, cs_map_entries());
-	}
-	if (head)	/* -c: the lock is found from the head (CO-RE offsets) */
-		bpf_map__set_max_entries(skel->maps.watched_locks, 1);
-	btf = !c->raw_tp && cs_tp_btf_usable(c->mode == CS_MODE_TRACEPOINTS ?
-						"notifier_lock_wait" : "contention_begin");
-	pick_programs(c, skel, btf, lock_tps);
-
-	err = contention_bpf__load(skel);
-	if (err) {
-		warn("%s: error: failed to load BPF skeleton: %s\n", c->cmd,
-		     strerror(-err));
-		goto fail;
-	}
-	cs_gen_init(&ct->waits_gen, skel->maps.waits, skel->maps.waits_0, skel->maps.waits_1);
-	cs_gen_init(&ct->waiters_gen, skel->maps.waiters, skel->maps.waiters_0,
-		    skel->maps.waiters_1);
-	if (c->mode == CS_MODE_PROBES) {
-		nr_locks = head ? 1 : watch_known_heads(c, skel, ks);
-		if (nr_locks < 0)
-			goto fail;
-		snprintf(how, how_len, "mode probes: lock:contention_begin/end on the "
-			 "locks of %d chains, contended acquisitions only", nr_locks);
-	} else {
-		snprintf(how, how_len, "mode tracepoints: %s programs",
-			 btf ? "tp_btf" : "raw_tp");
-	}
-	err = contention_bpf__attach(skel);
-	if (err) {
-		warn("%s: error: failed to attach BPF programs: %s\n", c->cmd,
-		     strerror(-err));
-		goto fail;
-	}
-
-	return ct;
-fail:
-	cs_cont_stop(ct);
-	return NULL;
-}
-
-void cs_cont_stop(struct cs_cont *ct)
-{
-	if (!ct)
-		return;
-	contention_bpf__destroy(ct->skel);
-	free(ct);
 }
 
 int cmd_contention(int argc, char **argv)
