@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
+#include "cmd.h"
 #include "safestr.h"
 
 const char *argp_program_version = "chainscope 0.1";

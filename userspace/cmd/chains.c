@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "chainscope.h"
+#include "live.h"
 #include "chain_watch.h"
 #include "chain_walk.h"
 #include "outfile.h"

@@ -9,6 +9,7 @@
 
 #include "callback_row.h"
 #include "chainscope.h"
+#include "live.h"
 #include "cont_collect.h"
 #include "contention.h"
 #include "probes.h"

@@ -14,6 +14,7 @@
 #include "callback_row.h"
 #include "chain_walk.h"
 #include "chainscope.h"
+#include "live.h"
 #include "latency.h"
 #include "latency.skel.h"
 #include "lat_collect.h"

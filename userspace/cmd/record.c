@@ -21,6 +21,7 @@
 #include <uthash.h>
 
 #include "chainscope.h"
+#include "live.h"
 #include "chain_walk.h"
 #include "probes.h"
 #include "record.h"

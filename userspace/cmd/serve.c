@@ -26,6 +26,7 @@
 #include <sys/socket.h>
 
 #include "chainscope.h"
+#include "live.h"
 #include "cont_collect.h"
 #include "lat_collect.h"
 #include "om_counters.h"

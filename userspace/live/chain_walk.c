@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
+#include "live.h"
 #include "chain_walk.h"
 #include "chains.h"
 #include "chains.skel.h"

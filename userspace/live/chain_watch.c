@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
+#include "live.h"
 #include "chain_watch.h"
 #include "chain_walk.h"
 #include "probes.h"

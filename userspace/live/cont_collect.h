@@ -12,6 +12,7 @@
 #include <linux/types.h>
 
 #include "chainscope.h"
+#include "live.h"
 #include "contention.h"
 
 struct cs_cont_entry {

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
+#include "live.h"
 #include "chain_walk.h"
 #include "latency.skel.h"
 #include "lat_collect.h"

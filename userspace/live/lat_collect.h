@@ -13,6 +13,7 @@
 #include <linux/types.h>
 
 #include "chainscope.h"
+#include "live.h"
 #include "latency.h"
 
 /* One drained map entry each (bpf/latency.h) */

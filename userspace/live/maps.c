@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
+#include "live.h"
 #include "common.h"
 
 __u32 cs_map_entries(void)

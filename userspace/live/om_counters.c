@@ -17,6 +17,7 @@
 #include "callback_row.h"
 #include "om_counters.h"
 #include "openmetrics.h"
+#include "live.h"
 
 struct om_cb {
 	UT_hash_handle hh;

@@ -16,6 +16,7 @@
 #include "chain_walk.h"
 #include "probes.h"
 #include "probemode.h"
+#include "live.h"
 
 /* --- mode choice (no bpf()) -------------------------------------------------- */
 

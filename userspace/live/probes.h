@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 
 #include "chainscope.h"
+#include "live.h"
 
 /*
  * Privileges and BTF (cs_startup_probes()), then the mode: tracepoints

@@ -17,6 +17,7 @@
 #include "chain_walk.h"
 #include "probes.h"
 #include "probemode.h"
+#include "live.h"
 
 /* --- running -------------------------------------------------------------------- */
 

@@ -16,6 +16,7 @@
 
 #include "btf_preempt.h"
 #include "chainscope.h"
+#include "live.h"
 #include "common.h"
 
 static bool libbpf_verbose;	/* -v: show libbpf's debug and probe output */
