@@ -148,8 +148,9 @@ fi
 
 # The patch series of each tree (make patches): format, checkpatch
 # --strict, every patch built, the KUnit patch alone on stock.  Signed
-# off by a test identity (the real series takes the user's, from git
-# config); skipped while its inputs are those of a run that passed.
+# off by a test identity, which only -t accepts (the real series takes
+# the user's, and refuses a placeholder); skipped while its inputs are
+# those of a run that passed.
 if selected build; then
 	for kver in 6.1 6.12; do
 		name=build.patches-${kver//./}
@@ -168,7 +169,7 @@ if selected build; then
 		fi
 		printf '[user]\n\tname = chainscope make test\n\temail = make-test@chainscope.invalid\n' \
 			>"$OUTROOT/gitconfig"
-		if GIT_CONFIG_GLOBAL=$OUTROOT/gitconfig "$REPO/scripts/mkpatches.sh" -k "$kver" \
+		if GIT_CONFIG_GLOBAL=$OUTROOT/gitconfig "$REPO/scripts/mkpatches.sh" -t -k "$kver" \
 			"$OUTROOT/patches" >"$OUTROOT/$name.log" 2>&1; then
 			n=$(ls "$OUTROOT/patches/$kver"/0*.patch | grep -vc cover-letter)
 			msg="$n patches, each checkpatch --strict clean and building; $(grep -c '^object code unchanged' "$OUTROOT/$name.log") nfc patch(es) with unchanged object code; the KUnit patch builds alone on stock"

@@ -53,14 +53,45 @@ rc=$?
 [ "$rc" = 1 ] && grep -q 'error: 0007-notifier-trace-lock-wait.diff does not revert cleanly' <<<"$out"
 check stale-diff-named $? "rc=$rc out=$out"
 
-# No identity, no series: exit 2 before anything is written.
+# No identity, or a placeholder one, no series: exit 2 with one line
+# before anything is written. A repository-local identity would win over
+# the crafted global ones.
 if [ -n "$(git -C "$REPO" config --local --get user.name 2>/dev/null)" ]; then
-	echo "SKIP: host.series.no-identity: this clone sets user.name itself"
+	echo "SKIP: host.series.identity: this clone sets user.name itself"
 else
-	out=$(HOME=$TMP GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
-		"$REPO/scripts/mkpatches.sh" "$TMP/patches" 2>&1)
-	rc=$?
-	[ "$rc" = 2 ] && grep -q 'no identity for Signed-off-by: set git config user.name and user.email' <<<"$out" &&
-		[ "$(wc -l <<<"$out")" = 1 ] && [ ! -e "$TMP/patches" ]
-	check no-identity-refused $? "rc=$rc out=$out"
+	refused() { # refused NAME PATTERN GITCONFIG [ENV...]: exit 2, one line, nothing written
+		local name=$1 pat=$2 cfg=$3 out rc
+		shift 3
+		out=$(env HOME="$TMP" GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$cfg" "$@" \
+			"$REPO/scripts/mkpatches.sh" "$TMP/patches" 2>&1)
+		rc=$?
+		[ "$rc" = 2 ] && grep -Eq -- "$pat" <<<"$out" &&
+			[ "$(wc -l <<<"$out")" = 1 ] && [ ! -e "$TMP/patches" ]
+		check "$name" $? "rc=$rc out=$out"
+	}
+	ident() { # ident FILE NAME EMAIL: a git config with that identity
+		printf '[user]\n\tname = %s\n\temail = %s\n' "$2" "$3" >"$1"
+	}
+	how="set yours with git config user.name and user.email, or CS_SIGNOFF="
+	refused no-identity-refused "no identity for Signed-off-by \(git config has no name or no email\): $how" /dev/null
+	for e in a@example.org dev@mail.example.com a@b.invalid a@host.localhost a@x.test \
+		maintainers@users.noreply.a-seed.example 12345+me@users.noreply.github.com; do
+		ident "$TMP/gc" "A Developer" "$e"
+		refused "placeholder-refused.$e" \
+			"Signed-off-by would be 'A Developer <$(sed 's/[.+]/\\&/g' <<<"$e")>', a (domain reserved|noreply address).*from git config: $how" \
+			"$TMP/gc"
+	done
+	ident "$TMP/gc" "A Developer" "a@example.org"
+	refused signoff-env-checked-too \
+		"'Me <me@example.com>', a domain reserved for examples and tests, from CS_SIGNOFF: $how" \
+		"$TMP/gc" CS_SIGNOFF="Me <me@example.com>"
+	refused signoff-env-malformed "CS_SIGNOFF='me@kernel.org' is not 'Name <email>'" \
+		"$TMP/gc" CS_SIGNOFF="me@kernel.org"
+	# what is taken: CS_SIGNOFF over git config; -t (make test) a placeholder
+	out=$(python3 "$REPO/scripts/series_identity.py" 0 "Ann Dev <ann@kernel.org>" "X" "x@example.org")
+	[ "$out" = "Ann Dev"$'\t'"ann@kernel.org" ]
+	check signoff-env-wins $? "out=$out"
+	out=$(python3 "$REPO/scripts/series_identity.py" 1 "" "chainscope make test" "t@chainscope.invalid")
+	[ "$out" = "chainscope make test"$'\t'"t@chainscope.invalid" ]
+	check test-run-takes-placeholder $? "out=$out"
 fi
