@@ -7,8 +7,7 @@
  * ->priority in DESCENDING order: the block with the highest priority is
  * called first, and a newly registered block goes behind the blocks that
  * already have its priority, so equal priorities run in registration
- * order.  (A widely read 2006 article on notifier chains says the list
- * is kept in "increasing priority" order; that is the wrong way round.)
+ * order.
  *
  * A call walks the chain, passing (val, v) to each callback, until
  * nr_to_call callbacks have run (negative: no limit) or one returns a
@@ -321,7 +320,7 @@ notifier_walk(struct notifier_block __rcu **first, void *head,
 	nb = rcu_dereference_raw(*first);
 	/*
 	 * An empty chain returns here; the loop then needs no jump to its
-	 * condition on entry, which keeps an empty call as short as stock's.
+	 * condition on entry, which keeps an empty call short.
 	 */
 	if (!traced && !nb) {
 		if (nr_calls)
@@ -714,7 +713,7 @@ blocking_chain_call(struct blocking_notifier_head *nh, unsigned long val,
 
 /*
  * The untraced walk of a non-empty chain, out of line: the empty-chain
- * test before it then needs no stack frame, as in stock.
+ * test before it then needs no stack frame.
  */
 static noinline int
 blocking_chain_walk_plain(struct blocking_notifier_head *nh,

@@ -8,10 +8,10 @@
  *
  * Every event carries the chain head (field "head") and the kind of
  * chain (@kind).  Events about a single callback take that callback as
- * their first argument and field, @cb, and print its name first, exactly
- * like upstream's (6.4+) notifier_register, notifier_unregister and
- * notifier_run: text parsers, 'cb == 0x...' filters, tp_btf programs and
- * bpftrace scripts written for those keep working; our fields follow.
+ * their first argument and field, @cb, and print its name first, as the
+ * one-field notifier_register, notifier_unregister and notifier_run
+ * events did: text parsers, 'cb == 0x...' filters, tp_btf programs and
+ * bpftrace scripts written for those keep working; the other fields follow.
  * Heads, blocks and locks print hashed (%p): they may be heap memory.
  *
  * Two switches, set by the registration hooks of these events in
@@ -31,7 +31,7 @@
  * returned, are ordered as expected.
  *
  * The head argument is spelled @nh in the prototypes: perf_trace_<event>()
- * in 6.1's include/trace/perf.h has a local variable named "head" that a
+ * in include/trace/perf.h has a local variable named "head" that a
  * parameter of that name would collide with.  Only the C parameter name
  * differs; its position and type, and the field name "head", are as
  * specified.
@@ -148,8 +148,8 @@ TRACE_DEFINE_ENUM(NOTIFIER_LOCK_WRITE);
 
 /*
  * Output prefix of the events about one callback: the callback's name
- * first, exactly as upstream's notifier_register, notifier_unregister and
- * notifier_run print it, then our fields.  Head, block and lock may live
+ * first, as the one-field notifier_register, notifier_unregister and
+ * notifier_run events printed it, then the other fields.  Head, block and lock may live
  * on the heap: they print as hashed pointers (%p), never raw.
  */
 #define NOTIFIER_CB_FMT	"%ps head=%p nb=%p priority=%d kind=%s"
