@@ -58,9 +58,11 @@
  *
  * The die chain is called from the int3 and other exception handlers:
  * the functions of this file on the atomic call path, traced variants
- * included, are NOKPROBE.  Functions of other files that they call keep
- * their own annotations: ktime_get_mono_fast_ns(), called while
- * notifier_return is enabled, is not NOKPROBE.
+ * included, are NOKPROBE.  What they call elsewhere keeps its own
+ * annotations: ktime_get_mono_fast_ns(), called while notifier_return is
+ * enabled, is not NOKPROBE, and neither is the code the events generate,
+ * __traceiter_<event>() and trace_event_raw_event_<event>(), which runs
+ * on the traced die-chain path; no tracepoint's generated code is.
  */
 
 #include <linux/bug.h>
