@@ -272,7 +272,7 @@ static int known_kind(const struct cs_chain *known, int nr_known, __u64 addr)
 static void print_sym(const struct ksyms *ks, __u64 addr)
 {
 	const struct ksym *s = ksyms__map_addr(ks, addr, NULL);
-	char buf[300];
+	char buf[CS_SYMSTR_LEN];
 
 	ksyms__format(ks, addr, buf, sizeof(buf));
 	if (s && s->module)

@@ -241,6 +241,18 @@ unsigned long ksyms__next_addr(const struct ksyms *ks, unsigned long addr)
 	return ks->syms[lo].addr;
 }
 
+char *cs_symstr(const char *name, unsigned long off, unsigned long long addr, char *buf,
+		size_t len)
+{
+	if (!name)
+		snprintf(buf, len, "0x%llx", addr);
+	else if (off)
+		snprintf(buf, len, "%s+0x%lx", name, off);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
 char *ksyms__format(const struct ksyms *ks, unsigned long addr, char *buf,
 		    size_t len)
 {
@@ -248,13 +260,7 @@ char *ksyms__format(const struct ksyms *ks, unsigned long addr, char *buf,
 	unsigned long off = 0;
 
 	s = ksyms__map_addr(ks, addr, &off);
-	if (!s)
-		snprintf(buf, len, "0x%lx", addr);
-	else if (off)
-		snprintf(buf, len, "%s+0x%lx", s->name, off);
-	else
-		snprintf(buf, len, "%s", s->name);
-	return buf;
+	return cs_symstr(s ? s->name : NULL, off, addr, buf, len);
 }
 
 unsigned int log2_bucket(unsigned long long v)

@@ -62,7 +62,15 @@ const struct ksym *ksyms__get(const struct ksyms *ksyms, size_t i);
  * 0 when there is none.
  */
 unsigned long ksyms__next_addr(const struct ksyms *ksyms, unsigned long addr);
-/* "sym", "sym+0x10" or "0xffff..." into buf; returns buf. */
+/*
+ * How every output shows a kernel symbol, the one place that writes it:
+ * "sym", "sym+0x10" (off not 0) or, without a name, "0x<addr>". Into buf
+ * (CS_SYMSTR_LEN holds any); returns buf. A trace file's names already
+ * carry their offset (trace/symname.h), so they come with off 0.
+ */
+char *cs_symstr(const char *name, unsigned long off, unsigned long long addr, char *buf,
+		size_t len);
+/* cs_symstr() of the symbol @addr lies in; returns buf. */
 char *ksyms__format(const struct ksyms *ksyms, unsigned long addr, char *buf,
 		    size_t len);
 

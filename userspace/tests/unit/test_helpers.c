@@ -295,6 +295,30 @@ static bool test_ksyms_format(void)
 	return ok;
 }
 
+/* cs_symstr(): the one text form of a symbol, for kallsyms and trace names */
+static bool test_symstr(void)
+{
+	char name[CS_SYMNAME_MAX + 1], want[CS_SYMSTR_LEN], buf[CS_SYMSTR_LEN];
+
+	CHECK(!strcmp(cs_symstr("panic_notifier_list", 0, 0xffffffff82001000ULL, buf,
+				sizeof(buf)), "panic_notifier_list"), "no offset: '%s'", buf);
+	CHECK(!strcmp(cs_symstr("cs_cb", 0x1f, 0xffffffffc000001fULL, buf, sizeof(buf)),
+		      "cs_cb+0x1f"), "offset: '%s'", buf);
+	CHECK(!strcmp(cs_symstr(NULL, 0x10, 0xffff888004000010ULL, buf, sizeof(buf)),
+		      "0xffff888004000010"), "no name: '%s'", buf);
+	CHECK(cs_symstr("x", 0, 1, buf, sizeof(buf)) == buf, "does not return buf");
+	/* the longest name with the longest offset fits, uncut */
+	memset(name, 'n', CS_SYMNAME_MAX);
+	name[CS_SYMNAME_MAX] = '\0';
+	snprintf(want, sizeof(want), "%s+0xffffffffffffffff", name);
+	cs_symstr(name, ~0UL, 0, buf, sizeof(buf));
+	CHECK(strlen(buf) == CS_SYMSTR_LEN - 1 && !strcmp(buf, want),
+	      "longest: %zu bytes, want %d", strlen(buf), CS_SYMSTR_LEN - 1);
+	/* a short buffer cuts, NUL-terminated */
+	CHECK(!strcmp(cs_symstr("abcdef", 0x10, 0, buf, 5), "abcd"), "cut: '%s'", buf);
+	return true;
+}
+
 static bool test_ksyms_find(void)
 {
 	struct ksyms *ks = load_synthetic();
@@ -443,6 +467,7 @@ int main(void)
 	run("ksyms-env-override", test_ksyms_env_override);
 	run("ksyms-lookup", test_ksyms_lookup);
 	run("ksyms-format", test_ksyms_format);
+	run("symstr", test_symstr);
 	run("ksyms-next", test_ksyms_next);
 	run("ksyms-find", test_ksyms_find);
 	run("hist-format", test_hist_format);
