@@ -135,9 +135,7 @@ void cs_cbstats_add(struct cs_cbstats *st, __u64 ns, int ret, int units)
 {
 	st->count++;
 	if (ns) {
-		unsigned int slot = log2_bucket(cs_ns_to_units(ns, units));
-
-		st->slots[slot < CS_MAX_SLOTS ? slot : CS_MAX_SLOTS - 1]++;
+		log2_hist_add(st->slots, CS_MAX_SLOTS, cs_ns_to_units(ns, units));
 		st->sum_ns += ns;
 		if (ns > st->max_ns)
 			st->max_ns = ns;

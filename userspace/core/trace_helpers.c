@@ -290,19 +290,36 @@ int log2_hist_last(const unsigned int *slots, int nslots)
 	return last;
 }
 
-double log2_hist_percentile(const unsigned int *slots, int nslots, double pct)
+void log2_hist_add(unsigned int *slots, int nslots, unsigned long long v)
 {
-	unsigned long long total = 0, cum = 0, rank;
+	unsigned int slot = log2_bucket(v);
+
+	/* the last bucket takes everything above it, as on the BPF side */
+	slots[slot < (unsigned int)nslots ? slot : (unsigned int)nslots - 1]++;
+}
+
+/*
+ * One estimate for both bucket widths (s32 or s64 is NULL). Doubles,
+ * because 64-bit buckets may add up past 2^64; a 32-bit histogram's
+ * sums stay far below 2^53, where they are exact.
+ */
+static double percentile(const unsigned int *s32, const unsigned long long *s64, int nslots,
+			 double pct)
+{
+	double total = 0, cum = 0, rank, n;
 	int i;
 
+#define SLOT(i) ((double)(s32 ? s32[i] : s64[i]))
 	for (i = 0; i < nslots; i++)
-		total += slots[i];
+		total += SLOT(i);
 	if (!total || pct <= 0)
 		return -1;
 	if (pct > 100)
 		pct = 100;
-	/* the rank-th smallest sample, 1-based */
-	rank = (unsigned long long)(pct / 100.0 * (double)total + 0.999999);
+	/* the rank-th smallest sample, 1-based: floor() without libm (at 2^52 a double is whole) */
+	rank = pct / 100.0 * total + 0.999999;
+	if (rank < 0x1p52)
+		rank = (double)(unsigned long long)rank;
 	if (rank < 1)
 		rank = 1;
 	if (rank > total)
@@ -310,15 +327,27 @@ double log2_hist_percentile(const unsigned int *slots, int nslots, double pct)
 	for (i = 0; i < nslots; i++) {
 		double lo, width;
 
-		if (!slots[i] || cum + slots[i] < rank) {
-			cum += slots[i];
+		n = SLOT(i);
+		if (!n || cum + n < rank) {
+			cum += n;
 			continue;
 		}
 		lo = i ? (double)(1ULL << i) : 0.0;
 		width = i ? (double)(1ULL << i) : 2.0;
-		return lo + width * ((double)(rank - cum) - 0.5) / slots[i];
+		return lo + width * (rank - cum - 0.5) / n;
 	}
+#undef SLOT
 	return -1; /* not reached */
+}
+
+double log2_hist_percentile(const unsigned int *slots, int nslots, double pct)
+{
+	return percentile(slots, NULL, nslots, pct);
+}
+
+double log2_hist_percentile64(const unsigned long long *slots, int nslots, double pct)
+{
+	return percentile(NULL, slots, nslots, pct);
 }
 
 /* The bar of a histogram row: width cells, val / val_max of them stars. */

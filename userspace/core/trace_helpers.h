@@ -86,6 +86,10 @@ void log2_bucket_range(int idx, unsigned long long *low, unsigned long long *hig
  * [2^i, 2^(i+1)) (bucket 0: [0, 2)). Returns -1 for an empty histogram.
  */
 double log2_hist_percentile(const unsigned int *slots, int nslots, double pct);
+/* The same on 64-bit buckets (diff's sums of many outputs); nslots <= 64. */
+double log2_hist_percentile64(const unsigned long long *slots, int nslots, double pct);
+/* Count v in its bucket (log2_bucket()), the last one for any value above it. */
+void log2_hist_add(unsigned int *slots, int nslots, unsigned long long v);
 /* Highest non-empty bucket, -1 when all are empty. */
 int log2_hist_last(const unsigned int *slots, int nslots);
 

@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,6 +24,7 @@
 
 #include "diff.h"
 #include "diff_int.h"
+#include "trace_helpers.h"
 
 #define MAX_NAME 512	/* longest chain or callback name accepted */
 
@@ -457,10 +457,6 @@ static int feed_tokener(struct cs_diff_input *in, const char *buf, size_t len,
 	return 0;
 }
 
-/*
- * As log2_hist_percentile() (trace_helpers.c), on 64-bit buckets; doubles
- * because the buckets' total may exceed 2^64. Rounded like cs_summarize().
- */
 /* Characters a number, a literal (true, null) or an escape may go on with */
 static bool is_word(char ch)
 {
@@ -533,30 +529,14 @@ int cs_diff_input_feed(struct cs_diff_input *in, const char *buf, size_t len,
 	return 0;
 }
 
+/* log2_hist_percentile64(), rounded like cs_summarize(); 0 for no samples */
 static unsigned long long percentile(const unsigned long long *slots, double pct)
 {
-	double total = 0, cum = 0, rank, v;
-	int i;
+	double v = log2_hist_percentile64(slots, CS_DIFF_SLOTS, pct);
 
-	for (i = 0; i < CS_DIFF_SLOTS; i++)
-		total += (double)slots[i];
-	if (!total)
+	if (v < 0)
 		return 0;
-	rank = floor(pct / 100.0 * total + 0.999999);
-	if (rank < 1)
-		rank = 1;
-	if (rank > total)
-		rank = total;
-	for (i = 0; i < CS_DIFF_SLOTS; i++) {
-		if (!slots[i] || cum + (double)slots[i] < rank) {
-			cum += (double)slots[i];
-			continue;
-		}
-		v = (i ? ldexp(1, i) : 0.0) +
-		    (i ? ldexp(1, i) : 2.0) * (rank - cum - 0.5) / (double)slots[i];
-		return v >= 9.2e18 ? INT64_MAX : (unsigned long long)(v + 0.5);
-	}
-	return 0;
+	return v >= 9.2e18 ? INT64_MAX : (unsigned long long)(v + 0.5);
 }
 
 int cs_diff_input_end(struct cs_diff_input *in, char *err, size_t errlen)
