@@ -159,17 +159,17 @@ bool cs_last_interval(const struct cs_common *c, long *n)
 
 const char *cs_units_name(int units)
 {
-	return units == CS_UNITS_NS ? "nsecs" : units == CS_UNITS_MS ? "msecs" : "usecs";
+	return cs_unit(units)->name;
 }
 
 const char *cs_units_suffix(int units)
 {
-	return units == CS_UNITS_NS ? "ns" : units == CS_UNITS_MS ? "ms" : "us";
+	return cs_unit(units)->suffix;
 }
 
 unsigned long long cs_ns_to_units(__u64 ns, int units)
 {
-	return units == CS_UNITS_NS ? ns : units == CS_UNITS_MS ? ns / 1000000 : ns / 1000;
+	return ns / cs_unit(units)->ns;
 }
 
 static const char *const kind_names[] = { "raw", "atomic", "blocking", "srcu" };

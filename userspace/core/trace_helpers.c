@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"	/* enum cs_units */
 #include "trace_helpers.h"
 
 struct ksyms {
@@ -261,6 +262,27 @@ char *ksyms__format(const struct ksyms *ks, unsigned long addr, char *buf,
 
 	s = ksyms__map_addr(ks, addr, &off);
 	return cs_symstr(s ? s->name : NULL, off, addr, buf, len);
+}
+
+const struct cs_unit cs_units[CS_NR_UNITS] = {
+	[CS_UNITS_NS] = { "nsecs", "ns", 1, 1e-9 },
+	[CS_UNITS_US] = { "usecs", "us", 1000, 1e-6 },
+	[CS_UNITS_MS] = { "msecs", "ms", 1000000, 1e-3 },
+};
+
+const struct cs_unit *cs_unit(int units)
+{
+	return &cs_units[units >= 0 && units < CS_NR_UNITS ? units : CS_UNITS_US];
+}
+
+int cs_unit_find(const char *s, bool suffix)
+{
+	int i;
+
+	for (i = 0; i < CS_NR_UNITS; i++)
+		if (!strcmp(s, suffix ? cs_units[i].suffix : cs_units[i].name))
+			return i;
+	return -1;
 }
 
 unsigned int log2_bucket(unsigned long long v)

@@ -74,6 +74,22 @@ char *cs_symstr(const char *name, unsigned long off, unsigned long long addr, ch
 char *ksyms__format(const struct ksyms *ksyms, unsigned long addr, char *buf,
 		    size_t len);
 
+/* --- units ---------------------------------------------------------------- */
+
+/* enum cs_units (bpf/common.h): the one table of their names and sizes */
+struct cs_unit {
+	const char *name;	/* "usecs": JSON "units", histogram headers */
+	const char *suffix;	/* "us": text rows, diff's budgets */
+	unsigned long long ns;	/* nanoseconds in one */
+	double seconds;		/* seconds in one (OpenMetrics) */
+};
+#define CS_NR_UNITS 3
+extern const struct cs_unit cs_units[CS_NR_UNITS];
+/* The entry of @units; any other value gets usecs, the default. */
+const struct cs_unit *cs_unit(int units);
+/* The enum cs_units named @s ("usecs"; with @suffix, "us"), -1 if none. */
+int cs_unit_find(const char *s, bool suffix);
+
 /* --- log2 histograms ------------------------------------------------------ */
 
 /* Bucket of value v: 0 for 0 and 1, else floor(log2(v)); the BPF side agrees. */

@@ -29,12 +29,6 @@
 #define MAX_NAME 512	/* longest chain or callback name accepted */
 
 
-static const struct {
-	const char *name;
-	unsigned long long ns;
-} units[] = {
-	{ "nsecs", 1 }, { "usecs", 1000 }, { "msecs", 1000000 },
-};
 
 struct cs_diff_input *cs_diff_input_new(const char *name)
 {
@@ -329,6 +323,7 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 	json_object *arr;
 	char q[24];
 	size_t i, n;
+	int unit;
 
 	if (!json_object_is_type(root, json_type_object))
 		return cs_diff_obj_err(&c, "$", "%s, not a JSON object (want latency -j or "
@@ -350,17 +345,15 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 	if (in->nobjs && strcmp(type ? type : "", in->type))
 		return cs_diff_obj_err(&c, "$.type", "\"%s\", the objects before are \"%s\"",
 			       type ? type : "", in->type);
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(u, units[i].name))
-			break;
-	if (i == sizeof(units) / sizeof(units[0]))
+	unit = cs_unit_find(u, false);
+	if (unit < 0)
 		return cs_diff_obj_err(&c, "$.units", "unknown units \"%s\" (nsecs, usecs, msecs)",
 			       cs_diff_quote(u, q));
 	if (in->nobjs && strcmp(u, in->units))
 		return cs_diff_obj_err(&c, "$.units", "%s, the objects before are in %s", u, in->units);
 	snprintf(in->type, sizeof(in->type), "%s", type ? type : "");
 	snprintf(in->units, sizeof(in->units), "%s", u);
-	in->unit_ns = units[i].ns;
+	in->unit_ns = cs_units[unit].ns;
 
 	if (!json_object_object_get_ex(root, "callbacks", &arr))
 		return cs_diff_obj_err(&c, "$.callbacks", "missing");

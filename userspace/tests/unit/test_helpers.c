@@ -176,6 +176,22 @@ static bool test_hist_add(void)
 	return true;
 }
 
+/* the units table: what JSON, text, OpenMetrics and diff's budgets say */
+static bool test_units(void)
+{
+	CHECK(!strcmp(cs_unit(0)->name, "nsecs") && !strcmp(cs_unit(0)->suffix, "ns") &&
+	      cs_unit(0)->ns == 1 && cs_unit(0)->seconds == 1e-9, "nsecs");
+	CHECK(!strcmp(cs_unit(1)->name, "usecs") && !strcmp(cs_unit(1)->suffix, "us") &&
+	      cs_unit(1)->ns == 1000 && cs_unit(1)->seconds == 1e-6, "usecs");
+	CHECK(!strcmp(cs_unit(2)->name, "msecs") && !strcmp(cs_unit(2)->suffix, "ms") &&
+	      cs_unit(2)->ns == 1000000 && cs_unit(2)->seconds == 1e-3, "msecs");
+	CHECK(cs_unit(-1) == cs_unit(1) && cs_unit(3) == cs_unit(1), "default is not usecs");
+	CHECK(cs_unit_find("msecs", false) == 2 && cs_unit_find("ns", true) == 0, "find");
+	CHECK(cs_unit_find("ms", false) == -1 && cs_unit_find("usecs", true) == -1 &&
+	      cs_unit_find("s", true) == -1, "find: a suffix is not a name");
+	return true;
+}
+
 static bool test_percentile_empty(void)
 {
 	unsigned int slots[40] = {};
@@ -520,6 +536,7 @@ int main(void)
 	run("percentile-empty", test_percentile_empty);
 	run("percentile64", test_percentile64);
 	run("hist-add", test_hist_add);
+	run("units", test_units);
 	run("ksyms-load", test_ksyms_load);
 	run("ksyms-env-override", test_ksyms_env_override);
 	run("ksyms-lookup", test_ksyms_lookup);
