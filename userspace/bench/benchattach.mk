@@ -16,6 +16,6 @@ all guest-bins: $(BENCHATTACH)
 BENCH_OBJS := $(addprefix $(OUTPUT)/bench/,benchattach.o benchattach_time.o)
 $(BENCH_OBJS): | $(OUTPUT)/benchattach.skel.h
 
-$(BENCHATTACH): $(BENCH_OBJS) $(OUTPUT)/core/safestr.o
+$(BENCHATTACH): $(BENCH_OBJS) $(OUTPUT)/core/safestr.o $(OUTPUT)/core/trace_helpers.o
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@

@@ -41,6 +41,7 @@
 #include "benchattach.h"
 #include "benchattach_time.h"
 #include "safestr.h"
+#include "trace_helpers.h"
 #include "benchattach.skel.h"
 
 struct ba_func {
@@ -192,40 +193,36 @@ static int index_names(const char *const *names, size_t n, struct ba_func **hash
 
 int ba_resolve_addrs(const char *const *names, size_t n, unsigned long *addrs)
 {
-	const char *path = secure_getenv("CHAINSCOPE_KALLSYMS");
 	struct ba_func *hash = NULL, *arr = NULL, *f;
-	char line[512], sym[256], type, esc[CS_SAFE_STR_LEN(BA_NAME_MAX + 1)];
-	unsigned long addr;
+	char esc[CS_SAFE_STR_LEN(BA_NAME_MAX + 1)];
+	const struct ksym *s;
+	struct ksyms *ks;
 	int err = BA_EXIT_BPF;
 	size_t i;
-	FILE *fp;
 
-	if (!path || !*path)
-		path = "/proc/kallsyms";
 	if (index_names(names, n, &hash, &arr)) {
 		fprintf(stderr, "benchattach: error: out of memory\n");
 		return BA_EXIT_BPF;
 	}
-	fp = fopen(path, "r");
-	if (!fp) {
+	/* the CLI's reader (core/trace_helpers.c): the same file, the same names */
+	ks = ksyms__load(NULL);
+	if (!ks) {
 		fprintf(stderr, "benchattach: error: cannot open kallsyms: %s\n",
 			strerror(errno));
 		goto out;
 	}
-	while (fgets(line, sizeof(line), fp)) {
-		if (sscanf(line, "%lx %c %255s", &addr, &type, sym) != 3)
+	for (i = 0; (s = ksyms__get(ks, i)); i++) {
+		if (s->type != 't' && s->type != 'T')
 			continue;
-		if (type != 't' && type != 'T')
-			continue;
-		HASH_FIND_STR(hash, sym, f);
+		HASH_FIND_STR(hash, s->name, f);
 		if (!f)
 			continue;
-		if (f->addr && f->addr != addr) {
+		if (f->addr && f->addr != s->addr) {
 			fprintf(stderr, "benchattach: error: '%s' has two addresses in "
 				"kallsyms\n", f->name);
 			goto out;
 		}
-		f->addr = addr;
+		f->addr = s->addr;
 	}
 	for (i = 0; i < n; i++) {
 		if (!arr[i].addr) {
@@ -238,8 +235,7 @@ int ba_resolve_addrs(const char *const *names, size_t n, unsigned long *addrs)
 	}
 	err = 0;
 out:
-	if (fp)
-		fclose(fp);
+	ksyms__free(ks);
 	HASH_CLEAR(hh, hash);	/* the entries are arr's */
 	free(arr);
 	return err;

@@ -20,24 +20,26 @@
 
 #include "checker_int.h"
 #include "safestr.h"
+#include "trace_helpers.h"
 
 #define CS_ENOENT 2
 #define CS_EEXIST 17
 
 /*
  * A symbol's name from the trace, escaped (safestr.h): a crafted name
- * cannot forge a line of our output. The reader allows names of up to
- * CS_SYM_FMT_MAX bytes; none is cut short.
+ * cannot forge a line of our output. The reader allows names that fit
+ * CS_SYMSTR_LEN (trace/symname.h); none is cut short.
  */
-#define CS_SYM_FMT_MAX 1024
-#define CS_SYM_OUT_MAX CS_SAFE_STR_LEN(CS_SYM_FMT_MAX)
+#define CS_SYM_OUT_MAX CS_SAFE_STR_LEN(CS_SYMSTR_LEN)
 
 static const char *sym_name(const struct cs_trace *t, __u64 addr, char *buf,
 			    size_t len)
 {
-	char raw[CS_SYM_FMT_MAX];
+	const struct cs_trace_sym *s = cs_trace_sym_find(t, addr);
+	char raw[CS_SYMSTR_LEN];
 
-	cs_trace_sym_format(t, addr, raw, sizeof(raw));
+	/* a trace's name carries its offset: off 0 */
+	cs_symstr(s ? s->name : NULL, 0, addr, raw, sizeof(raw));
 	return cs_safe_str(raw, buf, len);
 }
 

@@ -116,14 +116,12 @@ CS_EXIT_DOC
 /* -w SECONDS: 1..INT_MAX, a usage error otherwise */
 static long parse_seconds(const struct argp_state *state, const char *arg)
 {
-	char *end;
-	long v;
+	long v = 0;
+	int err = cs_parse_num(arg, INT_MAX, &v);
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end)
+	if (err == -EINVAL)
 		cs_usage_error(state, "invalid -w '%s': not a number of seconds", arg);
-	if (errno == ERANGE || v <= 0 || v > INT_MAX)
+	if (err)
 		cs_usage_error(state, "invalid -w '%s': must be 1..%d seconds", arg, INT_MAX);
 	return v;
 }
@@ -272,7 +270,7 @@ static int known_kind(const struct cs_chain *known, int nr_known, __u64 addr)
 static void print_sym(const struct ksyms *ks, __u64 addr)
 {
 	const struct ksym *s = ksyms__map_addr(ks, addr, NULL);
-	char buf[300];
+	char buf[CS_SYMSTR_LEN];
 
 	ksyms__format(ks, addr, buf, sizeof(buf));
 	if (s && s->module)

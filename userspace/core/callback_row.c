@@ -96,13 +96,12 @@ const char *cs_addr_str(__u64 addr, char *buf, size_t len)
 
 const char *cs_sym_str(const struct cs_sym *s, char *buf, size_t len)
 {
+	/* an address may be hidden (cs_addrs_hide()); a name needs no copy */
 	if (!s->name)
-		cs_addr_str(s->addr, buf, len);
-	else if (s->off)
-		snprintf(buf, len, "%s+0x%lx", s->name, s->off);
-	else
+		return cs_addr_str(s->addr, buf, len);
+	if (!s->off)
 		return s->name;
-	return buf;
+	return cs_symstr(s->name, s->off, s->addr, buf, len);
 }
 
 int cs_sym_cmp(const struct cs_sym *a, const struct cs_sym *b)
@@ -136,9 +135,7 @@ void cs_cbstats_add(struct cs_cbstats *st, __u64 ns, int ret, int units)
 {
 	st->count++;
 	if (ns) {
-		unsigned int slot = log2_bucket(cs_ns_to_units(ns, units));
-
-		st->slots[slot < CS_MAX_SLOTS ? slot : CS_MAX_SLOTS - 1]++;
+		log2_hist_add(st->slots, CS_MAX_SLOTS, cs_ns_to_units(ns, units));
 		st->sum_ns += ns;
 		if (ns > st->max_ns)
 			st->max_ns = ns;

@@ -97,6 +97,14 @@ void cs_common_init(struct cs_common *c, const char *cmd);
 /* argp_parse with one-line errors: returns 0 or exits CS_EXIT_USAGE. */
 int cs_parse_args(const struct argp *argp, int argc, char **argv, void *input);
 
+/*
+ * The one integer parser of the command lines: @arg as a decimal (strtol's
+ * syntax) in 1..@max into *v. 0; -EINVAL: not a number (nothing, or more
+ * than the number); -EOVERFLOW: beyond a long; -ERANGE: outside 1..@max.
+ * Each caller words its own usage error.
+ */
+int cs_parse_num(const char *arg, long max, long *v);
+
 /* -n/-u/-m, for an argp_option table (the common options, report) */
 #define CS_UNITS_OPTIONS						\
 	{ "nanoseconds", 'n', NULL, 0, "Durations in nsecs", 0 },	\

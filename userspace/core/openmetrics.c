@@ -188,12 +188,6 @@ static const char *lock_op(const void *rows, size_t i, char *buf, size_t len)
 	return op_str(((const struct cs_om_lock *)rows)[i].op, buf, len);
 }
 
-/* seconds per unit */
-static double unit_s(int units)
-{
-	return units == CS_UNITS_NS ? 1e-9 : units == CS_UNITS_MS ? 1e-3 : 1e-6;
-}
-
 /*
  * One histogram series: cumulative buckets from the log2 slots, _sum and
  * _count. labels() writes the series' labels (without braces) from arg.
@@ -202,7 +196,7 @@ static void histogram(FILE *f, const char *name, const __u32 *slots, __u64 sum_n
 		      int units, void (*labels)(FILE *, const void *), const void *arg,
 		      const char *extra, const char *extra_val)
 {
-	double s = unit_s(units);
+	double s = cs_unit(units)->seconds;
 	__u64 cum = 0;
 	int i;
 

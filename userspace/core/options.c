@@ -65,17 +65,33 @@ int cs_parse_units(const struct argp_state *state, int key, char *units_flag)
 	return key == 'n' ? CS_UNITS_NS : key == 'u' ? CS_UNITS_US : CS_UNITS_MS;
 }
 
+int cs_parse_num(const char *arg, long max, long *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (end == arg || *end)
+		return -EINVAL;
+	if (errno)
+		return -EOVERFLOW;
+	if (n <= 0 || n > max)
+		return -ERANGE;
+	*v = n;
+	return 0;
+}
+
 static long parse_positive(const struct argp_state *state, const char *what,
 			   const char *arg)
 {
-	char *end;
-	long v;
+	long v = 0;
+	int err = cs_parse_num(arg, INT_MAX, &v);
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end)
+	/* past long's range is "not a number" here, "must be" in chains -w */
+	if (err && err != -ERANGE)
 		cs_usage_error(state, "invalid %s '%s': not a number", what, arg);
-	if (v <= 0 || v > INT_MAX)
+	if (err)
 		cs_usage_error(state, "invalid %s '%s': must be 1..%d", what, arg,
 			       INT_MAX);
 	return v;
@@ -159,17 +175,17 @@ bool cs_last_interval(const struct cs_common *c, long *n)
 
 const char *cs_units_name(int units)
 {
-	return units == CS_UNITS_NS ? "nsecs" : units == CS_UNITS_MS ? "msecs" : "usecs";
+	return cs_unit(units)->name;
 }
 
 const char *cs_units_suffix(int units)
 {
-	return units == CS_UNITS_NS ? "ns" : units == CS_UNITS_MS ? "ms" : "us";
+	return cs_unit(units)->suffix;
 }
 
 unsigned long long cs_ns_to_units(__u64 ns, int units)
 {
-	return units == CS_UNITS_NS ? ns : units == CS_UNITS_MS ? ns / 1000000 : ns / 1000;
+	return ns / cs_unit(units)->ns;
 }
 
 static const char *const kind_names[] = { "raw", "atomic", "blocking", "srcu" };

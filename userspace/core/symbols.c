@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callback_row.h"
 #include "chainscope.h"
 #include "common.h"
 
@@ -95,16 +96,8 @@ int cs_resolve(const char *cmd, const struct ksyms *ks, const char *what,
 void cs_json_sym(json_object *o, const char *field, const struct ksyms *ks,
 		 __u64 addr)
 {
-	char name[256], key[64];
-	const struct ksym *sym;
+	struct cs_sym s;
 
-	ksyms__format(ks, addr, name, sizeof(name));
-	json_object_object_add(o, field, json_object_new_string(name));
-	snprintf(key, sizeof(key), "%s_addr", field);
-	json_object_object_add(o, key, cs_json_addr(addr));
-	sym = ksyms__map_addr(ks, addr, NULL);
-	if (sym && sym->module) {
-		snprintf(key, sizeof(key), "%s_module", field);
-		json_object_object_add(o, key, json_object_new_string(sym->module));
-	}
+	cs_sym_from_ksyms(&s, ks, addr);
+	cs_json_symbol(o, field, &s);
 }

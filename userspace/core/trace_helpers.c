@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"	/* enum cs_units */
 #include "trace_helpers.h"
 
 struct ksyms {
@@ -241,6 +242,18 @@ unsigned long ksyms__next_addr(const struct ksyms *ks, unsigned long addr)
 	return ks->syms[lo].addr;
 }
 
+char *cs_symstr(const char *name, unsigned long off, unsigned long long addr, char *buf,
+		size_t len)
+{
+	if (!name)
+		snprintf(buf, len, "0x%llx", addr);
+	else if (off)
+		snprintf(buf, len, "%s+0x%lx", name, off);
+	else
+		snprintf(buf, len, "%s", name);
+	return buf;
+}
+
 char *ksyms__format(const struct ksyms *ks, unsigned long addr, char *buf,
 		    size_t len)
 {
@@ -248,13 +261,28 @@ char *ksyms__format(const struct ksyms *ks, unsigned long addr, char *buf,
 	unsigned long off = 0;
 
 	s = ksyms__map_addr(ks, addr, &off);
-	if (!s)
-		snprintf(buf, len, "0x%lx", addr);
-	else if (off)
-		snprintf(buf, len, "%s+0x%lx", s->name, off);
-	else
-		snprintf(buf, len, "%s", s->name);
-	return buf;
+	return cs_symstr(s ? s->name : NULL, off, addr, buf, len);
+}
+
+const struct cs_unit cs_units[CS_NR_UNITS] = {
+	[CS_UNITS_NS] = { "nsecs", "ns", 1, 1e-9 },
+	[CS_UNITS_US] = { "usecs", "us", 1000, 1e-6 },
+	[CS_UNITS_MS] = { "msecs", "ms", 1000000, 1e-3 },
+};
+
+const struct cs_unit *cs_unit(int units)
+{
+	return &cs_units[units >= 0 && units < CS_NR_UNITS ? units : CS_UNITS_US];
+}
+
+int cs_unit_find(const char *s, bool suffix)
+{
+	int i;
+
+	for (i = 0; i < CS_NR_UNITS; i++)
+		if (!strcmp(s, suffix ? cs_units[i].suffix : cs_units[i].name))
+			return i;
+	return -1;
 }
 
 unsigned int log2_bucket(unsigned long long v)
@@ -284,19 +312,36 @@ int log2_hist_last(const unsigned int *slots, int nslots)
 	return last;
 }
 
-double log2_hist_percentile(const unsigned int *slots, int nslots, double pct)
+void log2_hist_add(unsigned int *slots, int nslots, unsigned long long v)
 {
-	unsigned long long total = 0, cum = 0, rank;
+	unsigned int slot = log2_bucket(v);
+
+	/* the last bucket takes everything above it, as on the BPF side */
+	slots[slot < (unsigned int)nslots ? slot : (unsigned int)nslots - 1]++;
+}
+
+/*
+ * One estimate for both bucket widths (s32 or s64 is NULL). Doubles,
+ * because 64-bit buckets may add up past 2^64; a 32-bit histogram's
+ * sums stay far below 2^53, where they are exact.
+ */
+static double percentile(const unsigned int *s32, const unsigned long long *s64, int nslots,
+			 double pct)
+{
+	double total = 0, cum = 0, rank, n;
 	int i;
 
+#define SLOT(i) ((double)(s32 ? s32[i] : s64[i]))
 	for (i = 0; i < nslots; i++)
-		total += slots[i];
+		total += SLOT(i);
 	if (!total || pct <= 0)
 		return -1;
 	if (pct > 100)
 		pct = 100;
-	/* the rank-th smallest sample, 1-based */
-	rank = (unsigned long long)(pct / 100.0 * (double)total + 0.999999);
+	/* the rank-th smallest sample, 1-based: floor() without libm (at 2^52 a double is whole) */
+	rank = pct / 100.0 * total + 0.999999;
+	if (rank < 0x1p52)
+		rank = (double)(unsigned long long)rank;
 	if (rank < 1)
 		rank = 1;
 	if (rank > total)
@@ -304,15 +349,27 @@ double log2_hist_percentile(const unsigned int *slots, int nslots, double pct)
 	for (i = 0; i < nslots; i++) {
 		double lo, width;
 
-		if (!slots[i] || cum + slots[i] < rank) {
-			cum += slots[i];
+		n = SLOT(i);
+		if (!n || cum + n < rank) {
+			cum += n;
 			continue;
 		}
 		lo = i ? (double)(1ULL << i) : 0.0;
 		width = i ? (double)(1ULL << i) : 2.0;
-		return lo + width * ((double)(rank - cum) - 0.5) / slots[i];
+		return lo + width * (rank - cum - 0.5) / n;
 	}
+#undef SLOT
 	return -1; /* not reached */
+}
+
+double log2_hist_percentile(const unsigned int *slots, int nslots, double pct)
+{
+	return percentile(slots, NULL, nslots, pct);
+}
+
+double log2_hist_percentile64(const unsigned long long *slots, int nslots, double pct)
+{
+	return percentile(NULL, slots, nslots, pct);
 }
 
 /* The bar of a histogram row: width cells, val / val_max of them stars. */

@@ -62,9 +62,33 @@ const struct ksym *ksyms__get(const struct ksyms *ksyms, size_t i);
  * 0 when there is none.
  */
 unsigned long ksyms__next_addr(const struct ksyms *ksyms, unsigned long addr);
-/* "sym", "sym+0x10" or "0xffff..." into buf; returns buf. */
+/*
+ * How every output shows a kernel symbol, the one place that writes it:
+ * "sym", "sym+0x10" (off not 0) or, without a name, "0x<addr>". Into buf
+ * (CS_SYMSTR_LEN holds any); returns buf. A trace file's names already
+ * carry their offset (trace/symname.h), so they come with off 0.
+ */
+char *cs_symstr(const char *name, unsigned long off, unsigned long long addr, char *buf,
+		size_t len);
+/* cs_symstr() of the symbol @addr lies in; returns buf. */
 char *ksyms__format(const struct ksyms *ksyms, unsigned long addr, char *buf,
 		    size_t len);
+
+/* --- units ---------------------------------------------------------------- */
+
+/* enum cs_units (bpf/common.h): the one table of their names and sizes */
+struct cs_unit {
+	const char *name;	/* "usecs": JSON "units", histogram headers */
+	const char *suffix;	/* "us": text rows, diff's budgets */
+	unsigned long long ns;	/* nanoseconds in one */
+	double seconds;		/* seconds in one (OpenMetrics) */
+};
+#define CS_NR_UNITS 3
+extern const struct cs_unit cs_units[CS_NR_UNITS];
+/* The entry of @units; any other value gets usecs, the default. */
+const struct cs_unit *cs_unit(int units);
+/* The enum cs_units named @s ("usecs"; with @suffix, "us"), -1 if none. */
+int cs_unit_find(const char *s, bool suffix);
 
 /* --- log2 histograms ------------------------------------------------------ */
 
@@ -78,6 +102,10 @@ void log2_bucket_range(int idx, unsigned long long *low, unsigned long long *hig
  * [2^i, 2^(i+1)) (bucket 0: [0, 2)). Returns -1 for an empty histogram.
  */
 double log2_hist_percentile(const unsigned int *slots, int nslots, double pct);
+/* The same on 64-bit buckets (diff's sums of many outputs); nslots <= 64. */
+double log2_hist_percentile64(const unsigned long long *slots, int nslots, double pct);
+/* Count v in its bucket (log2_bucket()), the last one for any value above it. */
+void log2_hist_add(unsigned int *slots, int nslots, unsigned long long v);
 /* Highest non-empty bucket, -1 when all are empty. */
 int log2_hist_last(const unsigned int *slots, int nslots);
 

@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,16 +24,11 @@
 
 #include "diff.h"
 #include "diff_int.h"
+#include "trace_helpers.h"
 
 #define MAX_NAME 512	/* longest chain or callback name accepted */
 
 
-static const struct {
-	const char *name;
-	unsigned long long ns;
-} units[] = {
-	{ "nsecs", 1 }, { "usecs", 1000 }, { "msecs", 1000000 },
-};
 
 struct cs_diff_input *cs_diff_input_new(const char *name)
 {
@@ -329,6 +323,7 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 	json_object *arr;
 	char q[24];
 	size_t i, n;
+	int unit;
 
 	if (!json_object_is_type(root, json_type_object))
 		return cs_diff_obj_err(&c, "$", "%s, not a JSON object (want latency -j or "
@@ -350,17 +345,15 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 	if (in->nobjs && strcmp(type ? type : "", in->type))
 		return cs_diff_obj_err(&c, "$.type", "\"%s\", the objects before are \"%s\"",
 			       type ? type : "", in->type);
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (!strcmp(u, units[i].name))
-			break;
-	if (i == sizeof(units) / sizeof(units[0]))
+	unit = cs_unit_find(u, false);
+	if (unit < 0)
 		return cs_diff_obj_err(&c, "$.units", "unknown units \"%s\" (nsecs, usecs, msecs)",
 			       cs_diff_quote(u, q));
 	if (in->nobjs && strcmp(u, in->units))
 		return cs_diff_obj_err(&c, "$.units", "%s, the objects before are in %s", u, in->units);
 	snprintf(in->type, sizeof(in->type), "%s", type ? type : "");
 	snprintf(in->units, sizeof(in->units), "%s", u);
-	in->unit_ns = units[i].ns;
+	in->unit_ns = cs_units[unit].ns;
 
 	if (!json_object_object_get_ex(root, "callbacks", &arr))
 		return cs_diff_obj_err(&c, "$.callbacks", "missing");
@@ -457,10 +450,6 @@ static int feed_tokener(struct cs_diff_input *in, const char *buf, size_t len,
 	return 0;
 }
 
-/*
- * As log2_hist_percentile() (trace_helpers.c), on 64-bit buckets; doubles
- * because the buckets' total may exceed 2^64. Rounded like cs_summarize().
- */
 /* Characters a number, a literal (true, null) or an escape may go on with */
 static bool is_word(char ch)
 {
@@ -533,30 +522,14 @@ int cs_diff_input_feed(struct cs_diff_input *in, const char *buf, size_t len,
 	return 0;
 }
 
+/* log2_hist_percentile64(), rounded like cs_summarize(); 0 for no samples */
 static unsigned long long percentile(const unsigned long long *slots, double pct)
 {
-	double total = 0, cum = 0, rank, v;
-	int i;
+	double v = log2_hist_percentile64(slots, CS_DIFF_SLOTS, pct);
 
-	for (i = 0; i < CS_DIFF_SLOTS; i++)
-		total += (double)slots[i];
-	if (!total)
+	if (v < 0)
 		return 0;
-	rank = floor(pct / 100.0 * total + 0.999999);
-	if (rank < 1)
-		rank = 1;
-	if (rank > total)
-		rank = total;
-	for (i = 0; i < CS_DIFF_SLOTS; i++) {
-		if (!slots[i] || cum + (double)slots[i] < rank) {
-			cum += (double)slots[i];
-			continue;
-		}
-		v = (i ? ldexp(1, i) : 0.0) +
-		    (i ? ldexp(1, i) : 2.0) * (rank - cum - 0.5) / (double)slots[i];
-		return v >= 9.2e18 ? INT64_MAX : (unsigned long long)(v + 0.5);
-	}
-	return 0;
+	return v >= 9.2e18 ? INT64_MAX : (unsigned long long)(v + 0.5);
 }
 
 int cs_diff_input_end(struct cs_diff_input *in, char *err, size_t errlen)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "trace_helpers.h"
 
 static const char *const metric_names[CS_DIFF_NR_METRICS] = { "count", "p50", "p99", "max" };
 
@@ -26,13 +27,6 @@ static const struct {
 	{ "lost-events", CS_DIFF_LOST_EVENTS },
 };
 #define NR_NAMED (sizeof(named) / sizeof(named[0]))
-
-static const struct {
-	const char *name;
-	unsigned long long ns;
-} time_units[] = {
-	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
-};
 
 #define RULES_HELP "METRIC:+N[%|ns|us|ms], min-count:N, new-callback, new-veto, " \
 	"gone-callback, no-callbacks, lost-events, default, -RULE"
@@ -110,17 +104,16 @@ static int parse_limit(const char *rule, int m, const char *v, struct cs_diff_li
 		l->pct = true;
 		l->unit = "%";
 	} else if (*v) {
-		for (i = 0; i < sizeof(time_units) / sizeof(time_units[0]); i++)
-			if (!strcmp(v, time_units[i].name))
-				break;
-		if (i == sizeof(time_units) / sizeof(time_units[0]))
+		int u = cs_unit_find(v, true);
+
+		if (u < 0)
 			return rule_err(err, errlen, "invalid budget rule '%s': unknown unit "
 					"'%s' (%%, ns, us, ms)", rule, v);
 		if (m == CS_DIFF_COUNT)
 			return rule_err(err, errlen, "invalid budget rule '%s': count is a "
 					"number of calls, it takes no time unit", rule);
-		l->unit_ns = time_units[i].ns;
-		l->unit = time_units[i].name;
+		l->unit_ns = cs_units[u].ns;
+		l->unit = cs_units[u].suffix;
 	}
 	l->on = true;
 	return 0;
@@ -590,9 +583,10 @@ static int loss_str(const struct cs_diff_input *in, char *buf, size_t len)
 	return nz;
 }
 
+/* an output's "units" (read checked them), usecs for any other */
 static unsigned long long units_ns(const char *units)
 {
-	return !strcmp(units, "nsecs") ? 1 : !strcmp(units, "msecs") ? 1000000 : 1000;
+	return cs_unit(cs_unit_find(units, false))->ns;
 }
 
 int cs_diff_compare(const struct cs_diff_budget *bu, const struct cs_diff_input *base,

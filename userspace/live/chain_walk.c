@@ -200,7 +200,7 @@ static bool same_walk(const struct cs_walk_out *a, const struct cs_walk_out *b)
 static void chain_name(const struct ksyms *ks, __u64 addr, char *buf, size_t len)
 {
 	const struct ksym *s = ksyms__map_addr(ks, addr, NULL);
-	char sym[256];
+	char sym[CS_SYMSTR_LEN];
 	int n;
 
 	ksyms__format(ks, addr, sym, sizeof(sym));

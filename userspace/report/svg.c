@@ -242,7 +242,6 @@ int cs_svg_timeline(FILE *f, const char *title, const char *note,
 		    const struct cs_svg_timeline *tl)
 {
 	const char *names[CS_SVG_MAX_SERIES + 2], *fill[CS_SVG_MAX_SERIES + 2];
-	static const char *const units[] = { "ns", "us", "ms" };
 	unsigned long long step, top, div = 1;
 	__u64 max = 0, span = tl->span_ns ? tl->span_ns : 1, sum;
 	double cw = (PLOT_X1 - PLOT_X0) / CS_SVG_TL_COLS, bw, x, y, h, scale;
@@ -254,8 +253,9 @@ int cs_svg_timeline(FILE *f, const char *title, const char *note,
 		if (tl->cols[i].dur > max)
 			max = tl->cols[i].dur;
 	/* the unit that keeps the axis' numbers short */
-	for (; u < 2 && max / div >= 10000; u++)
-		div *= 1000;
+	for (; u < CS_UNITS_MS && max / cs_units[u].ns >= 10000; u++)
+		;
+	div = cs_units[u].ns;
 	step = tick_step(max / div ? max / div : 1);
 	top = ((max / div ? max / div : 1) + step - 1) / step * step;
 	if (top * div < max)
@@ -271,7 +271,7 @@ int cs_svg_timeline(FILE *f, const char *title, const char *note,
 	names[n] = "the pass outside its callbacks";
 	fill[n++] = TL_REST;
 	header(f, title, note, n);
-	snprintf(buf, sizeof(buf), "pass (%s)", units[u]);
+	snprintf(buf, sizeof(buf), "pass (%s)", cs_units[u].suffix);
 	y_axis(f, top, step, buf);
 
 	bw = cw * 0.8 > 1 ? cw * 0.8 : 1;
@@ -310,7 +310,8 @@ int cs_svg_timeline(FILE *f, const char *title, const char *note,
 		div /= 1000;
 	for (k = 0; k <= 4; k++) {
 		x = PLOT_X0 + (PLOT_X1 - PLOT_X0) * k / 4;
-		snprintf(buf, sizeof(buf), "%.4g %s", span * (k / 4.0) / div, u == 3 ? "s" : units[u]);
+		snprintf(buf, sizeof(buf), "%.4g %s", span * (k / 4.0) / div,
+			 u == 3 ? "s" : cs_units[u].suffix);
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n",
 			x, PLOT_Y1, x, PLOT_Y1 + 4);
 		text(f, x, PLOT_Y1 + 16, k == 0 ? "" : k == 4 ? "text-anchor=\"end\"" :

@@ -20,12 +20,13 @@ $(OUTPUT)/cs-gencheck: $(GENCHECK_OBJS) $(TRACEFILE_LINK) $(OUTPUT)/core/safestr
 
 # Built on demand by the test (which skips it without clang's libFuzzer).
 CHECK_SRCS = $(patsubst $(OUTPUT)/%.o,%.c,$(CHECK))
-$(OUTPUT)/fuzz_check: tests/fuzz/fuzz_check.c $(CHECK_SRCS) core/safestr.c $(TRACEFILE_SRCS) \
+$(OUTPUT)/fuzz_check: tests/fuzz/fuzz_check.c $(CHECK_SRCS) core/safestr.c \
+		core/trace_helpers.c $(TRACEFILE_SRCS) \
 		$(wildcard check/*.h trace/*.h core/*.h) $(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE $(FUZZ_INC) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		tests/fuzz/fuzz_check.c $(CHECK_SRCS) core/safestr.c \
+		tests/fuzz/fuzz_check.c $(CHECK_SRCS) core/safestr.c core/trace_helpers.c \
 		$(TRACEFILE_SRCS) -o $@
 
 .PHONY: test-check bench-offline

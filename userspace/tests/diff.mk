@@ -12,9 +12,11 @@
 #                             bounded fuzz run, all on the host
 
 DIFF_FUZZ_RUNS ?= 20000
-DIFF_SRCS = $(patsubst $(OUTPUT)/%.o,%.c,$(DIFF))
+# diff/ and the one core/ file it uses (log2 percentiles, units)
+DIFF_SRCS = $(patsubst $(OUTPUT)/%.o,%.c,$(DIFF)) core/trace_helpers.c
 
-$(OUTPUT)/fuzz_diff: tests/fuzz/fuzz_diff.c tests/fuzz/fuzz_fixed.c $(DIFF_SRCS) $(wildcard diff/*.h) | $(OUTPUT)
+$(OUTPUT)/fuzz_diff: tests/fuzz/fuzz_diff.c tests/fuzz/fuzz_fixed.c $(DIFF_SRCS) \
+		$(wildcard diff/*.h) core/trace_helpers.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE $(FUZZ_INC) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -24,7 +26,8 @@ $(OUTPUT)/fuzz_diff: tests/fuzz/fuzz_diff.c tests/fuzz/fuzz_fixed.c $(DIFF_SRCS)
 
 .PHONY: test-diff
 # memcpy and memmove counted: not inlined, and wrapped
-$(OUTPUT)/test_diff_stream: tests/unit/test_diff_stream.c $(DIFF_SRCS) $(wildcard diff/*.h) | $(OUTPUT)
+$(OUTPUT)/test_diff_stream: tests/unit/test_diff_stream.c $(DIFF_SRCS) \
+		$(wildcard diff/*.h) core/trace_helpers.h | $(OUTPUT)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) -fno-builtin-memcpy -fno-builtin-memmove \
 		-Wl,--wrap=memcpy -Wl,--wrap=memmove tests/unit/test_diff_stream.c \

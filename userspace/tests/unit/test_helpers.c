@@ -121,6 +121,77 @@ static bool test_percentile_two_buckets(void)
 	return true;
 }
 
+/* 64-bit buckets (diff): the same estimate as 32-bit ones, and sums past 2^64 */
+static bool test_percentile64(void)
+{
+	unsigned long long s64[64] = {}, seed = 1;
+	unsigned int s32[40] = {};
+	static const double pcts[] = { 0.5, 1, 50, 90, 99, 99.9, 100 };
+	double a, b;
+	int i, k, round;
+
+	/* pseudo-random histograms: bit-identical results (diff compares them) */
+	for (round = 0; round < 200; round++) {
+		for (i = 0; i < 40; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			s32[i] = (seed >> 33) % 4 ? 0 : (unsigned int)(seed >> 40);
+			s64[i] = s32[i];
+		}
+		for (k = 0; k < (int)(sizeof(pcts) / sizeof(pcts[0])); k++) {
+			a = log2_hist_percentile(s32, 40, pcts[k]);
+			b = log2_hist_percentile64(s64, 40, pcts[k]);
+			CHECK(memcmp(&a, &b, sizeof(a)) == 0, "round %d p%g: %.17g vs %.17g",
+			      round, pcts[k], a, b);
+		}
+	}
+	memset(s64, 0, sizeof(s64));
+	s64[10] = 10;
+	CHECK(near(log2_hist_percentile64(s64, 64, 99), 1024 + 1024 * 9.5 / 10), "p99 of 10");
+	/* three buckets of 2^63: the total 1.5 * 2^64 does not wrap */
+	s64[10] = 0;
+	s64[1] = s64[2] = s64[63] = 1ULL << 63;
+	a = log2_hist_percentile64(s64, 64, 50);
+	CHECK(a >= 4 && a < 8, "p50 = %g, want bucket 2", a);
+	a = log2_hist_percentile64(s64, 64, 100);
+	CHECK(a >= 0x1p63 && a <= 0x1p64, "p100 = %g, want bucket 63", a);
+	memset(s64, 0, sizeof(s64));
+	CHECK(log2_hist_percentile64(s64, 64, 50) == -1, "empty histogram gave a value");
+	return true;
+}
+
+static bool test_hist_add(void)
+{
+	unsigned int slots[40] = {};
+
+	log2_hist_add(slots, 40, 0);
+	log2_hist_add(slots, 40, 1);
+	log2_hist_add(slots, 40, 1500);
+	log2_hist_add(slots, 40, 1ULL << 39);
+	log2_hist_add(slots, 40, 1ULL << 40);	/* past the last: counted in it */
+	log2_hist_add(slots, 40, ~0ULL);
+	CHECK(slots[0] == 2, "slot 0: %u", slots[0]);
+	CHECK(slots[10] == 1, "slot 10: %u", slots[10]);
+	CHECK(slots[39] == 3, "slot 39: %u", slots[39]);
+	CHECK(log2_hist_last(slots, 40) == 39, "last %d", log2_hist_last(slots, 40));
+	return true;
+}
+
+/* the units table: what JSON, text, OpenMetrics and diff's budgets say */
+static bool test_units(void)
+{
+	CHECK(!strcmp(cs_unit(0)->name, "nsecs") && !strcmp(cs_unit(0)->suffix, "ns") &&
+	      cs_unit(0)->ns == 1 && cs_unit(0)->seconds == 1e-9, "nsecs");
+	CHECK(!strcmp(cs_unit(1)->name, "usecs") && !strcmp(cs_unit(1)->suffix, "us") &&
+	      cs_unit(1)->ns == 1000 && cs_unit(1)->seconds == 1e-6, "usecs");
+	CHECK(!strcmp(cs_unit(2)->name, "msecs") && !strcmp(cs_unit(2)->suffix, "ms") &&
+	      cs_unit(2)->ns == 1000000 && cs_unit(2)->seconds == 1e-3, "msecs");
+	CHECK(cs_unit(-1) == cs_unit(1) && cs_unit(3) == cs_unit(1), "default is not usecs");
+	CHECK(cs_unit_find("msecs", false) == 2 && cs_unit_find("ns", true) == 0, "find");
+	CHECK(cs_unit_find("ms", false) == -1 && cs_unit_find("usecs", true) == -1 &&
+	      cs_unit_find("s", true) == -1, "find: a suffix is not a name");
+	return true;
+}
+
 static bool test_percentile_empty(void)
 {
 	unsigned int slots[40] = {};
@@ -295,6 +366,30 @@ static bool test_ksyms_format(void)
 	return ok;
 }
 
+/* cs_symstr(): the one text form of a symbol, for kallsyms and trace names */
+static bool test_symstr(void)
+{
+	char name[CS_SYMNAME_MAX + 1], want[CS_SYMSTR_LEN], buf[CS_SYMSTR_LEN];
+
+	CHECK(!strcmp(cs_symstr("panic_notifier_list", 0, 0xffffffff82001000ULL, buf,
+				sizeof(buf)), "panic_notifier_list"), "no offset: '%s'", buf);
+	CHECK(!strcmp(cs_symstr("cs_cb", 0x1f, 0xffffffffc000001fULL, buf, sizeof(buf)),
+		      "cs_cb+0x1f"), "offset: '%s'", buf);
+	CHECK(!strcmp(cs_symstr(NULL, 0x10, 0xffff888004000010ULL, buf, sizeof(buf)),
+		      "0xffff888004000010"), "no name: '%s'", buf);
+	CHECK(cs_symstr("x", 0, 1, buf, sizeof(buf)) == buf, "does not return buf");
+	/* the longest name with the longest offset fits, uncut */
+	memset(name, 'n', CS_SYMNAME_MAX);
+	name[CS_SYMNAME_MAX] = '\0';
+	snprintf(want, sizeof(want), "%s+0xffffffffffffffff", name);
+	cs_symstr(name, ~0UL, 0, buf, sizeof(buf));
+	CHECK(strlen(buf) == CS_SYMSTR_LEN - 1 && !strcmp(buf, want),
+	      "longest: %zu bytes, want %d", strlen(buf), CS_SYMSTR_LEN - 1);
+	/* a short buffer cuts, NUL-terminated */
+	CHECK(!strcmp(cs_symstr("abcdef", 0x10, 0, buf, 5), "abcd"), "cut: '%s'", buf);
+	return true;
+}
+
 static bool test_ksyms_find(void)
 {
 	struct ksyms *ks = load_synthetic();
@@ -439,10 +534,14 @@ int main(void)
 	run("percentile-one-bucket", test_percentile_one_bucket);
 	run("percentile-two-buckets", test_percentile_two_buckets);
 	run("percentile-empty", test_percentile_empty);
+	run("percentile64", test_percentile64);
+	run("hist-add", test_hist_add);
+	run("units", test_units);
 	run("ksyms-load", test_ksyms_load);
 	run("ksyms-env-override", test_ksyms_env_override);
 	run("ksyms-lookup", test_ksyms_lookup);
 	run("ksyms-format", test_ksyms_format);
+	run("symstr", test_symstr);
 	run("ksyms-next", test_ksyms_next);
 	run("ksyms-find", test_ksyms_find);
 	run("hist-format", test_hist_format);
