@@ -70,7 +70,8 @@ static int sym_cmp(const void *a, const void *b)
 
 struct ksyms *ksyms__load(const char *path)
 {
-	char line[512], name[256], mod[128], type;
+	char name[CS_SYMNAME_MAX + 2], mod[128], type, *line = NULL;
+	size_t line_cap = 0;
 	struct ksyms *ks;
 	unsigned long addr;
 	FILE *f;
@@ -87,13 +88,15 @@ struct ksyms *ksyms__load(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	/* whole lines, however long: a cut line's tail must not read as a symbol */
+	while (getline(&line, &line_cap, f) > 0) {
 		struct ksym *s;
 		int n;
 
 		mod[0] = '\0';
-		n = sscanf(line, "%lx %c %255s [%127[^]]]", &addr, &type, name, mod);
-		if (n < 3)
+		n = sscanf(line, "%lx %c %512s [%127[^]]]", &addr, &type, name, mod);
+		/* KSYM_NAME_LEN: a longer name is not the kernel's */
+		if (n < 3 || strlen(name) > CS_SYMNAME_MAX)
 			continue;
 		/*
 		 * Absolute symbols ('A', which includes the per-CPU section's
@@ -133,6 +136,9 @@ struct ksyms *ksyms__load(const char *path)
 		}
 		ks->nr++;
 	}
+	if (!err && ferror(f))
+		err = EIO;
+	free(line);
 	fclose(f);
 	if (err) {
 		ksyms__free(ks);

@@ -5,9 +5,11 @@
  * case: "PASS: host.helpers.<case>" or "FAIL: host.helpers.<case>: why".
  * Exit 1 if any case failed.
  */
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -244,6 +246,53 @@ static bool test_ksyms_load(void)
 	/* 19 lines: 2 absolute symbols and 1 malformed line skipped */
 	CHECK(n == 16, "loaded %zu symbols, want 16", n);
 	CHECK(!ksyms__load("/nonexistent/kallsyms"), "loading a missing file succeeded");
+	return true;
+}
+
+/*
+ * Names at KSYM_NAME_LEN - 1 (511) are kept whole, with their module; a
+ * longer one is not the kernel's and is skipped, and the tail of its line
+ * (made to look like a symbol of its own where a 512-byte line buffer
+ * would have cut it) is not read as one.
+ */
+static bool test_ksyms_long_names(void)
+{
+	char path[] = "/tmp/cs-kallsyms-long-XXXXXX", n511[512], n600[601];
+	const struct ksym *s;
+	struct ksyms *ks;
+	unsigned long a;
+	FILE *f;
+	int fd;
+
+	memset(n511, 'a', 511);
+	n511[511] = '\0';
+	/*
+	 * "ffffffff81000000 t " is 19 bytes, and fgets() into 512 bytes stops
+	 * after 511: the tail "ffffffff82000000Tcut_tail..." reads as a symbol
+	 */
+	memset(n600, 'b', 600);
+	memcpy(n600 + 511 - 19, "ffffffff82000000Tcut_tail", 25);
+	n600[600] = '\0';
+	fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp: %s", strerror(errno));
+	f = fdopen(fd, "w");
+	CHECK(f, "fdopen: %s", strerror(errno));
+	fprintf(f, "ffffffffc0000000 t %s\t[mod_a]\n", n511);
+	fprintf(f, "ffffffff81000000 t %s\n", n600);
+	fprintf(f, "ffffffff83000000 T after_long\n");
+	fclose(f);
+	ks = ksyms__load(path);
+	unlink(path);
+	CHECK(ks, "ksyms__load failed");
+	s = ksyms__map_addr(ks, 0xffffffffc0000000UL, NULL);
+	CHECK(s && strlen(s->name) == 511 && s->module && !strcmp(s->module, "mod_a"),
+	      "the 511-byte name: %s", s ? (s->module ? s->module : "no module") : "missing");
+	CHECK(ksyms__count(ks) == 2, "%zu symbols, want 2 (the 600-byte name skipped)",
+	      ksyms__count(ks));
+	CHECK(ksyms__find(ks, "cut_tail", &a, 1) <= 0, "a cut line's tail read as a symbol");
+	CHECK(ksyms__find(ks, "after_long", &a, 1) == 1 && a == 0xffffffff83000000UL,
+	      "the line after the long one is lost");
+	ksyms__free(ks);
 	return true;
 }
 
@@ -538,6 +587,7 @@ int main(void)
 	run("hist-add", test_hist_add);
 	run("units", test_units);
 	run("ksyms-load", test_ksyms_load);
+	run("ksyms-long-names", test_ksyms_long_names);
 	run("ksyms-env-override", test_ksyms_env_override);
 	run("ksyms-lookup", test_ksyms_lookup);
 	run("ksyms-format", test_ksyms_format);
