@@ -383,9 +383,9 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 	}
 	/*
 	 * The recorder ends with a loss record for every count still
-	 * pending (record.c, flush_pending() and poll_missed()), so the
-	 * records add up to the trailer's totals exactly. Version 1 had no
-	 * loss records.
+	 * pending (record_events.c: rec_flush_pending(), rec_poll_missed()),
+	 * so the records add up to the trailer's totals exactly. Version 1
+	 * had no loss records.
 	 */
 	if (h->version >= 2) {
 		__u64 lost, missed;
