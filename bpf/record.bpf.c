@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * chainscope record: every notifier event, as one struct cs_rec_event
- * each, through a ring buffer to user space (userspace/cmd/record.c), which
- * writes the trace file. A failed bpf_ringbuf_reserve() loses the event
+ * each, through a ring buffer to user space (userspace/cmd/record.c;
+ * live/record_events.c writes the trace file). A failed bpf_ringbuf_reserve() loses the event
  * and counts it twice per CPU: in rec_stats (the run's totals:
  * CS_REC_STAT_LOST when the ring is full, CS_REC_STAT_LOST_NMI in NMI
  * context, where reserve only trylocks and fails on a busy lock too) and
@@ -13,7 +13,7 @@
  * (exec_ctx.bpf.h; 6.1 has no bpf_in_nmi()); record refuses to run on a
  * kernel whose BTF does not locate it.
  *
- * Two sources, one stream (userspace/cmd/record.c loads one set):
+ * Two sources, one stream (userspace/live/record_prog.c loads one set):
  *  - tracepoints: tp_btf programs on the ten notifier tracepoints of our
  *    core (the typed arguments; every chainscope kernel has their BTF);
  *  - probes: the hooks of bpf/probemode.bpf.h (fentry/fexit on the
@@ -248,7 +248,8 @@ int BPF_PROG(rec_stop, void *cb, void *head, struct notifier_block *nb,
 /*
  * Set by user space when the recording ends: passes under way finish,
  * new ones are not recorded, except rollbacks, which complete a robust
- * pass that stopped (userspace/cmd/record.c drops those it did not wait for).
+ * pass that stopped (userspace/live/record_events.c drops those it did
+ * not wait for).
  */
 volatile bool stopping;
 

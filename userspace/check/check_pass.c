@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * chainscope check: pairing passes and the per-pass rules (checker.c has
- * the event loop).
+ * chainscope check: pairing passes (checker.c has the event loop, and
+ * check_rules.c the rules a pass's runs and its end are judged by).
  *
  * Passes are paired per (task, execution context) on a stack of frames,
  * each frame keyed by (head, val, call type). In a complete trace every
@@ -31,8 +31,6 @@
 #include <string.h>
 
 #include "checker_int.h"
-
-static const char *const call_types[] = { "plain", "robust", "rollback" };
 
 static void robust_gap(struct robust *r)
 {
@@ -125,36 +123,10 @@ static void settle_robust(struct checker *ck, struct robust *r, const char *why,
 		      why, idx);
 }
 
-static void group_index_free(struct frame *f)
-{
-	struct gnode *n, *tmp;
-
-	HASH_ITER(hh, f->group_index, n, tmp) {
-		HASH_DELETE(hh, f->group_index, n);
-		free(n);
-	}
-}
-
-static bool group_index_add(struct checker *ck, struct frame *f, size_t gi)
-{
-	struct gnode *n = malloc(sizeof(*n));
-
-	if (!n)
-		return false;
-	n->prio = f->groups[gi].prio;
-	n->gi = gi;
-	HASH_ADD_INT(f->group_index, prio, n);
-	if (ck->oom) {
-		free(n);
-		return false;
-	}
-	return true;
-}
-
 /* A frame slot for a new pass; the buffers of its last use are kept. */
 static void frame_reset(struct frame *f)
 {
-	group_index_free(f);
+	chk_group_index_free(f);
 	f->nr_runs = 0;
 	f->nr_groups = 0;
 	f->in_flight = f->stop_due = f->disordered = f->gapped = false;
@@ -168,7 +140,7 @@ static void frame_reset(struct frame *f)
 
 static void frame_free(struct frame *f)
 {
-	group_index_free(f);
+	chk_group_index_free(f);
 	free(f->runs);
 	free(f->groups);
 	robust_free(&f->undo);
@@ -178,7 +150,7 @@ static void frame_free(struct frame *f)
 /* Drop the top frame, which has no call_end. */
 static const char *type_name(const struct frame *f)
 {
-	return f->phantom ? "unrecorded" : call_types[f->type];
+	return f->phantom ? "unrecorded" : chk_call_types[f->type];
 }
 
 static void pop_unended(struct checker *ck, struct stack *st, const char *why,
@@ -293,45 +265,11 @@ static struct frame *push_phantom(struct checker *ck, struct stack *st,
 	return f;
 }
 
-/* The group of runs with priority prio; NULL without memory. */
-static struct group *group_of(struct checker *ck, struct frame *f, int prio)
-{
-	struct gnode *n;
-	struct group *g;
-	size_t i;
-
-	if (f->nr_groups && f->groups[f->nr_groups - 1].prio == prio)
-		return &f->groups[f->nr_groups - 1];
-	if (f->disordered) {
-		/* rare (a priority-order violation): index the groups */
-		if (!f->group_index)
-			for (i = 0; i < f->nr_groups; i++)
-				if (!group_index_add(ck, f, i))
-					return NULL;
-		HASH_FIND_INT(f->group_index, &prio, n);
-		if (n)
-			return &f->groups[n->gi];
-	}
-	if (!chk_grow((void **)&f->groups, &f->cap_groups, f->nr_groups, sizeof(*g)))
-		return NULL;
-	g = &f->groups[f->nr_groups++];
-	g->prio = prio;
-	g->max_seq = -1;
-	g->max_idx = 0;
-	g->max_snap = false;
-	if (f->disordered && !group_index_add(ck, f, f->nr_groups - 1))
-		return NULL;
-	return g;
-}
-
 static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
 		  size_t idx)
 {
 	struct frame *f = top(st);
 	struct member *m;
-	struct group *g;
-	bool republished;
-	struct run *r;
 
 	if (!f) {
 		orphan(ck, st, &ck->s->orphan_runs);
@@ -362,96 +300,13 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	} else if (f->phantom) {
 		phantom_event(ck, f, &ck->s->orphan_runs);
 	}
-	/* passes of a chain mostly run its blocks in the same order */
-	m = f->nr_runs && f->last_m ? f->last_m->next_run : NULL;
-	if (!m || m->key.nb != e->nb || m->key.head != e->head) {
-		m = chk_member_get(ck, e->head, e->nb);
-		if (!m)
-			return -ENOMEM;
-		if (f->nr_runs && f->last_m)
-			f->last_m->next_run = m;
-	}
-	if (f->stop_idx >= 0)
-		chk_violation(ck, idx, e->head, e->cb, "run-after-stop",
-			      "ran after the pass stopped at event %lld", f->stop_idx);
-	f->stop_due = false;	/* run-after-stop says it */
-	/*
-	 * Gone before the pass began (after_idx; file order is the ring's,
-	 * record.md "Ordering"): a stale run, or published again. Not listed
-	 * by the snapshot: the pass must have begun after the walk ended (by
-	 * time: record, not the ring, writes it), else it may have read the
-	 * list before the block left.
-	 */
-	republished = m->state == M_GONE && m->gone_idx < f->after_idx;
-	if (republished && m->snap_state)
-		republished = ck->t->events[f->after_idx].ts >
-			      ck->t->events[m->gone_idx].ts;
-	if (republished && !chk_gap_between(ck, m->gone_idx, idx)) {
-		if (!chk_grow((void **)&m->sus, &m->cap_sus, m->nr_sus, sizeof(*m->sus)))
-			return -ENOMEM;
-		m->sus[m->nr_sus++] = (struct suspect){ idx, f->after_idx, m->gone_idx,
-							e->cb, m->snap_state, f->phantom };
-	}
-	if (m->state == M_UNKNOWN) {
-		m->state = M_MEMBER;	/* on the chain, order unknown */
-		m->at = idx;
-	}
-
-	if (f->nr_runs && e->priority > f->last.prio) {
-		r = &f->last;
-		chk_violation(ck, idx, e->head, e->cb, "priority-order",
-			      "priority %d ran after priority %d (event %zu) in the "
-			      "pass of event %zu", e->priority, r->prio, r->idx,
-			      f->begin_idx);
-		f->disordered = true;
-	}
-	g = group_of(ck, f, e->priority);
-	if (!g)
+	m = chk_run_rules(ck, f, e, idx);
+	if (!m)
 		return -ENOMEM;
-	/*
-	 * Judged by its registration only while it is on the chain and no
-	 * membership event may have been lost since: a block unregistered
-	 * (before or during this pass) may run published again, before the
-	 * event of its new registration.
-	 */
-	if (m->state == M_MEMBER && m->seq >= 0 && !chk_gap_between(ck, m->seq, idx)) {
-		if (g->max_seq <= m->seq) {
-			g->max_seq = m->seq;
-			g->max_task = m->seq_task;
-			g->max_idx = idx;
-			g->max_snap = m->snap_seq;
-		} else if ((!ck->probes || m->snap_seq || g->max_snap ||
-			    g->max_task == m->seq_task) &&
-			   chk_snap_judge(ck, m, m->snap_seq || g->max_snap, UINT64_MAX)) {
-			/*
-			 * A snapshot record's index is the block's place. In
-			 * probes mode the register events come from the API's
-			 * fexit, after the lock is dropped: only one task's
-			 * registrations are in link order there.
-			 */
-			chk_violation(ck, idx, e->head, e->cb, "registration-order",
-				      "priority %d: block %s at event %lld ran after "
-				      "the one %s at event %lld (event %zu)",
-				      e->priority, m->snap_seq ? "listed by the snapshot" :
-				      "registered", m->seq, g->max_snap ?
-				      "listed by the snapshot" : "registered", g->max_seq,
-				      g->max_idx);
-		}
-	}
-
-	if (f->type == CALL_ROLLBACK && f->undo.valid && !f->undo.gapped &&
-	    !f->gapped && !f->undo_reported && f->nr_runs < f->undo.nr_runs &&
-	    f->undo.runs[f->nr_runs].nb != e->nb) {
-		chk_violation(ck, idx, e->head, e->cb, "rollback", "rollback callback %zu "
-			      "is not callback %zu of the robust pass (event %zu)",
-			      f->nr_runs + 1, f->nr_runs + 1, f->undo.runs[f->nr_runs].idx);
-		f->undo_reported = true;
-	}
-
 	f->last = (struct run){ idx, e->cb, e->nb, e->priority, 0 };
 	f->last_m = m;
 	if (f->type == CALL_ROBUST || f->phantom) {	/* (a phantom's type comes last) */
-		if (!chk_grow((void **)&f->runs, &f->cap_runs, f->nr_runs, sizeof(*r)))
+		if (!chk_grow((void **)&f->runs, &f->cap_runs, f->nr_runs, sizeof(*f->runs)))
 			return -ENOMEM;
 		f->runs[f->nr_runs] = f->last;
 	}
@@ -583,12 +438,10 @@ static int on_begin(struct checker *ck, struct stack *st, const struct cs_rec_ev
 	return 0;
 }
 
-/* A pass ended with its call_end e: apply the per-pass rules. */
+/* A pass ended with its call_end e: its rules, a stopped robust pass handed on. */
 static void finish_pass(struct checker *ck, struct stack *st, struct frame *f,
 			const struct cs_rec_event *e, size_t idx)
 {
-	const struct run *last = f->nr_runs ? &f->last : NULL;
-	int want_ret = last ? last->ret : CS_NOTIFY_DONE;
 	struct robust *p;
 
 	if (f->phantom) {
@@ -607,62 +460,10 @@ static void finish_pass(struct checker *ck, struct stack *st, struct frame *f,
 		ck->s->passes++;
 	}
 	settle_robust(ck, &f->child, "its outer pass ended", idx);
-	if (f->gapped) {
+	if (f->gapped)
 		ck->s->gap_passes++;
-		goto robust;
-	}
-	if (e->nr_calls != (int)f->nr_runs)
-		chk_violation(ck, idx, f->head, 0, "nr-calls",
-			      "%s pass of event %zu: call_end says nr_calls=%d, %zu "
-			      "callbacks ran", call_types[f->type], f->begin_idx,
-			      e->nr_calls, f->nr_runs);
-	if (f->type != CALL_ROLLBACK && f->nr_to_call >= 0 &&
-	    f->nr_runs > (size_t)f->nr_to_call)
-		chk_violation(ck, idx, f->head, 0, "nr-to-call",
-			      "%s pass of event %zu: nr_to_call=%d, %zu callbacks ran",
-			      call_types[f->type], f->begin_idx, f->nr_to_call, f->nr_runs);
-	if (f->stop_due)
-		chk_violation(ck, idx, f->head, last->cb, "stop-event",
-			      "no notifier_stop after the NOTIFY_STOP_MASK return of the "
-			      "callback run at event %zu", last->idx);
-	if (e->ret != want_ret) {
-		bool stopped = e->ret & CS_NOTIFY_STOP_MASK;
-
-		if (stopped != !!(want_ret & CS_NOTIFY_STOP_MASK))
-			chk_violation(ck, idx, f->head, 0, "end-ret",
-				      "%s pass of event %zu: call_end says %s (ret 0x%x), but "
-				      "%s", call_types[f->type], f->begin_idx,
-				      stopped ? "stopped" : "not stopped", (unsigned int)e->ret,
-				      !last ? "no callback ran" :
-				      stopped ? "the last callback did not stop it" :
-				      "the last callback stopped it");
-		else if (last)
-			chk_violation(ck, idx, f->head, 0, "end-ret",
-				      "%s pass of event %zu: call_end ret 0x%x, the last "
-				      "callback (event %zu) returned 0x%x", call_types[f->type],
-				      f->begin_idx, (unsigned int)e->ret, last->idx,
-				      (unsigned int)last->ret);
-		else
-			chk_violation(ck, idx, f->head, 0, "end-ret",
-				      "%s pass of event %zu: call_end ret 0x%x, no callback "
-				      "ran (NOTIFY_DONE)", call_types[f->type], f->begin_idx,
-				      (unsigned int)e->ret);
-	}
-	if (f->type == CALL_ROLLBACK && f->undo.valid && !f->undo.gapped) {
-		const struct robust *u = &f->undo;
-		long long want = u->nr_calls > 0 ? (long long)u->nr_calls - 1 : 0;
-		bool stopped = last && (last->ret & CS_NOTIFY_STOP_MASK);
-
-		/* a val_down callback may stop the rollback itself */
-		if ((long long)f->nr_runs > want ||
-		    ((long long)f->nr_runs < want && !stopped))
-			chk_violation(ck, idx, f->head, 0, "rollback",
-				      "rollback pass of event %zu ran %zu callbacks, the "
-				      "robust pass (ended at event %zu) stopped at callback "
-				      "%d, so want %lld", f->begin_idx, f->nr_runs, u->end_idx,
-				      u->nr_calls, want);
-	}
-robust:
+	else
+		chk_end_rules(ck, f, e, idx);
 	if (f->undo.valid && f->undo.gapped && !f->undo.gap_counted && !f->gapped)
 		ck->s->gap_passes++;
 	f->undo.valid = false;

@@ -7,7 +7,7 @@
  * chain's membership is known without a register event: a listed block is
  * on the chain, its record's index is its place in the registration order
  * (a later registration goes after it), and a block not listed is not on
- * the chain. The rules of checker.c and check_pass.c then judge the
+ * the chain. The rules of checker.c and check_rules.c then judge the
  * chain's events from the first one:
  *
  *   membership-register / -unregister / -eexist / -enoent  against the

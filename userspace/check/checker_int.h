@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * chainscope check, internal: the state that checker.c (events,
- * membership, loss markers, output) and check_pass.c (pass pairing and
- * the per-pass rules) share. Lookups are uthash tables.
+ * membership, loss markers, output), check_pass.c (pass pairing) and
+ * check_rules.c (the per-pass rules) share. Lookups are uthash tables.
  */
 #ifndef CHAINSCOPE_CHECKER_INT_H
 #define CHAINSCOPE_CHECKER_INT_H
@@ -264,6 +264,16 @@ void chk_member_init(struct checker *ck, struct member *m);
  */
 bool chk_snap_judge(struct checker *ck, const struct member *m, bool by_snap, __u64 ts);
 void chk_snaps_free(struct checker *ck);
+
+/* check_rules.c */
+extern const char *const chk_call_types[];	/* by CALL_PLAIN ... CALL_ROLLBACK */
+/* Judge run e of pass f; its member, or NULL without memory. */
+struct member *chk_run_rules(struct checker *ck, struct frame *f,
+			     const struct cs_rec_event *e, size_t idx);
+/* Judge pass f whole, ended by its call_end e. */
+void chk_end_rules(struct checker *ck, const struct frame *f, const struct cs_rec_event *e,
+		   size_t idx);
+void chk_group_index_free(struct frame *f);
 
 /* check_pass.c */
 int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx);

@@ -2,23 +2,20 @@
 /*
  * chainscope record: every notifier event into a trace file
  * (userspace/trace/tracefile.h), through the ring buffer of bpf/record.bpf.c.
+ *
+ * The command: its options, the steps of a recording and its summary.
+ * The events into the file: live/record_events.c; the programs loaded,
+ * attached and stopped: live/record_prog.c; the snapshots and symbols:
+ * live/record_snap.c, live/record_syms.c.
  */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/membarrier.h>
-#include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
-#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-
-#define HASH_NONFATAL_OOM 1	/* a failed add leaves the item's hh.tbl NULL */
-#include <uthash.h>
 
 #include "chainscope.h"
 #include "live.h"
@@ -26,6 +23,8 @@
 #include "probes.h"
 #include "record.h"
 #include "record.skel.h"
+#include "record_events.h"
+#include "record_prog.h"
 #include "record_snap.h"
 #include "record_syms.h"
 #include "safestr.h"
@@ -207,216 +206,25 @@ static const struct argp argp = {
 
 /* --- recording ---------------------------------------------------------------- */
 
-struct rec_ctx {
-	struct cs_trace_writer *w;
-	struct rec_snap *snap;	/* chain snapshots (NULL: none) */
-	int err;
-	__u64 loss_records;	/* CS_REC_LOSS written, from BPF or from us */
-	__u64 missed;		/* recursion misses already written as loss */
-	__u64 located[CS_REC_LOSS_MAX];	/* events in the loss records, by reason */
+/* One recording: what its steps share, and what its end frees. */
+struct rec_run {
+	struct record_bpf *skel;
+	struct ring_buffer *rb;
+	struct cs_pm *pm;		/* probes mode */
+	struct cs_common c;
+	__u64 heads[CS_REC_MAX_CHAINS];	/* the -c chains' */
+	int kinds[CS_REC_MAX_CHAINS];
+	bool probes;
+	struct ksyms *ks_start, *ks_end;
+	struct cs_trace_sym *syms;	/* the trailer's */
+	size_t nsyms;
+	struct rec_ctx rc;
+	struct rec_snap_stats snap_st;
+	char why[128];			/* why recording ended */
+	char out_name[CS_SAFE_STR_LEN(1024)];	/* -o, as shown */
+	__u64 deadline;			/* -d, in rec_mono_ns(); 0: none */
+	pid_t child;			/* COMMAND while it runs */
 };
-
-/*
- * Open passes per (task, context), to end the recording between passes:
- * once the recorded command is done, the BPF side stops recording new
- * passes (`stopping`), we wait until every pass we saw begin has ended,
- * and only then detach everything. A pass is then never recorded without
- * its callbacks or its call_end. A robust pass that stopped stays open
- * until its rollback ends: the BPF side still records rollback passes
- * while stopping, so that `check` finds the rollback it requires. A
- * rollback that begins while stopping and follows no robust pass we saw
- * stop belongs to a pass that began after the stop: it is not written.
- */
-struct open_key {
-	__u64 task;
-	__u32 ctx, zero;	/* zero: no uninitialised bytes in the key */
-};
-
-static struct open_pass {
-	struct open_key key;
-	__u32 depth;		/* open passes, awaited rollbacks included */
-	__u32 awaited;		/* stopped robust passes whose rollback is due */
-	UT_hash_handle hh;
-} *open_passes;
-static bool stopping;
-
-/* Track a call_begin/end; false: the event is not to be written. */
-static bool track_pass(const struct cs_rec_event *e)
-{
-	bool rollback = e->call_type == CS_CALL_ROLLBACK;
-	struct open_key key = { .task = e->task, .ctx = e->ctx };
-	struct open_pass *p;
-
-	HASH_FIND(hh, open_passes, &key, sizeof(key), p);
-	if (e->type == CS_REC_CALL_BEGIN) {
-		if (rollback && p && p->awaited) {
-			p->awaited--;	/* takes over its robust pass's slot */
-			return true;
-		}
-		if (stopping)
-			return !rollback;	/* (the BPF side lets only rollbacks by) */
-		if (!p) {
-			p = calloc(1, sizeof(*p));
-			if (!p)
-				return true;
-			p->key = key;
-			HASH_ADD(hh, open_passes, key, sizeof(p->key), p);
-			if (!p->hh.tbl) {
-				free(p);
-				return true;
-			}
-		}
-		p->depth++;
-		return true;
-	}
-	if (!p)
-		return true;
-	if (e->call_type == CS_CALL_ROBUST && (e->ret & CS_NOTIFY_STOP_MASK)) {
-		p->awaited++;	/* still open: its rollback comes next */
-		return true;
-	}
-	if (--p->depth == 0) {
-		HASH_DEL(open_passes, p);
-		free(p);
-	}
-	return true;
-}
-
-static void open_passes_free(void)
-{
-	struct open_pass *p, *tmp;
-
-	HASH_ITER(hh, open_passes, p, tmp) {
-		HASH_DEL(open_passes, p);
-		free(p);
-	}
-}
-
-static int handle_event(void *ctx, void *data, size_t size)
-{
-	struct rec_ctx *rc = ctx;
-	const struct cs_rec_event *e = data;
-
-	if (size < sizeof(*e) || rc->err)
-		return 0;
-	if ((e->type == CS_REC_CALL_BEGIN || e->type == CS_REC_CALL_END) &&
-	    !track_pass(e))
-		return 0;
-	rc->err = cs_trace_write(rc->w, e, 1);
-	/* a head seen for the first time: its snapshot follows the event */
-	if (!rc->err)
-		rc->err = rec_snap_event(rc->snap, rc->w, e);
-	if (e->type == CS_REC_LOSS) {
-		rc->loss_records++;
-		if (e->reason < CS_REC_LOSS_MAX)
-			rc->located[e->reason] += e->val;
-	}
-	cs_rec_seen_add(e->head);
-	cs_rec_seen_add(e->cb);
-	cs_rec_seen_add(e->nb);
-	cs_rec_seen_add(e->lock);
-	return rc->err;
-}
-
-static __u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static int write_loss(struct rec_ctx *rc, __u32 cpu, __u8 reason, __u64 n)
-{
-	struct cs_rec_event e = {
-		.ts = mono_ns(), .cpu = cpu, .val = n, .type = CS_REC_LOSS,
-		.reason = reason,
-	};
-
-	if (rc->err || !n)
-		return rc->err;
-	rc->err = cs_trace_write(rc->w, &e, 1);
-	rc->loss_records++;
-	rc->located[reason] += n;
-	return rc->err;
-}
-
-/*
- * The programs' recursion_misses are per program, not per CPU: a growth
- * becomes one CS_REC_CPU_ANY loss record, placed where we noticed it.
- */
-static int poll_missed(struct rec_ctx *rc, struct bpf_object *obj)
-{
-	__u64 now = cs_read_missed(obj);
-
-	if (now <= rc->missed)
-		return rc->err;
-	write_loss(rc, CS_REC_CPU_ANY, CS_REC_LOSS_MISSED, now - rc->missed);
-	rc->missed = now;
-	return rc->err;
-}
-
-/*
- * At the end: what each CPU lost after its last successful reserve has no
- * loss record yet. Write one per CPU and reason, so that the loss records
- * add up to the trailer's totals: the reader requires it.
- */
-static int flush_pending(struct rec_ctx *rc, int map_fd)
-{
-	struct { __u64 n[CS_REC_LOSS_MISSED]; } *vals;
-	int ncpu = libbpf_num_possible_cpus(), cpu, r;
-	__u32 zero = 0;
-
-	if (ncpu <= 0)
-		return rc->err = ncpu ? ncpu : -EINVAL;
-	vals = calloc(ncpu, sizeof(*vals));
-	if (!vals)
-		return rc->err = -ENOMEM;
-	if (bpf_map_lookup_elem(map_fd, &zero, vals)) {
-		rc->err = -errno;
-		free(vals);
-		return rc->err;
-	}
-	for (cpu = 0; cpu < ncpu; cpu++)
-		for (r = 0; r < CS_REC_LOSS_MISSED; r++)
-			write_loss(rc, cpu, r, vals[cpu].n[r]);
-	free(vals);
-	return rc->err;
-}
-
-/* tracepoints mode: only the tp_btf programs (rec_*) load */
-static void set_tp_autoload(struct bpf_object *obj, bool on)
-{
-	struct bpf_program *prog;
-
-	bpf_object__for_each_program(prog, obj)
-		if (!strncmp(bpf_program__name(prog), "rec_", 4))
-			bpf_program__set_autoload(prog, on);
-}
-
-/*
- * call_end before call_begin (then every pass whose begin is recorded has
- * its end recorded); the other programs attach before call_begin too, in
- * skeleton order. CS_EXIT_OK or CS_EXIT_ERROR, said.
- */
-static int attach_tracepoints(struct record_bpf *skel)
-{
-	int err;
-
-	skel->links.rec_call_end = bpf_program__attach(skel->progs.rec_call_end);
-	if (!skel->links.rec_call_end) {
-		warn("%s: error: failed to attach rec_call_end: %s\n", env.cmd,
-		     strerror(errno));
-		return CS_EXIT_ERROR;
-	}
-	bpf_program__set_autoattach(skel->progs.rec_call_end, false);
-	err = record_bpf__attach(skel);
-	if (err) {
-		warn("%s: error: failed to attach BPF programs: %s\n", env.cmd, strerror(-err));
-		return CS_EXIT_ERROR;
-	}
-	return CS_EXIT_OK;
-}
 
 static pid_t start_command(char **argv)
 {
@@ -455,7 +263,36 @@ static int snap_start(struct rec_ctx *rc, const __u64 *heads, const int *kinds)
 	return err;
 }
 
-int cmd_record(int argc, char **argv)
+/* Our options are those before "--"; 0 or CS_EXIT_USAGE (said). */
+static int parse_command_line(int argc, char **argv)
+{
+	int own_argc = argc, i;
+
+	memset(&env, 0, sizeof(env));
+	env.cmd = argv[0];
+	env.kind = CS_KIND_ANY;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			own_argc = i;
+			if (i + 1 < argc)
+				env.command = argv + i + 1;
+			break;
+		}
+	}
+	if (own_argc < argc && !env.command) {
+		warn("%s: error: no command after '--' (see '%s --help')\n", env.cmd,
+		     env.cmd);
+		return CS_EXIT_USAGE;
+	}
+	cs_parse_args(&argp, own_argc, argv, &env);
+	return 0;
+}
+
+/*
+ * Privileges, BTF, then the mode: tracepoints if the kernel has ours; the
+ * -c chains resolved. CS_EXIT_OK or an exit code, said.
+ */
+static int rec_startup(struct rec_run *r)
 {
 	static const struct cs_tp tps[] = {
 		{ "notifier_register", 6 },
@@ -469,59 +306,16 @@ int cmd_record(int argc, char **argv)
 		{ "notifier_call_end", 7 },
 		{ "notifier_lock_wait", 5 },
 	};
-	struct record_bpf *skel = NULL;
-	struct ring_buffer *rb = NULL;
-	struct cs_pm *pm = NULL;
-	struct cs_common c;
-	__u64 heads[CS_REC_MAX_CHAINS];
-	int kinds[CS_REC_MAX_CHAINS];
-	bool probes;
-	struct ksyms *ks_start = NULL, *ks_end = NULL;
-	struct cs_trace_sym *syms = NULL;
-	struct rec_ctx rc = {};
-	struct rec_snap_stats snap_st;
-	char boot_id[48], why[128] = "Ctrl-C", bad_name[CS_SYMSTR_LEN + 100];
-	char out_name[CS_SAFE_STR_LEN(1024)];
-	const char *out_why;
-	struct utsname uts;
-	__u64 start, deadline = 0, next_missed = 0, lost, lost_nmi, missed, nr, partial;
-	size_t nsyms = 0, nbad = 0, i;
-	pid_t child = 0;
-	int err, own_argc = argc, status;
+	size_t i;
+	int err;
 
-	memset(&env, 0, sizeof(env));
-	env.cmd = argv[0];
-	env.kind = CS_KIND_ANY;
-	for (i = 1; i < (size_t)argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			own_argc = i;
-			if (i + 1 < (size_t)argc)
-				env.command = argv + i + 1;
-			break;
-		}
-	}
-	if (own_argc < argc && !env.command) {
-		warn("%s: error: no command after '--' (see '%s --help')\n", env.cmd,
-		     env.cmd);
-		return CS_EXIT_USAGE;
-	}
-	cs_parse_args(&argp, own_argc, argv, &env);
-
-	cs_safe_str(env.output, out_name, sizeof(out_name));
-	/* a bad path fails before anything else, bpf() above all */
-	rc.w = cs_trace_open(env.output, env.force ? CS_OUT_FORCE : 0, &out_why);
-	if (!rc.w) {
-		warn("%s: error: cannot create %s: %s\n", env.cmd, out_name, out_why);
-		return CS_EXIT_OUTPUT;
-	}
-	/* privileges, BTF, then the mode: tracepoints if the kernel has ours */
-	cs_common_init(&c, env.cmd);
-	c.mode = env.mode;
-	c.verbose = env.verbose;
-	err = cs_mode_startup(&c, tps, sizeof(tps) / sizeof(tps[0]), true);
+	cs_common_init(&r->c, env.cmd);
+	r->c.mode = env.mode;
+	r->c.verbose = env.verbose;
+	err = cs_mode_startup(&r->c, tps, sizeof(tps) / sizeof(tps[0]), true);
 	if (err)
-		goto discard;
-	probes = c.mode == CS_MODE_PROBES;
+		return err;
+	r->probes = r->c.mode == CS_MODE_PROBES;
 	/*
 	 * Each event's execution context comes from the kernel's per-CPU
 	 * preempt count (bpf/exec_ctx.bpf.h). Without it every event would
@@ -533,87 +327,56 @@ int cmd_record(int argc, char **argv)
 		     "(__preempt_count or pcpu_hot, and this_cpu_off), which its BTF does "
 		     "not locate: "
 		     "cannot tell interrupt from task context\n", env.cmd);
-		err = CS_EXIT_NO_CTX;
-		goto discard;
+		return CS_EXIT_NO_CTX;
 	}
-	ks_start = cs_load_ksyms(env.cmd);
-	if (!ks_start) {
-		err = CS_EXIT_ERROR;
-		goto discard;
-	}
+	r->ks_start = cs_load_ksyms(env.cmd);
+	if (!r->ks_start)
+		return CS_EXIT_ERROR;
 	for (i = 0; i < (size_t)env.nr_chains; i++) {
-		err = cs_resolve(env.cmd, ks_start, "chain", env.chains[i], &heads[i]);
+		err = cs_resolve(env.cmd, r->ks_start, "chain", env.chains[i], &r->heads[i]);
 		if (err)
-			goto discard;
-		kinds[i] = env.kinds[i] == CS_KIND_ANY ? env.kind : env.kinds[i];
+			return err;
+		r->kinds[i] = env.kinds[i] == CS_KIND_ANY ? env.kind : env.kinds[i];
 	}
-	if (cs_probe_only_mode(env.cmd, c.mode)) {
-		err = CS_EXIT_OK;
-		goto discard;
-	}
-	if (probes) {
+	return CS_EXIT_OK;
+}
+
+/* The programs loaded, the chain walker, the ring buffer; as rec_startup() */
+static int rec_open(struct rec_run *r)
+{
+	int err;
+
+	if (r->probes) {
 		err = cs_pm_features(env.cmd);
 		if (err)
-			goto discard;
+			return err;
 	}
-
-	cs_setup_libbpf(env.verbose);
-	skel = record_bpf__open();
-	if (!skel) {
-		warn("%s: error: failed to open BPF skeleton\n", env.cmd);
-		err = CS_EXIT_ERROR;
-		goto discard;
-	}
-	skel->rodata->cs_preempt_count_off = cs_btf_preempt_count_off();
-	if (env.buf_mib)
-		bpf_map__set_max_entries(skel->maps.events, env.buf_mib << 20);
-	/* one source: the tp_btf programs, or the probes (pm_*) */
-	cs_pm_autoload(skel->obj, probes);
-	set_tp_autoload(skel->obj, !probes);
-	if (probes)
-		skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks_start);
-	else	/* (probes mode's own maps: cs_pm_autoload()) */
-		bpf_map__set_max_entries(skel->maps.rec_pm_stacks, 1);
-	err = record_bpf__load(skel);
-	if (err) {
-		warn("%s: error: failed to load BPF skeleton: %s\n", env.cmd, strerror(-err));
-		err = CS_EXIT_ERROR;
-		goto discard;
-	}
+	err = rec_prog_load(&r->skel, env.cmd, env.verbose, r->probes, env.buf_mib,
+			    r->ks_start);
+	if (err)
+		return err;
 	/* the chain walker, for the snapshots (without it: none, and a warning) */
-	rc.snap = rec_snap_open(env.cmd, ks_start, env.verbose, cs_rec_seen_add);
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, &rc, NULL);
-	if (!rb) {
+	r->rc.snap = rec_snap_open(env.cmd, r->ks_start, env.verbose, cs_rec_seen_add);
+	r->rb = ring_buffer__new(bpf_map__fd(r->skel->maps.events), rec_handle_event, &r->rc,
+				 NULL);
+	if (!r->rb) {
 		warn("%s: error: failed to create ring buffer: %s\n", env.cmd, strerror(errno));
-		err = CS_EXIT_ERROR;
-		goto discard;
+		return CS_EXIT_ERROR;
 	}
+	return CS_EXIT_OK;
+}
 
-	uname(&uts);
-	cs_rec_boot_id(boot_id, sizeof(boot_id));
-	/* (the reader refuses what no kernel writes: leave it out, say so) */
-	if (cs_release_bad(uts.release) >= 0) {
-		warn("%s: warning: kernel release not stored: not printable ASCII "
-		     "without spaces\n", env.cmd);
-		uts.release[0] = '\0';
-	}
-	if (cs_boot_id_bad(boot_id) >= 0) {
-		warn("%s: warning: boot id not stored: bytes other than [0-9a-f-]\n",
-		     env.cmd);
-		boot_id[0] = '\0';
-	}
-	start = mono_ns();
-	err = cs_trace_set_source(rc.w, probes ? CS_TRACE_SOURCE_PROBES :
-				  CS_TRACE_SOURCE_TRACEPOINTS);
-	if (!err)
-		err = cs_trace_begin(rc.w, uts.release, boot_id, start);
+/* The file's header, then the programs attached; as rec_startup() */
+static int rec_begin(struct rec_run *r)
+{
+	int err;
+
+	err = cs_rec_begin(r->rc.w, env.cmd, r->probes);
 	if (err) {
-		warn("%s: error: writing %s: %s\n", env.cmd, out_name, strerror(-err));
-		err = CS_EXIT_OUTPUT;
-		goto discard;
+		warn("%s: error: writing %s: %s\n", env.cmd, r->out_name, strerror(-err));
+		return CS_EXIT_OUTPUT;
 	}
-	cs_trace_flush(rc.w);	/* a header at least, should we be killed */
-	if (probes) {
+	if (r->probes) {
 		/*
 		 * The API programs, then the callbacks of the -c chains; a
 		 * pass is recorded once its chain's callbacks are attached
@@ -621,162 +384,101 @@ int cmd_record(int argc, char **argv)
 		 */
 		struct cs_pm_opts o = {
 			.cmd = env.cmd, .verbose = env.verbose, .only_kind = CS_KIND_ANY,
-			.heads = heads, .kinds = kinds, .nr_heads = env.nr_chains,
+			.heads = r->heads, .kinds = r->kinds, .nr_heads = env.nr_chains,
 			.known_heads = true,
 		};
 
-		pm = cs_pm_start(skel->obj, ks_start, &o);
-		if (!pm) {
-			err = CS_EXIT_ERROR;
-			goto discard;
-		}
-	} else {
-		err = attach_tracepoints(skel);
-		if (err)
-			goto discard;
+		r->pm = cs_pm_start(r->skel->obj, r->ks_start, &o);
+		return r->pm ? CS_EXIT_OK : CS_EXIT_ERROR;
 	}
-	/*
-	 * What is on the chains now, before the first event is written:
-	 * check knows their membership from here on.
-	 */
-	err = snap_start(&rc, heads, kinds);
-	if (err) {
-		warn("%s: error: writing %s: %s\n", env.cmd, out_name, strerror(-err));
-		err = CS_EXIT_ERROR;
-		goto cut_short;
-	}
+	return rec_prog_attach_tracepoints(r->skel, env.cmd);
+}
+
+/* Ctrl-C, the banner, -d's deadline, COMMAND; CS_EXIT_OK or CS_EXIT_ERROR */
+static int rec_go(struct rec_run *r)
+{
 	cs_setup_signals();
-	warn("Tracing notifier events into %s (mode %s: %s)... %s\n", out_name,
-	     cs_mode_name(c.mode), probes ? "fentry/fexit on the chain API, "
+	warn("Tracing notifier events into %s (mode %s: %s)... %s\n", r->out_name,
+	     cs_mode_name(r->c.mode), r->probes ? "fentry/fexit on the chain API, "
 	     "kprobe.multi on the callbacks" : "tp_btf programs",
 	     env.command ? "Until the command exits or Ctrl-C." :
 	     env.duration ? "Until -d expires or Ctrl-C." : "Hit Ctrl-C to end.");
 	if (env.duration)
-		deadline = mono_ns() + (__u64)env.duration * 1000000000ULL;
+		r->deadline = rec_mono_ns() + (__u64)env.duration * 1000000000ULL;
 	if (env.command) {
-		child = start_command(env.command);
-		if (child < 0) {
+		r->child = start_command(env.command);
+		if (r->child < 0) {
 			warn("%s: error: fork: %s\n", env.cmd, strerror(errno));
-			err = CS_EXIT_ERROR;
-			goto discard;
+			return CS_EXIT_ERROR;
 		}
 	}
+	return CS_EXIT_OK;
+}
+
+/*
+ * Until Ctrl-C, -d or COMMAND's end (r->why says which). CS_EXIT_OK, or
+ * CS_EXIT_ERROR (said): the file is to be cut short.
+ */
+static int rec_loop(struct rec_run *r)
+{
+	__u64 next_missed = 0;
+	int err, status;
 
 	while (!cs_exiting) {
-		err = ring_buffer__poll(rb, 100);
+		err = ring_buffer__poll(r->rb, 100);
 		if (err == -EINTR)
 			continue;
 		/* new chains and callbacks: walk them, attach */
-		if (err >= 0 && pm && cs_pm_poll(pm, 0) < 0) {
+		if (err >= 0 && r->pm && cs_pm_poll(r->pm, 0) < 0) {
 			warn("%s: error: probes mode: attaching new callbacks failed\n",
 			     env.cmd);
-			err = CS_EXIT_ERROR;
-			goto cut_short;
+			return CS_EXIT_ERROR;
 		}
 		/* every 100 ms: recursion misses, and the records to the file */
-		if (err >= 0 && mono_ns() >= next_missed) {
-			if (!poll_missed(&rc, skel->obj))
-				rc.err = cs_trace_flush(rc.w);
-			next_missed = mono_ns() + 100000000ULL;
+		if (err >= 0 && rec_mono_ns() >= next_missed) {
+			if (!rec_poll_missed(&r->rc, r->skel->obj))
+				r->rc.err = cs_trace_flush(r->rc.w);
+			next_missed = rec_mono_ns() + 100000000ULL;
 		}
-		if (err < 0 || rc.err) {
+		if (err < 0 || r->rc.err) {
 			warn("%s: error: %s: %s\n", env.cmd,
-			     rc.err ? "writing the trace" : "polling the ring buffer",
-			     strerror(rc.err ? -rc.err : -err));
-			err = CS_EXIT_ERROR;
-			goto cut_short;
+			     r->rc.err ? "writing the trace" : "polling the ring buffer",
+			     strerror(r->rc.err ? -r->rc.err : -err));
+			return CS_EXIT_ERROR;
 		}
-		if (deadline && mono_ns() >= deadline) {
-			snprintf(why, sizeof(why), "%ld s elapsed", env.duration);
+		if (r->deadline && rec_mono_ns() >= r->deadline) {
+			snprintf(r->why, sizeof(r->why), "%ld s elapsed", env.duration);
 			break;
 		}
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+		if (r->child > 0 && waitpid(r->child, &status, WNOHANG) == r->child) {
 			if (WIFEXITED(status))
-				snprintf(why, sizeof(why), "command exited %d",
+				snprintf(r->why, sizeof(r->why), "command exited %d",
 					 WEXITSTATUS(status));
 			else
-				snprintf(why, sizeof(why), "command killed by signal %d",
+				snprintf(r->why, sizeof(r->why), "command killed by signal %d",
 					 WTERMSIG(status));
-			child = 0;
+			r->child = 0;
 			break;
 		}
 	}
-	/*
-	 * Stop new passes, let the ones under way end (up to 2 s), then stop
-	 * everything and take what is left in the buffer.
-	 */
-	skel->bss->stopping = true;
-	stopping = true;
-	deadline = mono_ns() + 2000000000ULL;
-	while (!rc.err && ring_buffer__consume(rb) >= 0 && open_passes &&
-	       mono_ns() < deadline)
-		usleep(1000);
-	if (open_passes)
-		warn("%s: warning: %u chain passes still open when recording ended\n",
-		     env.cmd, HASH_COUNT(open_passes));
-	if (pm) {
-		cs_pm_report(pm, NULL);	/* passes before attach, what it missed */
-		partial = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_PARTIAL);
-		if (partial)
-			printf("NOTE: probes: %llu passes not recorded: their chain has a "
-			       "callback probes mode cannot see (named above)\n",
-			       (unsigned long long)partial);
-		partial = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LONG);
-		if (partial)
-			printf("NOTE: probes: %llu passes not recorded: their chain is longer "
-			       "than the %d blocks record checks per pass\n",
-			       (unsigned long long)partial, CS_REC_PM_MAX_WALK);
-		/*
-		 * cs_lookup_or_init() counts a full per-task map (pass and
-		 * callback stacks, CS_PM_MAX_TASKS) in `stats`: those passes
-		 * are not recorded either, and nothing else says so.
-		 */
-		partial = cs_read_stat(bpf_map__fd(skel->maps.stats), CS_STAT_DROPPED) +
-			  cs_read_stat(bpf_map__fd(skel->maps.stats), CS_STAT_FAILED);
-		if (partial)
-			printf("NOTE: probes: %llu passes or callback runs not recorded: "
-			       "per-task state map full or failing\n",
-			       (unsigned long long)partial);
-		cs_pm_stop(pm);		/* the probes' links */
-		pm = NULL;
-	}
-	record_bpf__detach(skel);
-	/*
-	 * A program that was running as we detached may still count a loss
-	 * or put a record in the ring: wait for it (detaching a tracepoint
-	 * probe does not; an RCU grace period does), then take the ring's
-	 * rest and write what is still pending as loss records.
-	 */
-	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
-		usleep(100000);
-	err = ring_buffer__consume(rb);
-	if (err >= 0) {
-		flush_pending(&rc, bpf_map__fd(skel->maps.rec_pending));
-		poll_missed(&rc, skel->obj);
-	}
-	lost = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST);
-	lost_nmi = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST_NMI);
-	if (err >= 0 && !rc.err &&
-	    (rc.located[CS_REC_LOSS_RING_FULL] != lost ||
-	     rc.located[CS_REC_LOSS_NMI] != lost_nmi))
-		warn("%s: warning: the loss counters (%llu ring-full, %llu NMI) differ "
-		     "from the loss records (%llu, %llu); the trailer counts the "
-		     "records\n", env.cmd, (unsigned long long)lost,
-		     (unsigned long long)lost_nmi,
-		     (unsigned long long)rc.located[CS_REC_LOSS_RING_FULL],
-		     (unsigned long long)rc.located[CS_REC_LOSS_NMI]);
-	if (err < 0 || rc.err) {
-		warn("%s: error: draining the ring buffer: %s\n", env.cmd,
-		     strerror(rc.err ? -rc.err : -err));
-		err = CS_EXIT_ERROR;
-		goto cut_short;
-	}
+	return CS_EXIT_OK;
+}
+
+/* The trailer, then the summary; CS_EXIT_OK or CS_EXIT_ERROR (said) */
+static int rec_finish(struct rec_run *r)
+{
+	char bad_name[CS_SYMSTR_LEN + 100];
+	__u64 lost, lost_nmi, missed, nr;
+	size_t nbad = 0;
+	int err;
+
 	/* the trailer's totals are what the loss records add up to */
-	lost = rc.located[CS_REC_LOSS_RING_FULL];
-	lost_nmi = rc.located[CS_REC_LOSS_NMI];
-	missed = rc.missed;
-	ks_end = ksyms__load(NULL);
-	syms = cs_rec_snapshot(ks_end, ks_start, &nsyms, &nbad, bad_name, sizeof(bad_name));
+	lost = r->rc.located[CS_REC_LOSS_RING_FULL];
+	lost_nmi = r->rc.located[CS_REC_LOSS_NMI];
+	missed = r->rc.missed;
+	r->ks_end = ksyms__load(NULL);
+	r->syms = cs_rec_snapshot(r->ks_end, r->ks_start, &r->nsyms, &nbad, bad_name,
+				  sizeof(bad_name));
 	if (nbad) {
 		char esc[CS_SAFE_STR_LEN(sizeof(bad_name))];
 
@@ -785,27 +487,28 @@ int cmd_record(int argc, char **argv)
 		     "as numbers\n", env.cmd, nbad,
 		     cs_safe_str(bad_name, esc, sizeof(esc)));
 	}
-	nr = cs_trace_written(rc.w);
-	err = cs_trace_finish(rc.w, lost + lost_nmi, missed, mono_ns(), syms, nsyms);
-	rc.w = NULL;
-	rec_snap_close(rc.snap, &snap_st);
-	rc.snap = NULL;
+	nr = cs_trace_written(r->rc.w);
+	err = cs_trace_finish(r->rc.w, lost + lost_nmi, missed, rec_mono_ns(), r->syms,
+			      r->nsyms);
+	r->rc.w = NULL;
+	rec_snap_close(r->rc.snap, &r->snap_st);
+	r->rc.snap = NULL;
 	if (err) {
 		warn("%s: error: writing %s: %s (the file is cut short: read it "
-		     "with --salvage)\n", env.cmd, out_name, strerror(-err));
-		err = CS_EXIT_ERROR;
-		goto cleanup;
+		     "with --salvage)\n", env.cmd, r->out_name, strerror(-err));
+		return CS_EXIT_ERROR;
 	}
 	/* (qemu/bench_report.py parses up to "missed N") */
 	printf("recorded %llu events into %s (%s); lost %llu (ring buffer full), "
 	       "missed %llu (BPF recursion protection), %llu lost in NMI; "
 	       "%llu loss records; %zu symbols; %llu chains walked (%llu unstable), "
 	       "%llu snapshot records; mode %s\n",
-	       (unsigned long long)(nr - rc.loss_records - snap_st.records), out_name, why,
+	       (unsigned long long)(nr - r->rc.loss_records - r->snap_st.records), r->out_name,
+	       r->why,
 	       (unsigned long long)lost, (unsigned long long)missed,
-	       (unsigned long long)lost_nmi, (unsigned long long)rc.loss_records, nsyms,
-	       (unsigned long long)snap_st.chains, (unsigned long long)snap_st.unstable,
-	       (unsigned long long)snap_st.records, cs_mode_name(c.mode));
+	       (unsigned long long)lost_nmi, (unsigned long long)r->rc.loss_records, r->nsyms,
+	       (unsigned long long)r->snap_st.chains, (unsigned long long)r->snap_st.unstable,
+	       (unsigned long long)r->snap_st.records, cs_mode_name(r->c.mode));
 	/* only a full ring is helped by a bigger one */
 	if (lost)
 		printf("WARNING: %llu events lost: the ring buffer was full (try -b)\n",
@@ -815,38 +518,92 @@ int cmd_record(int argc, char **argv)
 		       "buffer cannot wait for its lock (-b does not help)\n",
 		       (unsigned long long)lost_nmi);
 	fflush(stdout);
-	err = CS_EXIT_OK;
+	return CS_EXIT_OK;
+}
+
+static void rec_free(struct rec_run *r)
+{
+	int status;
+	size_t i;
+
+	if (r->child > 0) {
+		/* Ctrl-C or an error while the command ran: end it too */
+		kill(r->child, SIGTERM);
+		waitpid(r->child, &status, 0);
+	}
+	cs_pm_stop(r->pm);
+	ring_buffer__free(r->rb);
+	rec_snap_close(r->rc.snap, &r->snap_st);
+	record_bpf__destroy(r->skel);
+	for (i = 0; i < r->nsyms; i++) {
+		free((char *)r->syms[i].name);
+		free((char *)r->syms[i].module);
+	}
+	free(r->syms);
+	cs_rec_seen_free();
+	rec_passes_free();
+	ksyms__free(r->ks_start);
+	ksyms__free(r->ks_end);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_run r = { .why = "Ctrl-C" };
+	const char *out_why;
+	__u64 nr;
+	int err;
+
+	err = parse_command_line(argc, argv);
+	if (err)
+		return err;
+	cs_safe_str(env.output, r.out_name, sizeof(r.out_name));
+	/* a bad path fails before anything else, bpf() above all */
+	r.rc.w = cs_trace_open(env.output, env.force ? CS_OUT_FORCE : 0, &out_why);
+	if (!r.rc.w) {
+		warn("%s: error: cannot create %s: %s\n", env.cmd, r.out_name, out_why);
+		return CS_EXIT_OUTPUT;
+	}
+	err = rec_startup(&r);
+	if (err || cs_probe_only_mode(env.cmd, r.c.mode))
+		goto discard;	/* (probe-only: CS_EXIT_OK) */
+	err = rec_open(&r);
+	if (!err)
+		err = rec_begin(&r);
+	if (err)
+		goto discard;
+	/*
+	 * What is on the chains now, before the first event is written:
+	 * check knows their membership from here on.
+	 */
+	err = snap_start(&r.rc, r.heads, r.kinds);
+	if (err) {
+		warn("%s: error: writing %s: %s\n", env.cmd, r.out_name, strerror(-err));
+		err = CS_EXIT_ERROR;
+		goto cut_short;
+	}
+	err = rec_go(&r);
+	if (err)
+		goto discard;
+	err = rec_loop(&r);
+	if (!err)
+		err = rec_prog_stop(r.skel, r.rb, &r.pm, &r.rc, env.cmd);
+	if (err)
+		goto cut_short;
+	err = rec_finish(&r);
 	goto cleanup;
 
 cut_short:
 	/* what is written stays: a cut-short recording, for --salvage */
-	nr = cs_trace_written(rc.w);
-	cs_trace_abort(rc.w);
-	rc.w = NULL;
+	nr = cs_trace_written(r.rc.w);
+	cs_trace_abort(r.rc.w);
+	r.rc.w = NULL;
 	warn("%s: %s is cut short after %llu records: read it with --salvage\n",
-	     env.cmd, out_name, (unsigned long long)nr);
+	     env.cmd, r.out_name, (unsigned long long)nr);
 	goto cleanup;
 discard:
-	cs_trace_discard(rc.w);
-	rc.w = NULL;
+	cs_trace_discard(r.rc.w);
+	r.rc.w = NULL;
 cleanup:
-	if (child > 0) {
-		/* Ctrl-C or an error while the command ran: end it too */
-		kill(child, SIGTERM);
-		waitpid(child, &status, 0);
-	}
-	cs_pm_stop(pm);
-	ring_buffer__free(rb);
-	rec_snap_close(rc.snap, &snap_st);
-	record_bpf__destroy(skel);
-	for (i = 0; i < nsyms; i++) {
-		free((char *)syms[i].name);
-		free((char *)syms[i].module);
-	}
-	free(syms);
-	cs_rec_seen_free();
-	open_passes_free();
-	ksyms__free(ks_start);
-	ksyms__free(ks_end);
+	rec_free(&r);
 	return err;
 }

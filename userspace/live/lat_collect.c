@@ -127,22 +127,18 @@ static struct cs_pm *start_probes(const struct cs_lat_run *run, struct latency_b
 	return cs_pm_start(skel->obj, ks, &o);
 }
 
-int cs_latency_run(struct cs_lat_run *run)
+/*
+ * The mode, then whether -C can be had: the kernel's preempt count and,
+ * in tracepoints mode, call_begin/end. CS_EXIT_OK or an exit code, said.
+ */
+static int lat_startup(struct cs_lat_run *run)
 {
 	struct cs_tp tps[] = {
 		{ "notifier_return", 8 },
 		{ "notifier_call_begin", 5 },
 		{ "notifier_call_end", 7 },
 	};
-	struct latency_bpf *skel = NULL;
-	struct cs_pm *pm = NULL;
-	struct ksyms *ks = NULL;
 	struct cs_common *c = run->c;
-	struct cs_lat_sample smp;
-	__u64 head = 0, cb = 0;
-	char how[256];
-	long n = 0;
-	bool btf;
 	int err;
 
 	/* optional -C: only where the preempt count is located (read after the probes) */
@@ -170,7 +166,181 @@ int cs_latency_run(struct cs_lat_run *run)
 		     c->cmd);
 		return CS_EXIT_NO_CTX;
 	}
+	return CS_EXIT_OK;
+}
 
+/*
+ * Open the skeleton (*skelp), set it up for the run (targets, units, map
+ * sizes, tp_btf or raw_tp programs: *btfp) and load it. CS_EXIT_OK or an
+ * exit code, said.
+ */
+static int lat_load(const struct cs_lat_run *run, const struct ksyms *ks, __u64 head,
+		    __u64 cb, struct latency_bpf **skelp, bool *btfp)
+{
+	struct cs_common *c = run->c;
+	struct latency_bpf *skel;
+	bool btf;
+	int err;
+
+	cs_setup_libbpf(c->verbose);
+	if (c->mode == CS_MODE_PROBES) {
+		err = cs_pm_features(c->cmd);
+		if (err)
+			return err;
+	}
+	skel = *skelp = latency_bpf__open();
+	if (!skel) {
+		warn("%s: error: failed to open BPF skeleton\n", c->cmd);
+		return CS_EXIT_ERROR;
+	}
+	skel->rodata->targ_head = head;
+	skel->rodata->targ_cb = cb;
+	skel->rodata->targ_kind = run->kind;
+	skel->rodata->targ_units = c->units;
+	skel->rodata->targ_per_val = run->per_val;
+	skel->rodata->cs_preempt_count_off = cs_btf_preempt_count_off();
+	skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks);
+	skel->rodata->cs_pm_only_head = head;
+
+	if (cs_map_entries()) {
+		bpf_map__set_max_entries(skel->maps.hists_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.hists_1, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.chain_hists_0, cs_map_entries());
+		bpf_map__set_max_entries(skel->maps.chain_hists_1, cs_map_entries());
+	}
+	if (!run->chain_mode) {
+		/* preallocated; without -C nothing uses them */
+		bpf_map__set_max_entries(skel->maps.chain_hists_0, 1);
+		bpf_map__set_max_entries(skel->maps.chain_hists_1, 1);
+		bpf_map__set_max_entries(skel->maps.stacks, 1);
+	}
+	btf = *btfp = c->mode == CS_MODE_TRACEPOINTS && !c->raw_tp &&
+	      cs_tp_btf_usable("notifier_return");
+	pick_programs(run, skel, btf);
+
+	err = latency_bpf__load(skel);
+	if (err) {
+		warn("%s: error: failed to load BPF skeleton: %s\n", c->cmd,
+		     strerror(-err));
+		return CS_EXIT_ERROR;
+	}
+	cs_gen_init(&lat_gen, skel->maps.hists, skel->maps.hists_0, skel->maps.hists_1);
+	cs_gen_init(&chain_gen, skel->maps.chain_hists, skel->maps.chain_hists_0,
+		    skel->maps.chain_hists_1);
+	return CS_EXIT_OK;
+}
+
+/*
+ * Attach: under -C call_end first, then the skeleton's programs, or probes
+ * mode's (*pmp); how says which, for the banner. CS_EXIT_OK or
+ * CS_EXIT_ERROR, said.
+ */
+static int lat_attach(const struct cs_lat_run *run, struct latency_bpf *skel,
+		      const struct ksyms *ks, __u64 head, bool btf, struct cs_pm **pmp,
+		      char *how, size_t how_len)
+{
+	struct cs_common *c = run->c;
+	struct cs_pm *pm;
+	int err;
+
+	/*
+	 * call_end before call_begin: then every pass whose begin we see
+	 * also has its end seen (a pass already running is only unpaired).
+	 * The skeleton's attach then leaves it alone (autoattach off); its
+	 * link is in skel->links, so __destroy() detaches it.
+	 */
+	if (run->chain_mode && c->mode == CS_MODE_TRACEPOINTS) {
+		struct bpf_program *end = btf ? skel->progs.call_end_btf : skel->progs.call_end_raw;
+		struct bpf_link **link = btf ? &skel->links.call_end_btf : &skel->links.call_end_raw;
+
+		*link = bpf_program__attach(end);
+		if (!*link) {
+			err = -errno;
+			warn("%s: error: failed to attach %s: %s\n", c->cmd,
+			     bpf_program__name(end), strerror(-err));
+			return CS_EXIT_ERROR;
+		}
+		bpf_program__set_autoattach(end, false);
+	}
+	err = latency_bpf__attach(skel);
+	if (err) {
+		warn("%s: error: failed to attach BPF programs: %s\n", c->cmd,
+		     strerror(-err));
+		return CS_EXIT_ERROR;
+	}
+	if (c->mode == CS_MODE_PROBES) {
+		struct cs_pm_attach_stats as;
+
+		pm = *pmp = start_probes(run, skel, ks, head);
+		if (!pm)
+			return CS_EXIT_ERROR;
+		cs_pm_get_attach_stats(pm, &as);
+		snprintf(how, how_len, "mode probes: fentry/fexit on the chain API "
+			 "(%d links in %.3f s), kprobe.multi on %d callbacks (%d failed, "
+			 "%d links in %.3f s)", as.api_links, as.api_s, as.attached,
+			 as.failed, as.links, as.attach_s);
+	} else {
+		snprintf(how, how_len, "mode tracepoints: %s programs",
+			 btf ? "tp_btf" : "raw_tp");
+	}
+	skel->bss->chain_armed = 1;
+	return CS_EXIT_OK;
+}
+
+/*
+ * One drained sample per interval to run->interval(), until Ctrl-C or the
+ * last interval. CS_EXIT_OK, or CS_EXIT_ERROR when a sample failed.
+ */
+static int lat_loop(const struct cs_lat_run *run, struct latency_bpf *skel,
+		    const struct ksyms *ks, struct cs_pm *pm)
+{
+	struct cs_common *c = run->c;
+	struct cs_lat_sample smp;
+	long n = 0;
+	int err;
+
+	for (;;) {
+		bool stopping;
+
+		/*
+		 * A Ctrl-C that came while the last interval was drained or
+		 * printed: one more drain at once, so that what ran since is
+		 * counted too; the loop ends after a drain that began stopped.
+		 */
+		if (!cs_exiting)
+			cs_pm_wait_interval(pm, c);
+		stopping = cs_exiting;
+		memset(&smp, 0, sizeof(smp));
+		smp.ks = ks;
+		smp.skel = skel;
+		smp.pm = pm;
+		err = drain(run, &smp);
+		if (!err)
+			err = run->interval(run->ctx, &smp);
+		free(smp.lat);
+		free(smp.chains);
+		if (err)
+			return CS_EXIT_ERROR;
+		if (stopping || cs_last_interval(c, &n))
+			break;
+	}
+	return CS_EXIT_OK;
+}
+
+int cs_latency_run(struct cs_lat_run *run)
+{
+	struct latency_bpf *skel = NULL;
+	struct cs_pm *pm = NULL;
+	struct ksyms *ks = NULL;
+	struct cs_common *c = run->c;
+	__u64 head = 0, cb = 0;
+	char how[256];
+	bool btf;
+	int err;
+
+	err = lat_startup(run);
+	if (err)
+		return err;
 	if (run->probed && !cs_probe_only_set()) {
 		err = run->probed(run->ctx);
 		if (err)
@@ -205,98 +375,11 @@ int cs_latency_run(struct cs_lat_run *run)
 		goto cleanup;
 	}
 
-	cs_setup_libbpf(c->verbose);
-	if (c->mode == CS_MODE_PROBES) {
-		err = cs_pm_features(c->cmd);
-		if (err)
-			goto cleanup;
-	}
-	skel = latency_bpf__open();
-	if (!skel) {
-		warn("%s: error: failed to open BPF skeleton\n", c->cmd);
-		err = CS_EXIT_ERROR;
+	err = lat_load(run, ks, head, cb, &skel, &btf);
+	if (!err)
+		err = lat_attach(run, skel, ks, head, btf, &pm, how, sizeof(how));
+	if (err)
 		goto cleanup;
-	}
-	skel->rodata->targ_head = head;
-	skel->rodata->targ_cb = cb;
-	skel->rodata->targ_kind = run->kind;
-	skel->rodata->targ_units = c->units;
-	skel->rodata->targ_per_val = run->per_val;
-	skel->rodata->cs_preempt_count_off = cs_btf_preempt_count_off();
-	skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks);
-	skel->rodata->cs_pm_only_head = head;
-
-	if (cs_map_entries()) {
-		bpf_map__set_max_entries(skel->maps.hists_0, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.hists_1, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.chain_hists_0, cs_map_entries());
-		bpf_map__set_max_entries(skel->maps.chain_hists_1, cs_map_entries());
-	}
-	if (!run->chain_mode) {
-		/* preallocated; without -C nothing uses them */
-		bpf_map__set_max_entries(skel->maps.chain_hists_0, 1);
-		bpf_map__set_max_entries(skel->maps.chain_hists_1, 1);
-		bpf_map__set_max_entries(skel->maps.stacks, 1);
-	}
-	btf = c->mode == CS_MODE_TRACEPOINTS && !c->raw_tp &&
-	      cs_tp_btf_usable("notifier_return");
-	pick_programs(run, skel, btf);
-
-	err = latency_bpf__load(skel);
-	if (err) {
-		warn("%s: error: failed to load BPF skeleton: %s\n", c->cmd,
-		     strerror(-err));
-		err = CS_EXIT_ERROR;
-		goto cleanup;
-	}
-	cs_gen_init(&lat_gen, skel->maps.hists, skel->maps.hists_0, skel->maps.hists_1);
-	cs_gen_init(&chain_gen, skel->maps.chain_hists, skel->maps.chain_hists_0,
-		    skel->maps.chain_hists_1);
-	/*
-	 * call_end before call_begin: then every pass whose begin we see
-	 * also has its end seen (a pass already running is only unpaired).
-	 * The skeleton's attach then leaves it alone (autoattach off); its
-	 * link is in skel->links, so __destroy() detaches it.
-	 */
-	if (run->chain_mode && c->mode == CS_MODE_TRACEPOINTS) {
-		struct bpf_program *end = btf ? skel->progs.call_end_btf : skel->progs.call_end_raw;
-		struct bpf_link **link = btf ? &skel->links.call_end_btf : &skel->links.call_end_raw;
-
-		*link = bpf_program__attach(end);
-		if (!*link) {
-			err = -errno;
-			warn("%s: error: failed to attach %s: %s\n", c->cmd,
-			     bpf_program__name(end), strerror(-err));
-			err = CS_EXIT_ERROR;
-			goto cleanup;
-		}
-		bpf_program__set_autoattach(end, false);
-	}
-	err = latency_bpf__attach(skel);
-	if (err) {
-		warn("%s: error: failed to attach BPF programs: %s\n", c->cmd,
-		     strerror(-err));
-		err = CS_EXIT_ERROR;
-		goto cleanup;
-	}
-	if (c->mode == CS_MODE_PROBES) {
-		struct cs_pm_attach_stats as;
-
-		pm = start_probes(run, skel, ks, head);
-		if (!pm) {
-			err = CS_EXIT_ERROR;
-			goto cleanup;
-		}
-		cs_pm_get_attach_stats(pm, &as);
-		snprintf(how, sizeof(how), "mode probes: fentry/fexit on the chain API "
-			 "(%d links in %.3f s), kprobe.multi on %d callbacks (%d failed, "
-			 "%d links in %.3f s)", as.api_links, as.api_s, as.attached,
-			 as.failed, as.links, as.attach_s);
-	} else {
-		snprintf(how, sizeof(how), "mode tracepoints: %s programs",
-			 btf ? "tp_btf" : "raw_tp");
-	}
-	skel->bss->chain_armed = 1;
 
 	cs_setup_signals();
 	if (run->attached) {
@@ -309,34 +392,7 @@ int cs_latency_run(struct cs_lat_run *run)
 		     c->interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
 	}
 
-	for (;;) {
-		bool stopping;
-
-		/*
-		 * A Ctrl-C that came while the last interval was drained or
-		 * printed: one more drain at once, so that what ran since is
-		 * counted too; the loop ends after a drain that began stopped.
-		 */
-		if (!cs_exiting)
-			cs_pm_wait_interval(pm, c);
-		stopping = cs_exiting;
-		memset(&smp, 0, sizeof(smp));
-		smp.ks = ks;
-		smp.skel = skel;
-		smp.pm = pm;
-		err = drain(run, &smp);
-		if (!err)
-			err = run->interval(run->ctx, &smp);
-		free(smp.lat);
-		free(smp.chains);
-		if (err) {
-			err = CS_EXIT_ERROR;
-			goto cleanup;
-		}
-		if (stopping || cs_last_interval(c, &n))
-			break;
-	}
-	err = CS_EXIT_OK;
+	err = lat_loop(run, skel, ks, pm);
 
 cleanup:
 	cs_pm_stop(pm);

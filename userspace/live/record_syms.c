@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * chainscope record: the addresses seen and the trailer's symbol
- * snapshot (record_syms.h).
+ * snapshot; the header's strings (record_syms.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #define HASH_NONFATAL_OOM 1	/* a failed add leaves the item's hh.tbl NULL */
 #include <uthash.h>
 
+#include "chainscope.h"
+#include "record_events.h"
 #include "record_syms.h"
 #include "symname.h"
 
@@ -59,6 +62,39 @@ void cs_rec_boot_id(char *buf, size_t len)
 	if (fgets(buf, len, f))
 		buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+/*
+ * The trace's header: this kernel's release and boot id (left out, with
+ * a warning, where the reader would refuse them) and the source; flushed,
+ * so that a recording killed has a header at least. 0 or -errno.
+ */
+int cs_rec_begin(struct cs_trace_writer *w, const char *cmd, bool probes)
+{
+	char boot_id[48];
+	struct utsname uts;
+	int err;
+
+	uname(&uts);
+	cs_rec_boot_id(boot_id, sizeof(boot_id));
+	/* (the reader refuses what no kernel writes: leave it out, say so) */
+	if (cs_release_bad(uts.release) >= 0) {
+		warn("%s: warning: kernel release not stored: not printable ASCII "
+		     "without spaces\n", cmd);
+		uts.release[0] = '\0';
+	}
+	if (cs_boot_id_bad(boot_id) >= 0) {
+		warn("%s: warning: boot id not stored: bytes other than [0-9a-f-]\n",
+		     cmd);
+		boot_id[0] = '\0';
+	}
+	err = cs_trace_set_source(w, probes ? CS_TRACE_SOURCE_PROBES :
+				  CS_TRACE_SOURCE_TRACEPOINTS);
+	if (!err)
+		err = cs_trace_begin(w, uts.release, boot_id, rec_mono_ns());
+	if (!err)
+		cs_trace_flush(w);
+	return err;
 }
 
 /*

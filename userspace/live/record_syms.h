@@ -7,6 +7,7 @@
 #ifndef CHAINSCOPE_RECORD_SYMS_H
 #define CHAINSCOPE_RECORD_SYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 
@@ -18,6 +19,8 @@ void cs_rec_seen_add(__u64 a);
 void cs_rec_seen_free(void);
 /* /proc/sys/kernel/random/boot_id, or "" */
 void cs_rec_boot_id(char *buf, size_t len);
+/* The header, the source said; 0 or -errno (record_syms.c) */
+int cs_rec_begin(struct cs_trace_writer *w, const char *cmd, bool probes);
 /*
  * Names for the addresses seen: kallsyms now, else as it was at start.
  * Names the trace reader refuses are left out, counted in *bad, the

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * chainscope report's core, apart from its command line: what the CLI
- * (report.c) and the fuzz target (tests/fuzz/fuzz_report.c) both run.
+ * (cmd/report.c), serve and the fuzz targets (tests/fuzz/fuzz_report.c)
+ * run. Its files' shared internals: report_int.h.
  */
 #ifndef CHAINSCOPE_REPORT_H
 #define CHAINSCOPE_REPORT_H
@@ -33,12 +34,15 @@ struct cs_report_opts {
 };
 
 /*
- * Print the report of a parsed trace on out, messages on err, and write
- * the SVG files. Never exits. Returns CS_EXIT_OK, or CS_EXIT_ERROR after
+ * run.c: print the report of a parsed trace on out, messages on err, and
+ * write the SVG files. Never exits. Returns CS_EXIT_OK, or CS_EXIT_ERROR after
  * a one-line message (out of memory, an SVG that could not be written).
  */
 int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 		  FILE *out, FILE *err);
+
+/* Paths as given, for messages: one line, escaped (safestr.h). print.c */
+void cs_report_put_path(FILE *f, const char *s);
 
 /* --- snapshots.c: the chains record walked (CS_REC_SNAPSHOT) --- */
 

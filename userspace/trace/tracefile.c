@@ -288,18 +288,18 @@ static int sum_loss(const struct cs_trace *t, __u64 *lost, __u64 *missed,
 	return 0;
 }
 
-/* The strict path: footer, trailer, records, symbols. */
-static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t,
-			  char *err, size_t errlen)
+/*
+ * The footer: where the trailer is (*off), after the records. 0, or -1
+ * with the reason in err.
+ */
+static int read_footer(const unsigned char *p, size_t len, const struct cs_trace_header *h,
+		       __u64 *off, char *err, size_t errlen)
 {
-	const struct cs_trace_header *h = &t->hdr;
-	struct cs_trace_trailer tr;
 	struct cs_trace_footer ft;
-	const char *strtab;
-	__u64 rec_bytes, need, i, off;
+	__u64 rec_bytes;
 
 	/* the footer says where the trailer is */
-	if (len < h->header_size + sizeof(tr) + sizeof(ft))
+	if (len < h->header_size + sizeof(struct cs_trace_trailer) + sizeof(ft))
 		return cs_trace_bad(err, errlen, "truncated", len,
 				    "%zu bytes: no room for the trailer and footer "
 				    "(recording did not finish?)", len);
@@ -310,11 +310,11 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 				    "(file cut short, or the recording did not finish)",
 				    CS_TRACE_END_MAGIC, len);
 	if (ft.trailer_off < h->header_size ||
-	    ft.trailer_off > len - sizeof(ft) - sizeof(tr))
+	    ft.trailer_off > len - sizeof(ft) - sizeof(struct cs_trace_trailer))
 		return cs_trace_bad(err, errlen, "corrupted", len - sizeof(ft),
 				    "trailer offset %llu outside [%u, %zu]",
 				    (unsigned long long)ft.trailer_off, h->header_size,
-				    len - sizeof(ft) - sizeof(tr));
+				    len - sizeof(ft) - sizeof(struct cs_trace_trailer));
 	rec_bytes = ft.trailer_off - h->header_size;
 	if (rec_bytes % h->record_size)
 		return cs_trace_bad(err, errlen, "corrupted", len - sizeof(ft),
@@ -322,120 +322,155 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 				    "of records, records are %u bytes)",
 				    (unsigned long long)ft.trailer_off,
 				    (unsigned long long)rec_bytes, h->record_size);
+	*off = ft.trailer_off;
+	return 0;
+}
 
-	off = ft.trailer_off;
-	memcpy(&tr, p + off, sizeof(tr));
-	if (memcmp(tr.magic, CS_TRACE_TRAILER_MAGIC, sizeof(tr.magic)))
+/* The string table of trailer tr at off: after its symbols */
+static const char *trailer_strtab(const unsigned char *p, __u64 off,
+				  const struct cs_trace_trailer *tr)
+{
+	return (const char *)p + off + sizeof(*tr) +
+	       (size_t)tr->nr_syms * sizeof(struct cs_trace_fsym);
+}
+
+/*
+ * The trailer at off: its counts against the file's size. 0, or -1 with
+ * the reason in err.
+ */
+static int read_trailer(const unsigned char *p, size_t len, const struct cs_trace_header *h,
+			__u64 off, struct cs_trace_trailer *tr, char *err, size_t errlen)
+{
+	__u64 rec_bytes = off - h->header_size, need;
+	const char *strtab;
+
+	memcpy(tr, p + off, sizeof(*tr));
+	if (memcmp(tr->magic, CS_TRACE_TRAILER_MAGIC, sizeof(tr->magic)))
 		return cs_trace_bad(err, errlen, "corrupted", off, "no trailer magic \"%s\"",
 				    CS_TRACE_TRAILER_MAGIC);
-	if (tr.trailer_size != len - sizeof(ft) - off)
+	if (tr->trailer_size != len - sizeof(struct cs_trace_footer) - off)
 		return cs_trace_bad(err, errlen, "corrupted",
 				    off + offsetof(struct cs_trace_trailer, trailer_size),
 				    "trailer size %u, but %llu bytes lie between trailer and footer",
-				    tr.trailer_size,
-				    (unsigned long long)(len - sizeof(ft) - off));
-	if (tr.nr_records != rec_bytes / h->record_size)
+				    tr->trailer_size,
+				    (unsigned long long)(len - sizeof(struct cs_trace_footer) - off));
+	if (tr->nr_records != rec_bytes / h->record_size)
 		return cs_trace_bad(err, errlen, "corrupted",
 				    off + offsetof(struct cs_trace_trailer, nr_records),
 				    "trailer counts %llu records, the file holds %llu",
-				    (unsigned long long)tr.nr_records,
+				    (unsigned long long)tr->nr_records,
 				    (unsigned long long)(rec_bytes / h->record_size));
-	if (tr.end_ns < h->start_ns)
+	if (tr->end_ns < h->start_ns)
 		return cs_trace_bad(err, errlen, "corrupted",
 				    off + offsetof(struct cs_trace_trailer, end_ns),
 				    "recording ends (%llu ns) before it starts (%llu ns)",
-				    (unsigned long long)tr.end_ns,
+				    (unsigned long long)tr->end_ns,
 				    (unsigned long long)h->start_ns);
-	need = sizeof(tr) + (__u64)tr.nr_syms * sizeof(struct cs_trace_fsym) +
-	       tr.strtab_size;
-	if (need != tr.trailer_size)
+	need = sizeof(*tr) + (__u64)tr->nr_syms * sizeof(struct cs_trace_fsym) +
+	       tr->strtab_size;
+	if (need != tr->trailer_size)
 		return cs_trace_bad(err, errlen, "corrupted",
 				    off + offsetof(struct cs_trace_trailer, nr_syms),
 				    "%u symbols and a %u-byte string table need a %llu-byte "
-				    "trailer, it is %u", tr.nr_syms, tr.strtab_size,
-				    (unsigned long long)need, tr.trailer_size);
-	if (tr.reserved)
+				    "trailer, it is %u", tr->nr_syms, tr->strtab_size,
+				    (unsigned long long)need, tr->trailer_size);
+	if (tr->reserved)
 		return cs_trace_bad(err, errlen, "corrupted",
 				    off + offsetof(struct cs_trace_trailer, reserved),
 				    "reserved trailer field is not zero");
-	strtab = (const char *)p + off + sizeof(tr) +
-		 (size_t)tr.nr_syms * sizeof(struct cs_trace_fsym);
-	if (tr.strtab_size && strtab[tr.strtab_size - 1] != '\0')
+	strtab = trailer_strtab(p, off, tr);
+	if (tr->strtab_size && strtab[tr->strtab_size - 1] != '\0')
 		return cs_trace_bad(err, errlen, "corrupted",
-				    (__u64)(strtab - (const char *)p) + tr.strtab_size - 1,
+				    (__u64)(strtab - (const char *)p) + tr->strtab_size - 1,
 				    "string table does not end in NUL");
+	return 0;
+}
 
-	if (load_records(p, t, tr.nr_records, err, errlen))
-		return -1;
-	if (cs_trace_check_snapshots(t, &t->nr_events, false, err, errlen))
-		goto fail;
+/* The records against the trailer: the walks' times, the loss totals */
+static int check_trailer_totals(const struct cs_trace *t, const struct cs_trace_trailer *tr,
+				__u64 off, char *err, size_t errlen)
+{
+	const struct cs_trace_header *h = &t->hdr;
+	__u64 i;
+
 	/* record stamps the trailer's end after its last walk */
 	for (i = 0; i < t->nr_events; i++) {
 		const struct cs_rec_event *e = &t->events[i];
 
-		if (e->type == CS_REC_SNAPSHOT && !e->nr_calls && e->ts > tr.end_ns) {
+		if (e->type == CS_REC_SNAPSHOT && !e->nr_calls && e->ts > tr->end_ns) {
 			cs_trace_bad(err, errlen, "corrupted", h->header_size + i * h->record_size,
 				     "snapshot of head 0x%llx walked at %llu ns, after the "
 				     "recording ended (%llu ns)", (unsigned long long)e->head,
-				     (unsigned long long)e->ts, (unsigned long long)tr.end_ns);
-			goto fail;
+				     (unsigned long long)e->ts, (unsigned long long)tr->end_ns);
+			return -1;
 		}
 	}
 	/*
 	 * The recorder ends with a loss record for every count still
-	 * pending (record.c, flush_pending() and poll_missed()), so the
-	 * records add up to the trailer's totals exactly. Version 1 had no
-	 * loss records.
+	 * pending (record_events.c: rec_flush_pending(), rec_poll_missed()),
+	 * so the records add up to the trailer's totals exactly. Version 1
+	 * had no loss records.
 	 */
 	if (h->version >= 2) {
 		__u64 lost, missed;
 
 		if (sum_loss(t, &lost, &missed, err, errlen))
-			goto fail;
-		if (lost != tr.lost) {
+			return -1;
+		if (lost != tr->lost) {
 			cs_trace_bad(err, errlen, "corrupted",
 				     off + offsetof(struct cs_trace_trailer, lost),
 				     "trailer counts %llu lost events, the ring-full and NMI "
-				     "loss records add up to %llu", (unsigned long long)tr.lost,
+				     "loss records add up to %llu", (unsigned long long)tr->lost,
 				     (unsigned long long)lost);
-			goto fail;
+			return -1;
 		}
-		if (missed != tr.missed) {
+		if (missed != tr->missed) {
 			cs_trace_bad(err, errlen, "corrupted",
 				     off + offsetof(struct cs_trace_trailer, missed),
 				     "trailer counts %llu missed events, the recursion-miss "
-				     "loss records add up to %llu", (unsigned long long)tr.missed,
+				     "loss records add up to %llu", (unsigned long long)tr->missed,
 				     (unsigned long long)missed);
-			goto fail;
+			return -1;
 		}
 	}
+	return 0;
+}
 
-	/* symbols */
-	if (tr.nr_syms) {
-		t->syms = calloc(tr.nr_syms, sizeof(*t->syms));
+/*
+ * The symbols of trailer tr at off into t->syms (freed by the caller on
+ * failure). 0, or -1 with the reason in err.
+ */
+static int load_syms(const unsigned char *p, struct cs_trace *t,
+		     const struct cs_trace_trailer *tr, __u64 off, char *err, size_t errlen)
+{
+	const char *strtab = trailer_strtab(p, off, tr);
+	__u64 i;
+
+	if (tr->nr_syms) {
+		t->syms = calloc(tr->nr_syms, sizeof(*t->syms));
 		if (!t->syms) {
-			cs_trace_bad(err, errlen, "out of memory", off, "%u symbols", tr.nr_syms);
-			goto fail;
+			cs_trace_bad(err, errlen, "out of memory", off, "%u symbols", tr->nr_syms);
+			return -1;
 		}
 	}
-	for (i = 0; i < tr.nr_syms; i++) {
-		__u64 soff = off + sizeof(tr) + i * sizeof(struct cs_trace_fsym);
+	for (i = 0; i < tr->nr_syms; i++) {
+		__u64 soff = off + sizeof(*tr) + i * sizeof(struct cs_trace_fsym);
 		struct cs_trace_fsym fs;
 
 		memcpy(&fs, p + soff, sizeof(fs));
-		if (fs.name_off >= tr.strtab_size) {
+		if (fs.name_off >= tr->strtab_size) {
 			cs_trace_bad(err, errlen, "corrupted",
 				     soff + offsetof(struct cs_trace_fsym, name_off),
 				     "symbol name offset %u outside the %u-byte string table",
-				     fs.name_off, tr.strtab_size);
-			goto fail;
+				     fs.name_off, tr->strtab_size);
+			return -1;
 		}
-		if (fs.module_off != CS_TRACE_NO_MODULE && fs.module_off >= tr.strtab_size) {
+		if (fs.module_off != CS_TRACE_NO_MODULE && fs.module_off >= tr->strtab_size) {
 			cs_trace_bad(err, errlen, "corrupted",
 				     soff + offsetof(struct cs_trace_fsym, module_off),
 				     "module name offset %u outside the %u-byte string table",
-				     fs.module_off, tr.strtab_size);
-			goto fail;
+				     fs.module_off, tr->strtab_size);
+			return -1;
 		}
 		if (i && fs.addr <= t->syms[i - 1].addr) {
 			cs_trace_bad(err, errlen, "corrupted", soff,
@@ -443,13 +478,33 @@ static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t
 				     "the snapshot must be sorted and unique",
 				     (unsigned long long)fs.addr,
 				     (unsigned long long)t->syms[i - 1].addr);
-			goto fail;
+			return -1;
 		}
 		t->syms[i].addr = fs.addr;
 		t->syms[i].name = strtab + fs.name_off;
 		t->syms[i].module = fs.module_off == CS_TRACE_NO_MODULE ? NULL :
 				    strtab + fs.module_off;
 	}
+	return 0;
+}
+
+/* The strict path: footer, trailer, records, symbols. */
+static int parse_complete(const unsigned char *p, size_t len, struct cs_trace *t,
+			  char *err, size_t errlen)
+{
+	const struct cs_trace_header *h = &t->hdr;
+	struct cs_trace_trailer tr;
+	__u64 off = 0;	/* (read_footer() sets it unless it fails) */
+
+	if (read_footer(p, len, h, &off, err, errlen) ||
+	    read_trailer(p, len, h, off, &tr, err, errlen))
+		return -1;
+	if (load_records(p, t, tr.nr_records, err, errlen))
+		return -1;
+	if (cs_trace_check_snapshots(t, &t->nr_events, false, err, errlen) ||
+	    check_trailer_totals(t, &tr, off, err, errlen) ||
+	    load_syms(p, t, &tr, off, err, errlen))
+		goto fail;
 	t->nr_syms = tr.nr_syms;
 	t->lost = tr.lost;
 	t->missed = tr.missed;

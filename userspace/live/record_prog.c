@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * chainscope record's BPF programs: one source loaded (the tp_btf
+ * programs, or probes mode's), attached, and at the end stopped between
+ * passes with nothing left behind in the ring or the per-CPU counters.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "chainscope.h"
+#include "live.h"
+#include "probes.h"
+#include "record.h"
+#include "record.skel.h"
+#include "record_events.h"
+#include "record_prog.h"
+
+/* tracepoints mode: only the tp_btf programs (rec_*) load */
+static void set_tp_autoload(struct bpf_object *obj, bool on)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj)
+		if (!strncmp(bpf_program__name(prog), "rec_", 4))
+			bpf_program__set_autoload(prog, on);
+}
+
+/*
+ * call_end before call_begin (then every pass whose begin is recorded has
+ * its end recorded); the other programs attach before call_begin too, in
+ * skeleton order. CS_EXIT_OK or CS_EXIT_ERROR, said.
+ */
+int rec_prog_attach_tracepoints(struct record_bpf *skel, const char *cmd)
+{
+	int err;
+
+	skel->links.rec_call_end = bpf_program__attach(skel->progs.rec_call_end);
+	if (!skel->links.rec_call_end) {
+		warn("%s: error: failed to attach rec_call_end: %s\n", cmd,
+		     strerror(errno));
+		return CS_EXIT_ERROR;
+	}
+	bpf_program__set_autoattach(skel->progs.rec_call_end, false);
+	err = record_bpf__attach(skel);
+	if (err) {
+		warn("%s: error: failed to attach BPF programs: %s\n", cmd, strerror(-err));
+		return CS_EXIT_ERROR;
+	}
+	return CS_EXIT_OK;
+}
+
+int rec_prog_load(struct record_bpf **skelp, const char *cmd, bool verbose, bool probes,
+		  long buf_mib, const struct ksyms *ks)
+{
+	struct record_bpf *skel;
+	int err;
+
+	cs_setup_libbpf(verbose);
+	skel = *skelp = record_bpf__open();
+	if (!skel) {
+		warn("%s: error: failed to open BPF skeleton\n", cmd);
+		return CS_EXIT_ERROR;
+	}
+	skel->rodata->cs_preempt_count_off = cs_btf_preempt_count_off();
+	if (buf_mib)
+		bpf_map__set_max_entries(skel->maps.events, buf_mib << 20);
+	/* one source: the tp_btf programs, or the probes (pm_*) */
+	cs_pm_autoload(skel->obj, probes);
+	set_tp_autoload(skel->obj, !probes);
+	if (probes)
+		skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks);
+	else	/* (probes mode's own maps: cs_pm_autoload()) */
+		bpf_map__set_max_entries(skel->maps.rec_pm_stacks, 1);
+	err = record_bpf__load(skel);
+	if (err) {
+		warn("%s: error: failed to load BPF skeleton: %s\n", cmd, strerror(-err));
+		return CS_EXIT_ERROR;
+	}
+	return CS_EXIT_OK;
+}
+
+/* What probes mode did not record, and why: stdout, after cs_pm_report()'s */
+static void pm_notes(struct record_bpf *skel)
+{
+	__u64 partial;
+
+	partial = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_PARTIAL);
+	if (partial)
+		printf("NOTE: probes: %llu passes not recorded: their chain has a "
+		       "callback probes mode cannot see (named above)\n",
+		       (unsigned long long)partial);
+	partial = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LONG);
+	if (partial)
+		printf("NOTE: probes: %llu passes not recorded: their chain is longer "
+		       "than the %d blocks record checks per pass\n",
+		       (unsigned long long)partial, CS_REC_PM_MAX_WALK);
+	/*
+	 * cs_lookup_or_init() counts a full per-task map (pass and
+	 * callback stacks, CS_PM_MAX_TASKS) in `stats`: those passes
+	 * are not recorded either, and nothing else says so.
+	 */
+	partial = cs_read_stat(bpf_map__fd(skel->maps.stats), CS_STAT_DROPPED) +
+		  cs_read_stat(bpf_map__fd(skel->maps.stats), CS_STAT_FAILED);
+	if (partial)
+		printf("NOTE: probes: %llu passes or callback runs not recorded: "
+		       "per-task state map full or failing\n",
+		       (unsigned long long)partial);
+}
+
+int rec_prog_stop(struct record_bpf *skel, struct ring_buffer *rb, struct cs_pm **pm,
+		  struct rec_ctx *rc, const char *cmd)
+{
+	__u64 deadline, lost, lost_nmi;
+	int err;
+
+	/*
+	 * Stop new passes, let the ones under way end (up to 2 s), then stop
+	 * everything and take what is left in the buffer.
+	 */
+	skel->bss->stopping = true;
+	rec_passes_stop();
+	deadline = rec_mono_ns() + 2000000000ULL;
+	while (!rc->err && ring_buffer__consume(rb) >= 0 && rec_passes_open() &&
+	       rec_mono_ns() < deadline)
+		usleep(1000);
+	if (rec_passes_open())
+		warn("%s: warning: %u chain passes still open when recording ended\n",
+		     cmd, rec_passes_open());
+	if (*pm) {
+		cs_pm_report(*pm, NULL);	/* passes before attach, what it missed */
+		pm_notes(skel);
+		cs_pm_stop(*pm);		/* the probes' links */
+		*pm = NULL;
+	}
+	record_bpf__detach(skel);
+	/*
+	 * A program that was running as we detached may still count a loss
+	 * or put a record in the ring: wait for it (detaching a tracepoint
+	 * probe does not; an RCU grace period does), then take the ring's
+	 * rest and write what is still pending as loss records.
+	 */
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		usleep(100000);
+	err = ring_buffer__consume(rb);
+	if (err >= 0) {
+		rec_flush_pending(rc, bpf_map__fd(skel->maps.rec_pending));
+		rec_poll_missed(rc, skel->obj);
+	}
+	lost = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST);
+	lost_nmi = cs_read_stat(bpf_map__fd(skel->maps.rec_stats), CS_REC_STAT_LOST_NMI);
+	if (err >= 0 && !rc->err &&
+	    (rc->located[CS_REC_LOSS_RING_FULL] != lost ||
+	     rc->located[CS_REC_LOSS_NMI] != lost_nmi))
+		warn("%s: warning: the loss counters (%llu ring-full, %llu NMI) differ "
+		     "from the loss records (%llu, %llu); the trailer counts the "
+		     "records\n", cmd, (unsigned long long)lost,
+		     (unsigned long long)lost_nmi,
+		     (unsigned long long)rc->located[CS_REC_LOSS_RING_FULL],
+		     (unsigned long long)rc->located[CS_REC_LOSS_NMI]);
+	if (err < 0 || rc->err) {
+		warn("%s: error: draining the ring buffer: %s\n", cmd,
+		     strerror(rc->err ? -rc->err : -err));
+		return CS_EXIT_ERROR;
+	}
+	return CS_EXIT_OK;
+}
