@@ -23,14 +23,15 @@ $(OUTPUT)/cs-om-crafted: $(OUTPUT)/tests/unit/test_openmetrics.o $(OM_TEST_OBJS)
 
 FUZZ_OM_RUNS ?= 5000
 
-# as fuzz_report (report.mk): the CLI's sources, main renamed, clock fixed
+# as fuzz_report (report.mk): report/, trace/ and core/, the clock fixed
 $(OUTPUT)/fuzz_openmetrics: tests/fuzz/fuzz_openmetrics.c tests/fuzz/fuzz_fixed.c tests/fuzz/fuzz_trace.h \
-		$(CLI_SRCS) $(wildcard */*.h) $(OUTPUT)/chainscope
+		$(REPORT_LIB_SRCS) $(wildcard report/*.h trace/*.h core/*.h)
 	$(call msg,FUZZ,$@)
-	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main $(FUZZ_INC) \
-		-I$(OUTPUT) $(shell $(PKG_CONFIG) --cflags libbpf json-c) \
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE $(FUZZ_INC) \
+		$(shell $(PKG_CONFIG) --cflags json-c) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Wl,--wrap=cs_now tests/fuzz/fuzz_openmetrics.c tests/fuzz/fuzz_fixed.c $(CLI_SRCS) $(LDLIBS) -o $@
+		-Wl,--wrap=cs_now tests/fuzz/fuzz_openmetrics.c tests/fuzz/fuzz_fixed.c $(REPORT_LIB_SRCS) \
+		$(shell $(PKG_CONFIG) --libs json-c) -lm -o $@
 
 .PHONY: test-openmetrics
 test: test-openmetrics

@@ -18,18 +18,18 @@ $(OUTPUT)/cs-mkreport: $(OUTPUT)/tests/gen/mkreport.o $(TRACEFILE_LINK) $(OUTPUT
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@
 
-# The chainscope binary's own sources, instrumented, with its main()
-# renamed so that libFuzzer's runs; the skeletons come from the CLI build.
-# cs_now() (the JSON's "time") is wrapped with a constant: an output whose
+# report/, trace/ and core/, instrumented: what cs_report_run() runs,
+# without the command line, BPF or libbpf. cs_now() (the JSON's "time") is wrapped with a constant: an output whose
 # length changed with the clock changed the coverage, and so the inputs a
 # run with a fixed seed tried (the same commit failed once in a while).
 $(OUTPUT)/fuzz_report: tests/fuzz/fuzz_report.c tests/fuzz/fuzz_fixed.c tests/fuzz/fuzz_trace.h \
-		$(CLI_SRCS) $(wildcard */*.h) $(OUTPUT)/chainscope
+		$(REPORT_LIB_SRCS) $(wildcard report/*.h trace/*.h core/*.h)
 	$(call msg,FUZZ,$@)
-	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -Dmain=cs_cli_main $(FUZZ_INC) \
-		-I$(OUTPUT) $(shell $(PKG_CONFIG) --cflags libbpf json-c) \
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE $(FUZZ_INC) \
+		$(shell $(PKG_CONFIG) --cflags json-c) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-Wl,--wrap=cs_now tests/fuzz/fuzz_report.c tests/fuzz/fuzz_fixed.c $(CLI_SRCS) $(LDLIBS) -o $@
+		-Wl,--wrap=cs_now tests/fuzz/fuzz_report.c tests/fuzz/fuzz_fixed.c $(REPORT_LIB_SRCS) \
+		$(shell $(PKG_CONFIG) --libs json-c) -lm -o $@
 
 .PHONY: test-report test-timeline
 test: test-report test-timeline

@@ -3,7 +3,7 @@
  * libFuzzer target for `chainscope report --openmetrics`: any bytes are
  * parsed as a trace file; whatever the reader accepts goes through
  * cs_report_run() with openmetrics set, in each of the three units.
- * Built from the CLI's own sources with main renamed (openmetrics.mk).
+ * Linked with report/, trace/ and core/ only (tests/openmetrics.mk).
  *
  * Besides the sanitizers, it checks the exposition's form, what a scraper
  * relies on: printable ASCII lines; each "# HELP name text", "# TYPE name

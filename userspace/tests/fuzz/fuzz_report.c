@@ -6,7 +6,7 @@
  * (into a private temporary directory) and the --perfetto and --folded
  * exports. Nothing runs another program.
  *
- * Built from the CLI's own sources with main renamed (see report.mk).
+ * Linked with report/, trace/ and core/ only (tests/report.mk).
  * Besides the sanitizers, it checks what a reader of the output relies on:
  * the text and the SVG files hold no control bytes but newlines, the
  * JSON is one line that parses, messages are one line each, the trace-event
