@@ -217,82 +217,44 @@ out:
 	return err;
 }
 
+/* one interval: drain and print */
+struct interval {
+	struct cs_cont *ct;
+	struct cs_health seen;
+};
+
+static void interval_wait(void *ctx)
+{
+	cs_cont_wait(((struct interval *)ctx)->ct);
+}
+
+static int interval_one(void *ctx)
+{
+	struct interval *iv = ctx;
+
+	return print_interval(iv->ct, cs_cont_ksyms(iv->ct), cs_cont_lock_tps(iv->ct),
+			      &iv->seen);
+}
+
 int cmd_contention(int argc, char **argv)
 {
-	struct cs_tp tps[] = {
-		{ "notifier_lock_wait", 5 },
-	};
-	struct cs_cont *ct = NULL;
-	struct ksyms *ks = NULL;
-	struct cs_health seen = {};
-	__u64 head = 0;
-	bool lock_tps;
+	struct cs_cont_run run = {};
+	struct interval iv = {};
 	int err;
-	char how[160];
-	long n = 0;
 
 	cs_common_init(&env.c, argv[0]);
 	cs_parse_args(&argp, argc, argv, &env);
 
-	err = cs_mode_startup(&env.c, tps, 1, false);
-	if (err)
+	run.c = &env.c;
+	run.chain = env.chain;
+	err = cs_cont_start(&run, &iv.ct);
+	if (err || !iv.ct)
 		return err;
-	lock_tps = cs_btf_has_tp("contention_begin", 2) && cs_btf_has_tp("contention_end", 2);
-	if (env.c.mode == CS_MODE_PROBES && !lock_tps) {
-		warn("%s: error: no event source: no notifier tracepoints, and probes mode "
-		     "needs lock:contention_begin/end (Linux 5.19+), which this kernel's "
-		     "BTF does not have\n", env.c.cmd);
-		return CS_EXIT_NO_MODE;
-	}
-
-	ks = cs_load_ksyms(env.c.cmd);
-	if (!ks)
-		return CS_EXIT_ERROR;
-	if (env.chain) {
-		err = cs_resolve(env.c.cmd, ks, "chain", env.chain, &head);
-		if (err)
-			goto cleanup;
-	}
-	if (cs_probe_only_mode(env.c.cmd, env.c.mode)) {
-		if (head)
-			warn("%s: chain %s is 0x%llx\n", env.c.cmd, env.chain,
-			     (unsigned long long)head);
-		err = CS_EXIT_OK;
-		goto cleanup;
-	}
-	if (!lock_tps)
-		warn("%s: lock:contention_begin/end not in this kernel: no cross-check\n",
-		     env.c.cmd);
-
-	cs_setup_libbpf(env.c.verbose);
-	ct = cs_cont_start(&env.c, ks, head, lock_tps, how, sizeof(how));
-	if (!ct) {
-		err = CS_EXIT_ERROR;
-		goto cleanup;
-	}
 
 	cs_setup_signals();
-	warn("Tracing notifier chain lock waits (%s)... %s\n", how,
+	warn("Tracing notifier chain lock waits (%s)... %s\n", cs_cont_how(iv.ct),
 	     env.c.interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
-
-	for (;;) {
-		bool stopping;
-
-		/* a Ctrl-C during the last drain or print: drain once more, at once */
-		if (!cs_exiting)
-			cs_wait_interval(&env.c);
-		stopping = cs_exiting;
-		if (print_interval(ct, ks, lock_tps, &seen)) {
-			err = CS_EXIT_ERROR;
-			goto cleanup;
-		}
-		if (stopping || cs_last_interval(&env.c, &n))
-			break;
-	}
-	err = CS_EXIT_OK;
-
-cleanup:
-	cs_cont_stop(ct);
-	ksyms__free(ks);
+	err = cs_run_intervals(&env.c, interval_wait, interval_one, &iv);
+	cs_cont_stop(iv.ct);
 	return err;
 }

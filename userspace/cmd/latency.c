@@ -294,11 +294,37 @@ static int openmetrics_interval(void *ctx, const struct cs_lat_sample *smp)
 	return 0;
 }
 
+/* one interval: drain, then print (or add up for --openmetrics) */
+struct interval {
+	struct cs_lat *lat;
+	int (*fn)(void *ctx, const struct cs_lat_sample *smp);
+	void *ctx;
+};
+
+static void interval_wait(void *ctx)
+{
+	cs_lat_wait(((struct interval *)ctx)->lat);
+}
+
+static int interval_one(void *ctx)
+{
+	struct interval *iv = ctx;
+	struct cs_lat_sample smp;
+	int err;
+
+	err = cs_lat_drain(iv->lat, &smp);
+	if (!err)
+		err = iv->fn(iv->ctx, &smp);
+	cs_lat_sample_free(&smp);
+	return err;
+}
+
 int cmd_latency(int argc, char **argv)
 {
 	struct print_ctx pctx = {};
 	struct cs_lat_run run = {};
 	struct cs_om_live *om = NULL;
+	struct interval iv = { .fn = print_interval, .ctx = &pctx };
 	int err;
 
 	cs_common_init(&env.c, argv[0]);
@@ -321,18 +347,25 @@ int cmd_latency(int argc, char **argv)
 	run.kind = env.kind;
 	run.per_val = env.per_val;
 	run.chain_mode = env.chain_mode;
-	run.ctx = &pctx;
-	run.interval = print_interval;
 	if (env.openmetrics) {
 		om = cs_om_live_new(&env.c, NULL, 0);
 		if (!om) {
 			warn("%s: error: out of memory\n", env.c.cmd);
 			return CS_EXIT_ERROR;
 		}
-		run.ctx = om;
-		run.interval = openmetrics_interval;
+		iv.ctx = om;
+		iv.fn = openmetrics_interval;
 	}
-	err = cs_latency_run(&run);
+	err = cs_lat_start(&run, &iv.lat);
+	if (err || !iv.lat)
+		goto out;
+	cs_setup_signals();
+	warn("Tracing notifier callbacks%s (%s)... %s\n",
+	     run.chain_mode ? " and chain passes" : "", cs_lat_how(iv.lat),
+	     env.c.interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
+	err = cs_run_intervals(&env.c, interval_wait, interval_one, &iv);
+out:
+	cs_lat_stop(iv.lat);
 	cs_om_live_free(om);
 	return err;
 }

@@ -163,6 +163,7 @@ static void say_dropped(void)
 
 struct live {
 	struct cs_lat_run *run;
+	struct cs_lat *lat;
 	struct cs_om_live *om;
 	struct cs_cont *ct;	/* lock waits, where the kernel has them */
 	__u64 heads[SERVE_MAX_CHAINS];
@@ -188,7 +189,6 @@ static int publish_live(struct cs_om_live *om, const struct ksyms *ks)
 	return err;
 }
 
-static const struct ksyms *live_ks;	/* lat_collect.c's, for the first exposition */
 static unsigned int http_port;
 
 /*
@@ -222,7 +222,6 @@ static int live_setup(void *ctx, const struct ksyms *ks)
 	/* probes mode: every -c chain is walked at start, not only if seen */
 	l->run->seed_heads = l->heads;
 	l->run->nr_seed_heads = l->nr_heads;
-	live_ks = ks;
 	l->om = cs_om_live_new(&env.c, l->heads, l->nr_heads);
 	if (!l->om) {
 		warn("%s: error: out of memory\n", env.c.cmd);
@@ -241,7 +240,11 @@ static void start_locks(struct live *l)
 {
 	bool lock_tps = cs_btf_has_tp("contention_begin", 2) &&
 			cs_btf_has_tp("contention_end", 2);
-	char how[160];
+	struct cs_cont_run run = {
+		.c = &env.c,
+		.ks = cs_lat_ksyms(l->lat),
+		.head = l->nr_heads == 1 ? l->heads[0] : 0,
+	};
 
 	if (env.c.mode == CS_MODE_TRACEPOINTS ? !cs_btf_has_tp("notifier_lock_wait", 5)
 					      : !lock_tps) {
@@ -249,48 +252,56 @@ static void start_locks(struct live *l)
 		     "(or lock:contention_begin/end in probes mode)\n", env.c.cmd);
 		return;
 	}
-	l->ct = cs_cont_start(&env.c, live_ks, l->nr_heads == 1 ? l->heads[0] : 0,
-			      lock_tps, how, sizeof(how));
-	if (!l->ct)
+	if (cs_cont_start(&run, &l->ct))
 		warn("%s: warning: serving without lock waits\n", env.c.cmd);
 }
 
-static int live_attached(void *ctx, const char *how)
+/* after attaching, before the first interval: lock waits, the first exposition */
+static int live_attached(struct live *l)
 {
-	struct live *l = ctx;
 	int err;
 
 	start_locks(l);
 
 	/* scrapes before the first interval get the families, no series */
-	err = publish_live(l->om, live_ks);
+	err = publish_live(l->om, cs_lat_ksyms(l->lat));
 	if (err) {
 		warn("%s: error: cannot pass the exposition to HTTP: %s\n", env.c.cmd,
 		     strerror(-err));
 		return CS_EXIT_ERROR;
 	}
 	warn("%s: HTTP in pid %d, without privileges\n", env.c.cmd, serve_http_pid());
-	say_serving(http_port, how);
+	say_serving(http_port, cs_lat_how(l->lat));
 	return CS_EXIT_OK;
 }
 
-static int live_interval(void *ctx, const struct cs_lat_sample *smp)
+static void live_wait(void *ctx)
+{
+	cs_lat_wait(((struct live *)ctx)->lat);
+}
+
+/* one interval: both collections drained into the counters, then published */
+static int live_interval(void *ctx)
 {
 	struct live *l = ctx;
+	struct cs_lat_sample smp;
 	int err;
 
-	err = cs_om_live_add(l->om, smp);
+	err = cs_lat_drain(l->lat, &smp);
+	if (err)
+		return err;
+	err = cs_om_live_add(l->om, &smp);
+	cs_lat_sample_free(&smp);
 	if (!err && l->ct) {
 		struct cs_cont_sample cs;
 
 		err = cs_cont_drain(l->ct, &cs);
 		if (!err)
 			err = cs_om_live_add_locks(l->om, &cs);
-		free(cs.ce);
-		free(cs.we);
+		cs_cont_sample_free(&cs);
 	}
 	if (!err)
-		err = publish_live(l->om, smp->ks);
+		err = publish_live(l->om, cs_lat_ksyms(l->lat));
 	if (err == -EINTR && cs_exiting)
 		return 0;	/* ending: this exposition is not needed */
 	if (err == -EPIPE)
@@ -313,17 +324,23 @@ static int serve_live(void)
 		.ctx = &l,
 		.probed = live_probed,
 		.setup = live_setup,
-		.attached = live_attached,
-		.interval = live_interval,
 	};
 	int err;
 
 	if (!env.c.interval)
 		env.c.interval = SERVE_DEFAULT_INTERVAL;
 	l.run = &run;
-	err = cs_latency_run(&run);
+	err = cs_lat_start(&run, &l.lat);
+	if (err || !l.lat)
+		goto out;
+	cs_setup_signals();
+	err = live_attached(&l);
+	if (!err)
+		err = cs_run_intervals(&env.c, live_wait, live_interval, &l);
+out:
 	serve_http_stop();
 	cs_cont_stop(l.ct);
+	cs_lat_stop(l.lat);
 	cs_om_live_free(l.om);
 	return err;
 }

@@ -125,6 +125,14 @@ void cs_setup_signals(void);
 void cs_wait_interval(const struct cs_common *c);
 /* After printing interval ++*n: was it the last (COUNT reached, no INTERVAL)? */
 bool cs_last_interval(const struct cs_common *c, long *n);
+/*
+ * The interval loop of every live command: wait(ctx) (NULL:
+ * cs_wait_interval()), then one(ctx), until Ctrl-C or the last interval;
+ * a Ctrl-C during one() gets one more at once. CS_EXIT_OK, or
+ * CS_EXIT_ERROR when one() returned non-zero (it said why).
+ */
+int cs_run_intervals(const struct cs_common *c, void (*wait)(void *ctx),
+		     int (*one)(void *ctx), void *ctx);
 
 /* Resolve -c/-f: "0xADDR" or a symbol; CS_EXIT_OK or CS_EXIT_USAGE. */
 int cs_resolve(const char *cmd, const struct ksyms *ks, const char *what,

@@ -166,13 +166,6 @@ int cs_parse_args(const struct argp *argp, int argc, char **argv, void *input)
 	return 0;
 }
 
-bool cs_last_interval(const struct cs_common *c, long *n)
-{
-	if (c->count && ++*n >= c->count)
-		return true;
-	return !c->interval;
-}
-
 const char *cs_units_name(int units)
 {
 	return cs_unit(units)->name;

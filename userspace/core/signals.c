@@ -76,3 +76,37 @@ void cs_wait_interval(const struct cs_common *c)
 	}
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 }
+
+bool cs_last_interval(const struct cs_common *c, long *n)
+{
+	if (c->count && ++*n >= c->count)
+		return true;
+	return !c->interval;
+}
+
+int cs_run_intervals(const struct cs_common *c, void (*wait)(void *ctx),
+		     int (*one)(void *ctx), void *ctx)
+{
+	long n = 0;
+
+	for (;;) {
+		bool stopping;
+
+		/*
+		 * A Ctrl-C that came during the last one(): once more at
+		 * once, so that what ran since is counted too; the loop ends
+		 * after a one() that began stopped.
+		 */
+		if (!cs_exiting) {
+			if (wait)
+				wait(ctx);
+			else
+				cs_wait_interval(c);
+		}
+		stopping = cs_exiting;
+		if (one(ctx))
+			return CS_EXIT_ERROR;
+		if (stopping || cs_last_interval(c, &n))
+			return CS_EXIT_OK;
+	}
+}

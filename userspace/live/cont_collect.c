@@ -16,6 +16,7 @@
 #include "cont_collect.h"
 #include "contention.h"
 #include "contention.skel.h"
+#include "probes.h"
 
 static int cmp_cont(const void *a, const void *b)
 {
@@ -39,11 +40,16 @@ static int cmp_waiter(const void *a, const void *b)
 	return (int)x->key.pid - (int)y->key.pid;
 }
 
-/* the two generations of waits and waiters (see contention.bpf.c) */
+/* A running collection (cont_collect.h) */
 struct cs_cont {
 	const struct cs_common *c;
 	struct contention_bpf *skel;
+	/* the two generations of waits and waiters (see contention.bpf.c) */
 	struct cs_gen_map waits_gen, waiters_gen;
+	struct ksyms *own_ks;		/* read here (no run->ks), else NULL */
+	const struct ksyms *ks;
+	bool lock_tps;
+	char how[160];
 };
 
 int cs_cont_drain(struct cs_cont *ct, struct cs_cont_sample *smp)
@@ -122,23 +128,22 @@ static int watch_known_heads(const struct cs_common *c, struct contention_bpf *s
 	return nr;
 }
 
-struct cs_cont *cs_cont_start(const struct cs_common *c, const struct ksyms *ks,
-			      __u64 head, bool lock_tps, char *how, size_t how_len)
+/* Open, load and attach contention.bpf.c for ct; 0, or -1 after one line */
+static int cont_attach(struct cs_cont *ct, __u64 head)
 {
-	struct cs_cont *ct = calloc(1, sizeof(*ct));
+	const struct cs_common *c = ct->c;
+	const struct ksyms *ks = ct->ks;
+	bool lock_tps = ct->lock_tps;
 	struct contention_bpf *skel;
+	char *how = ct->how;
+	size_t how_len = sizeof(ct->how);
 	int err, nr_locks;
 	bool btf;
 
-	if (!ct) {
-		warn("%s: error: out of memory\n", c->cmd);
-		return NULL;
-	}
-	ct->c = c;
 	skel = ct->skel = contention_bpf__open();
 	if (!skel) {
 		warn("%s: error: failed to open BPF skeleton\n", c->cmd);
-		goto fail;
+		return -1;
 	}
 	skel->rodata->targ_head = head;
 	skel->rodata->targ_units = c->units;
@@ -159,7 +164,7 @@ struct cs_cont *cs_cont_start(const struct cs_common *c, const struct ksyms *ks,
 	if (err) {
 		warn("%s: error: failed to load BPF skeleton: %s\n", c->cmd,
 		     strerror(-err));
-		goto fail;
+		return -1;
 	}
 	cs_gen_init(&ct->waits_gen, skel->maps.waits, skel->maps.waits_0, skel->maps.waits_1);
 	cs_gen_init(&ct->waiters_gen, skel->maps.waiters, skel->maps.waiters_0,
@@ -167,7 +172,7 @@ struct cs_cont *cs_cont_start(const struct cs_common *c, const struct ksyms *ks,
 	if (c->mode == CS_MODE_PROBES) {
 		nr_locks = head ? 1 : watch_known_heads(c, skel, ks);
 		if (nr_locks < 0)
-			goto fail;
+			return -1;
 		snprintf(how, how_len, "mode probes: lock:contention_begin/end on the "
 			 "locks of %d chains, contended acquisitions only", nr_locks);
 	} else {
@@ -178,13 +183,114 @@ struct cs_cont *cs_cont_start(const struct cs_common *c, const struct ksyms *ks,
 	if (err) {
 		warn("%s: error: failed to attach BPF programs: %s\n", c->cmd,
 		     strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * contention's own start-up (no run->ks): the mode, lock:contention_*,
+ * kallsyms, -c. CS_EXIT_OK or an exit code, said; *head set.
+ */
+static int cont_startup(struct cs_cont_run *run, struct cs_cont *ct, __u64 *head)
+{
+	struct cs_tp tps[] = {
+		{ "notifier_lock_wait", 5 },
+	};
+	struct cs_common *c = run->c;
+	int err;
+
+	err = cs_mode_startup(c, tps, 1, false);
+	if (err)
+		return err;
+	ct->lock_tps = cs_btf_has_tp("contention_begin", 2) &&
+		       cs_btf_has_tp("contention_end", 2);
+	if (c->mode == CS_MODE_PROBES && !ct->lock_tps) {
+		warn("%s: error: no event source: no notifier tracepoints, and probes mode "
+		     "needs lock:contention_begin/end (Linux 5.19+), which this kernel's "
+		     "BTF does not have\n", c->cmd);
+		return CS_EXIT_NO_MODE;
+	}
+	ct->ks = ct->own_ks = cs_load_ksyms(c->cmd);
+	if (!ct->ks)
+		return CS_EXIT_ERROR;
+	if (run->chain)
+		return cs_resolve(c->cmd, ct->ks, "chain", run->chain, head);
+	return CS_EXIT_OK;
+}
+
+int cs_cont_start(struct cs_cont_run *run, struct cs_cont **out)
+{
+	struct cs_common *c = run->c;
+	struct cs_cont *ct;
+	__u64 head = run->head;
+	int err;
+
+	*out = NULL;
+	ct = calloc(1, sizeof(*ct));
+	if (!ct) {
+		warn("%s: error: out of memory\n", c->cmd);
+		return CS_EXIT_ERROR;
+	}
+	ct->c = c;
+	if (run->ks) {
+		ct->ks = run->ks;
+		ct->lock_tps = cs_btf_has_tp("contention_begin", 2) &&
+			       cs_btf_has_tp("contention_end", 2);
+	} else {
+		err = cont_startup(run, ct, &head);
+		if (err)
+			goto fail;
+		if (cs_probe_only_mode(c->cmd, c->mode)) {
+			if (head)
+				warn("%s: chain %s is 0x%llx\n", c->cmd, run->chain,
+				     (unsigned long long)head);
+			cs_cont_stop(ct);
+			return CS_EXIT_OK;
+		}
+		if (!ct->lock_tps)
+			warn("%s: lock:contention_begin/end not in this kernel: no cross-check\n",
+			     c->cmd);
+		cs_setup_libbpf(c->verbose);
+	}
+	if (cont_attach(ct, head)) {
+		err = CS_EXIT_ERROR;
 		goto fail;
 	}
-
-	return ct;
+	*out = ct;
+	return CS_EXIT_OK;
 fail:
 	cs_cont_stop(ct);
-	return NULL;
+	return err;
+}
+
+const char *cs_cont_how(const struct cs_cont *ct)
+{
+	return ct->how;
+}
+
+const struct ksyms *cs_cont_ksyms(const struct cs_cont *ct)
+{
+	return ct->ks;
+}
+
+bool cs_cont_lock_tps(const struct cs_cont *ct)
+{
+	return ct->lock_tps;
+}
+
+void cs_cont_wait(struct cs_cont *ct)
+{
+	cs_wait_interval(ct->c);
+}
+
+void cs_cont_sample_free(struct cs_cont_sample *smp)
+{
+	free(smp->ce);
+	free(smp->we);
+	smp->ce = NULL;
+	smp->we = NULL;
+	smp->nc = smp->nw = 0;
 }
 
 void cs_cont_stop(struct cs_cont *ct)
@@ -192,5 +298,6 @@ void cs_cont_stop(struct cs_cont *ct)
 	if (!ct)
 		return;
 	contention_bpf__destroy(ct->skel);
+	ksyms__free(ct->own_ks);
 	free(ct);
 }

@@ -34,18 +34,37 @@ struct cs_cont_sample {
 	struct cs_health health;	/* cumulative since load */
 };
 
+struct cs_cont_run {
+	struct cs_common *c;	/* parsed; c->mode is set to the mode chosen */
+	const char *chain;	/* -c, NULL: every watched chain */
+	/*
+	 * Beside a collection already started (serve, with latency's): its
+	 * symbols and its one -c head (0: every watched chain); then there
+	 * are no start-up probes, kallsyms or -c here.
+	 */
+	const struct ksyms *ks;
+	__u64 head;
+};
+
+/* The shape of latency's collection (lat_collect.h): start, wait, drain, stop. */
 struct cs_cont;
 
 /*
- * After cs_mode_startup() (c->mode chosen) and the symbols: open, load
- * and attach contention.bpf.c for chain head (0: every watched chain);
- * lock_tps: lock:contention_begin/end exist. Writes the mode line into
- * how. NULL after a one-line error.
+ * Start-up probes and the mode (unless run->ks), then loading and
+ * attaching contention.bpf.c. CS_EXIT_OK with *out set, or with *out NULL
+ * when CHAINSCOPE_PROBE_ONLY stopped it; else an exit code, said.
  */
-struct cs_cont *cs_cont_start(const struct cs_common *c, const struct ksyms *ks,
-			      __u64 head, bool lock_tps, char *how, size_t how_len);
-/* Swap and drain both map generations into s (caller frees ce, we); 0 or -EIO */
+int cs_cont_start(struct cs_cont_run *run, struct cs_cont **out);
+/* "mode tracepoints: tp_btf programs", ..., for the banner */
+const char *cs_cont_how(const struct cs_cont *ct);
+const struct ksyms *cs_cont_ksyms(const struct cs_cont *ct);
+/* lock:contention_begin/end are attached too: the cross-check */
+bool cs_cont_lock_tps(const struct cs_cont *ct);
+/* Sleep one interval */
+void cs_cont_wait(struct cs_cont *ct);
+/* Swap and drain both map generations into s; 0 or -EIO, said. Free with cs_cont_sample_free(). */
 int cs_cont_drain(struct cs_cont *ct, struct cs_cont_sample *s);
+void cs_cont_sample_free(struct cs_cont_sample *s);
 void cs_cont_stop(struct cs_cont *ct);
 
 #endif /* CHAINSCOPE_CONT_COLLECT_H */

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * latency's BPF collection (lat_collect.h): start-up probes, loading and
- * attaching latency.bpf.c, then one drained sample per interval handed
- * to the caller. `chainscope latency` prints the samples; `latency
+ * attaching latency.bpf.c, then a drained sample whenever the caller asks. `chainscope latency` prints the samples; `latency
  * --openmetrics` and `chainscope serve` add them up (om_counters.c).
  */
 #include <errno.h>
@@ -19,8 +18,16 @@
 #include "lat_collect.h"
 #include "probes.h"
 
-/* the two generations of hists and chain_hists (see latency.bpf.c) */
-static struct cs_gen_map lat_gen, chain_gen;
+/* A running collection (lat_collect.h) */
+struct cs_lat {
+	const struct cs_lat_run *run;
+	struct latency_bpf *skel;
+	struct cs_pm *pm;		/* probes mode, else NULL */
+	struct ksyms *ks;
+	/* the two generations of hists and chain_hists (see latency.bpf.c) */
+	struct cs_gen_map lat_gen, chain_gen;
+	char how[256];
+};
 
 static int cmp_lat(const void *a, const void *b)
 {
@@ -45,12 +52,13 @@ static int cmp_chain(const void *a, const void *b)
 }
 
 /* Take the written generations out of use, then read them whole; 0 or -errno */
-static int drain(const struct cs_lat_run *run, struct cs_lat_sample *smp)
+static int drain(struct cs_lat *l, struct cs_lat_sample *smp)
 {
+	const struct cs_lat_run *run = l->run;
 	const char *cmd = run->c->cmd;
 	int fd;
 
-	fd = cs_gen_swap(&lat_gen);
+	fd = cs_gen_swap(&l->lat_gen);
 	if (fd < 0) {
 		warn("%s: error: cannot switch map hists: %s\n", cmd, strerror(-fd));
 		return fd;
@@ -63,7 +71,7 @@ static int drain(const struct cs_lat_run *run, struct cs_lat_sample *smp)
 		return smp->nlat;
 	}
 	if (run->chain_mode) {
-		fd = cs_gen_swap(&chain_gen);
+		fd = cs_gen_swap(&l->chain_gen);
 		if (fd < 0) {
 			warn("%s: error: cannot switch map chain_hists: %s\n", cmd,
 			     strerror(-fd));
@@ -174,9 +182,11 @@ static int lat_startup(struct cs_lat_run *run)
  * sizes, tp_btf or raw_tp programs: *btfp) and load it. CS_EXIT_OK or an
  * exit code, said.
  */
-static int lat_load(const struct cs_lat_run *run, const struct ksyms *ks, __u64 head,
-		    __u64 cb, struct latency_bpf **skelp, bool *btfp)
+static int lat_load(struct cs_lat *l, __u64 head, __u64 cb, struct latency_bpf **skelp,
+		    bool *btfp)
 {
+	const struct cs_lat_run *run = l->run;
+	const struct ksyms *ks = l->ks;
 	struct cs_common *c = run->c;
 	struct latency_bpf *skel;
 	bool btf;
@@ -224,8 +234,8 @@ static int lat_load(const struct cs_lat_run *run, const struct ksyms *ks, __u64 
 		     strerror(-err));
 		return CS_EXIT_ERROR;
 	}
-	cs_gen_init(&lat_gen, skel->maps.hists, skel->maps.hists_0, skel->maps.hists_1);
-	cs_gen_init(&chain_gen, skel->maps.chain_hists, skel->maps.chain_hists_0,
+	cs_gen_init(&l->lat_gen, skel->maps.hists, skel->maps.hists_0, skel->maps.hists_1);
+	cs_gen_init(&l->chain_gen, skel->maps.chain_hists, skel->maps.chain_hists_0,
 		    skel->maps.chain_hists_1);
 	return CS_EXIT_OK;
 }
@@ -287,57 +297,15 @@ static int lat_attach(const struct cs_lat_run *run, struct latency_bpf *skel,
 	return CS_EXIT_OK;
 }
 
-/*
- * One drained sample per interval to run->interval(), until Ctrl-C or the
- * last interval. CS_EXIT_OK, or CS_EXIT_ERROR when a sample failed.
- */
-static int lat_loop(const struct cs_lat_run *run, struct latency_bpf *skel,
-		    const struct ksyms *ks, struct cs_pm *pm)
+int cs_lat_start(struct cs_lat_run *run, struct cs_lat **out)
 {
-	struct cs_common *c = run->c;
-	struct cs_lat_sample smp;
-	long n = 0;
-	int err;
-
-	for (;;) {
-		bool stopping;
-
-		/*
-		 * A Ctrl-C that came while the last interval was drained or
-		 * printed: one more drain at once, so that what ran since is
-		 * counted too; the loop ends after a drain that began stopped.
-		 */
-		if (!cs_exiting)
-			cs_pm_wait_interval(pm, c);
-		stopping = cs_exiting;
-		memset(&smp, 0, sizeof(smp));
-		smp.ks = ks;
-		smp.skel = skel;
-		smp.pm = pm;
-		err = drain(run, &smp);
-		if (!err)
-			err = run->interval(run->ctx, &smp);
-		free(smp.lat);
-		free(smp.chains);
-		if (err)
-			return CS_EXIT_ERROR;
-		if (stopping || cs_last_interval(c, &n))
-			break;
-	}
-	return CS_EXIT_OK;
-}
-
-int cs_latency_run(struct cs_lat_run *run)
-{
-	struct latency_bpf *skel = NULL;
-	struct cs_pm *pm = NULL;
-	struct ksyms *ks = NULL;
 	struct cs_common *c = run->c;
 	__u64 head = 0, cb = 0;
-	char how[256];
+	struct cs_lat *l;
 	bool btf;
 	int err;
 
+	*out = NULL;
 	err = lat_startup(run);
 	if (err)
 		return err;
@@ -346,23 +314,31 @@ int cs_latency_run(struct cs_lat_run *run)
 		if (err)
 			return err;
 	}
-	ks = cs_load_ksyms(c->cmd);
-	if (!ks)
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		warn("%s: error: out of memory\n", c->cmd);
 		return CS_EXIT_ERROR;
+	}
+	l->run = run;
+	l->ks = cs_load_ksyms(c->cmd);
+	if (!l->ks) {
+		err = CS_EXIT_ERROR;
+		goto fail;
+	}
 	if (run->chain) {
-		err = cs_resolve(c->cmd, ks, "chain", run->chain, &head);
+		err = cs_resolve(c->cmd, l->ks, "chain", run->chain, &head);
 		if (err)
-			goto cleanup;
+			goto fail;
 	}
 	if (run->callback) {
-		err = cs_resolve(c->cmd, ks, "callback", run->callback, &cb);
+		err = cs_resolve(c->cmd, l->ks, "callback", run->callback, &cb);
 		if (err)
-			goto cleanup;
+			goto fail;
 	}
 	if (run->setup) {
-		err = run->setup(run->ctx, ks);
+		err = run->setup(run->ctx, l->ks);
 		if (err)
-			goto cleanup;
+			goto fail;
 	}
 	if (cs_probe_only_mode(c->cmd, c->mode)) {
 		if (head)
@@ -371,32 +347,66 @@ int cs_latency_run(struct cs_lat_run *run)
 		if (cb)
 			warn("%s: callback %s is 0x%llx\n", c->cmd, run->callback,
 			     (unsigned long long)cb);
-		err = CS_EXIT_OK;
-		goto cleanup;
+		cs_lat_stop(l);
+		return CS_EXIT_OK;
 	}
 
-	err = lat_load(run, ks, head, cb, &skel, &btf);
+	err = lat_load(l, head, cb, &l->skel, &btf);
 	if (!err)
-		err = lat_attach(run, skel, ks, head, btf, &pm, how, sizeof(how));
+		err = lat_attach(run, l->skel, l->ks, head, btf, &l->pm, l->how, sizeof(l->how));
 	if (err)
-		goto cleanup;
-
-	cs_setup_signals();
-	if (run->attached) {
-		err = run->attached(run->ctx, how);
-		if (err)
-			goto cleanup;
-	} else {
-		warn("Tracing notifier callbacks%s (%s)... %s\n",
-		     run->chain_mode ? " and chain passes" : "", how,
-		     c->interval ? "Hit Ctrl-C to end." : "Hit Ctrl-C to end and print.");
-	}
-
-	err = lat_loop(run, skel, ks, pm);
-
-cleanup:
-	cs_pm_stop(pm);
-	latency_bpf__destroy(skel);
-	ksyms__free(ks);
+		goto fail;
+	*out = l;
+	return CS_EXIT_OK;
+fail:
+	cs_lat_stop(l);
 	return err;
+}
+
+const char *cs_lat_how(const struct cs_lat *l)
+{
+	return l->how;
+}
+
+const struct ksyms *cs_lat_ksyms(const struct cs_lat *l)
+{
+	return l->ks;
+}
+
+void cs_lat_wait(struct cs_lat *l)
+{
+	cs_pm_wait_interval(l->pm, l->run->c);
+}
+
+int cs_lat_drain(struct cs_lat *l, struct cs_lat_sample *smp)
+{
+	int err;
+
+	memset(smp, 0, sizeof(*smp));
+	smp->ks = l->ks;
+	smp->skel = l->skel;
+	smp->pm = l->pm;
+	err = drain(l, smp);
+	if (err)
+		cs_lat_sample_free(smp);
+	return err;
+}
+
+void cs_lat_sample_free(struct cs_lat_sample *smp)
+{
+	free(smp->lat);
+	free(smp->chains);
+	smp->lat = NULL;
+	smp->chains = NULL;
+	smp->nlat = smp->nchain = 0;
+}
+
+void cs_lat_stop(struct cs_lat *l)
+{
+	if (!l)
+		return;
+	cs_pm_stop(l->pm);
+	latency_bpf__destroy(l->skel);
+	ksyms__free(l->ks);
+	free(l);
 }

@@ -3,8 +3,8 @@
  * latency's BPF collection, apart from what is done with each interval:
  * `chainscope latency` prints it, `latency --openmetrics` and `chainscope
  * serve` add it up into monotonic counters (om_counters.c). Start-up checks,
- * exit codes, loading, attaching and the interval loop are latency's for
- * every caller.
+ * exit codes, loading and attaching are the same for every caller; the
+ * caller runs the intervals (cs_run_intervals()).
  */
 #ifndef CHAINSCOPE_LAT_COLLECT_H
 #define CHAINSCOPE_LAT_COLLECT_H
@@ -70,13 +70,30 @@ struct cs_lat_run {
 	int (*probed)(void *ctx);
 	/* after -c/-f resolved, before CHAINSCOPE_PROBE_ONLY; exit code or 0 */
 	int (*setup)(void *ctx, const struct ksyms *ks);
-	/* after attaching, before the first interval; exit code or 0 */
-	int (*attached)(void *ctx, const char *how);
-	/* each interval; <0 ends the run with CS_EXIT_ERROR */
-	int (*interval)(void *ctx, const struct cs_lat_sample *s);
 };
 
-/* The whole run, until a signal or COUNT; the exit code. */
-int cs_latency_run(struct cs_lat_run *run);
+/*
+ * The shape of both collections (cont_collect.h too): start, then per
+ * interval wait and drain (cs_run_intervals()), then stop.
+ */
+struct cs_lat;
+
+/*
+ * Start-up probes and the mode (c->mode), run->probed, kallsyms, -c/-f,
+ * run->setup, then loading and attaching. CS_EXIT_OK with *out set, or
+ * with *out NULL when CHAINSCOPE_PROBE_ONLY stopped it; else an exit
+ * code, said. run must outlive the collection.
+ */
+int cs_lat_start(struct cs_lat_run *run, struct cs_lat **out);
+/* "mode tracepoints: tp_btf programs", ..., for the banner */
+const char *cs_lat_how(const struct cs_lat *l);
+/* the symbols it resolved with (kallsyms, read at start) */
+const struct ksyms *cs_lat_ksyms(const struct cs_lat *l);
+/* Sleep one interval; in probes mode the watched callbacks are kept current */
+void cs_lat_wait(struct cs_lat *l);
+/* What ran since the last drain; 0 or -errno, said. Free with cs_lat_sample_free(). */
+int cs_lat_drain(struct cs_lat *l, struct cs_lat_sample *s);
+void cs_lat_sample_free(struct cs_lat_sample *s);
+void cs_lat_stop(struct cs_lat *l);
 
 #endif /* CHAINSCOPE_LAT_COLLECT_H */

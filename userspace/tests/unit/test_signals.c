@@ -80,6 +80,50 @@ static int check(const char *name, long interval)
 	return 0;
 }
 
+/*
+ * cs_run_intervals(), with a wait that returns at once (no clock): how
+ * many times one() runs, and the exit code.
+ */
+struct loop {
+	int calls;
+	int fail_at;		/* one() fails on this call (0: never) */
+	int stop_at;		/* a Ctrl-C arrives during this call (0: none) */
+	int waits;
+};
+
+static void loop_wait(void *ctx)
+{
+	((struct loop *)ctx)->waits++;
+}
+
+static int loop_one(void *ctx)
+{
+	struct loop *l = ctx;
+
+	l->calls++;
+	if (l->calls == l->stop_at)
+		cs_exiting = 1;
+	return l->calls == l->fail_at ? -1 : 0;
+}
+
+static int check_loop(const char *name, long interval, long count, struct loop l,
+		      int want_calls, int want_waits, int want_rc)
+{
+	struct cs_common c = { .interval = interval, .count = count };
+	int rc;
+
+	cs_exiting = 0;
+	rc = cs_run_intervals(&c, loop_wait, loop_one, &l);
+	cs_exiting = 0;
+	if (rc != want_rc || l.calls != want_calls || l.waits != want_waits) {
+		printf("FAIL: host.signals.%s: rc %d calls %d waits %d, want %d %d %d\n", name,
+		       rc, l.calls, l.waits, want_rc, want_calls, want_waits);
+		return 1;
+	}
+	printf("PASS: host.signals.%s\n", name);
+	return 0;
+}
+
 int main(void)
 {
 	int failed = 0;
@@ -88,5 +132,15 @@ int main(void)
 	cs_setup_signals();
 	failed |= check("until-signal-not-missed", 0);
 	failed |= check("interval-cut-short", 100);
+	/* INTERVAL COUNT: COUNT intervals, each after a wait */
+	failed |= check_loop("intervals-count", 1, 3, (struct loop){}, 3, 3, CS_EXIT_OK);
+	/* no INTERVAL: one print, at Ctrl-C (the wait) */
+	failed |= check_loop("intervals-until-ctrl-c", 0, 0, (struct loop){}, 1, 1, CS_EXIT_OK);
+	/* Ctrl-C during the 2nd: a 3rd at once, without a wait, and the end */
+	failed |= check_loop("intervals-ctrl-c-once-more", 1, 0, (struct loop){ .stop_at = 2 },
+			     3, 2, CS_EXIT_OK);
+	/* a failed interval ends the loop: CS_EXIT_ERROR */
+	failed |= check_loop("intervals-error-ends", 1, 5, (struct loop){ .fail_at = 2 }, 2, 2,
+			     CS_EXIT_ERROR);
 	return failed;
 }
