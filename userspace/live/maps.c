@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
+#include "json_keys.h"
 #include "live.h"
 #include "common.h"
 
@@ -116,9 +117,9 @@ void cs_report_health(const struct cs_health *now, struct cs_health *prev,
 	unsigned long long stale = now->stale - prev->stale;
 
 	if (json) {
-		json_object_object_add(json, "dropped", json_object_new_uint64(dropped));
-		json_object_object_add(json, "failed", json_object_new_uint64(failed));
-		json_object_object_add(json, "missed", json_object_new_uint64(missed));
+		json_object_object_add(json, CS_JK_DROPPED, json_object_new_uint64(dropped));
+		json_object_object_add(json, CS_JK_FAILED, json_object_new_uint64(failed));
+		json_object_object_add(json, CS_JK_MISSED, json_object_new_uint64(missed));
 		if (chain_mode) {
 			json_object_object_add(json, "unpaired", json_object_new_uint64(unpaired));
 			json_object_object_add(json, "too_deep", json_object_new_uint64(too_deep));

@@ -15,6 +15,7 @@
 #include <uthash.h>
 
 #include "chain_walk.h"
+#include "json_keys.h"
 #include "probes.h"
 #include "probemode.h"
 #include "live.h"
@@ -709,7 +710,7 @@ void cs_pm_report(struct cs_pm *pm, json_object *json)
 
 void cs_pm_json_mode(const struct cs_common *c, json_object *json)
 {
-	json_object_object_add(json, "mode", json_object_new_string(cs_mode_name(c->mode)));
+	json_object_object_add(json, CS_JK_MODE, json_object_new_string(cs_mode_name(c->mode)));
 }
 
 int cs_pm_heads(struct cs_pm *pm, __u64 *heads, int *kinds, int max)
