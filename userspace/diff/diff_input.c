@@ -475,19 +475,7 @@ static bool is_word(char ch)
  */
 static int reserve(struct cs_diff_input *in, size_t size)
 {
-	size_t cap = in->carry_cap ? in->carry_cap : 64;
-	char *p;
-
-	if (size <= in->carry_cap)
-		return 0;
-	while (cap < size)
-		cap = cap > SIZE_MAX / 2 ? size : cap * 2;
-	p = realloc(in->carry, cap);
-	if (!p)
-		return -1;
-	in->carry = p;
-	in->carry_cap = cap;
-	return 0;
+	return cs_grow(&in->carry, &in->carry_cap, size, 1);
 }
 
 int cs_diff_input_feed(struct cs_diff_input *in, const char *buf, size_t len,

@@ -185,7 +185,7 @@ int cs_drain_map(int fd, size_t key_sz, size_t val_off, size_t entry_sz,
 		 void **out)
 {
 	size_t cap = 64, n = 0, i, kept = 0;
-	char *keys, *entries, *tmp;
+	char *keys, *entries;
 	int err;
 
 	*out = NULL;
@@ -195,14 +195,9 @@ int cs_drain_map(int fd, size_t key_sz, size_t val_off, size_t entry_sz,
 	err = bpf_map_get_next_key(fd, NULL, keys);
 	while (!err) {
 		n++;
-		if (n == cap) {
-			cap *= 2;
-			tmp = realloc(keys, cap * key_sz);
-			if (!tmp) {
-				free(keys);
-				return -ENOMEM;
-			}
-			keys = tmp;
+		if (cs_grow(&keys, &cap, n + 1, key_sz)) {
+			free(keys);
+			return -ENOMEM;
 		}
 		err = bpf_map_get_next_key(fd, keys + (n - 1) * key_sz, keys + n * key_sz);
 	}
