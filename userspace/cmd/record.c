@@ -114,12 +114,10 @@ CS_EXIT_DOC
 static long parse_num(const struct argp_state *state, const char *what,
 		      const char *arg, long max)
 {
-	char *end;
-	long v;
+	long v = 0;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v <= 0 || v > max)
+	/* one message for every way it fails, as record always said */
+	if (cs_parse_num(arg, max, &v))
 		cs_usage_error(state, "invalid %s '%s': must be 1..%ld", what, arg, max);
 	return v;
 }
