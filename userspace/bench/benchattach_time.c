@@ -91,7 +91,7 @@ static int read_list(const char *path, char ***namesp, size_t *np)
 	char esc[CS_SAFE_STR_LEN(64)], esc2[CS_SAFE_STR_LEN(BA_NAME_MAX + 1)];
 	struct ba_func *seen = NULL, *f, *tmp;
 	char **names = NULL, *line = NULL;
-	size_t n = 0, cap = 0, lineno = 0;
+	size_t n = 0, cap = 0, names_cap = 0, lineno = 0;
 	int err = BA_EXIT_LIST;
 	ssize_t len;
 	FILE *fp;
@@ -126,13 +126,8 @@ static int read_list(const char *path, char ***namesp, size_t *np)
 				esc, lineno, line);
 			goto out;
 		}
-		if (n % 64 == 0) {
-			char **p = realloc(names, (n + 64) * sizeof(*names));
-
-			if (!p)
-				goto oom;
-			names = p;
-		}
+		if (cs_grow(&names, &names_cap, n + 1, sizeof(*names)))
+			goto oom;
 		names[n] = strdup(line);
 		f = calloc(1, sizeof(*f));
 		if (!names[n] || !f) {

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "checker_int.h"
+#include "trace_helpers.h"
 
 static void robust_gap(struct robust *r)
 {
@@ -233,7 +234,7 @@ static struct frame *push_frame(struct checker *ck, struct stack *st)
 		st->f = ck->pool[ck->nr_pool].f;
 		st->cap = ck->pool[ck->nr_pool].cap;
 	}
-	if (!chk_grow((void **)&st->f, &st->cap, st->depth, sizeof(*f)))
+	if (cs_grow(&st->f, &st->cap, st->depth + 1, sizeof(*f)))
 		return NULL;
 	f = &st->f[st->depth++];
 	frame_reset(f);
@@ -306,7 +307,7 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	f->last = (struct run){ idx, e->cb, e->nb, e->priority, 0 };
 	f->last_m = m;
 	if (f->type == CALL_ROBUST || f->phantom) {	/* (a phantom's type comes last) */
-		if (!chk_grow((void **)&f->runs, &f->cap_runs, f->nr_runs, sizeof(*f->runs)))
+		if (cs_grow(&f->runs, &f->cap_runs, f->nr_runs + 1, sizeof(*f->runs)))
 			return -ENOMEM;
 		f->runs[f->nr_runs] = f->last;
 	}
@@ -505,8 +506,8 @@ static int on_end(struct checker *ck, struct stack *st, const struct cs_rec_even
 	    (f->type == e->call_type || f->phantom)) {
 		st->depth--;
 		finish_pass(ck, st, f, e, idx);
-		if (!st->depth && chk_grow((void **)&ck->pool, &ck->cap_pool, ck->nr_pool,
-				       sizeof(*ck->pool))) {
+		if (!st->depth && !cs_grow(&ck->pool, &ck->cap_pool, ck->nr_pool + 1,
+					   sizeof(*ck->pool))) {
 			/* nothing open: lend the frames to the next stack */
 			ck->pool[ck->nr_pool++] = (struct fpool){ st->f, st->cap };
 			st->f = NULL;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "checker_int.h"
+#include "trace_helpers.h"
 
 const char *const chk_call_types[] = { "plain", "robust", "rollback" };
 
@@ -60,7 +61,7 @@ static struct group *group_of(struct checker *ck, struct frame *f, int prio)
 		if (n)
 			return &f->groups[n->gi];
 	}
-	if (!chk_grow((void **)&f->groups, &f->cap_groups, f->nr_groups, sizeof(*g)))
+	if (cs_grow(&f->groups, &f->cap_groups, f->nr_groups + 1, sizeof(*g)))
 		return NULL;
 	g = &f->groups[f->nr_groups++];
 	g->prio = prio;
@@ -111,7 +112,7 @@ struct member *chk_run_rules(struct checker *ck, struct frame *f,
 		republished = ck->t->events[f->after_idx].ts >
 			      ck->t->events[m->gone_idx].ts;
 	if (republished && !chk_gap_between(ck, m->gone_idx, idx)) {
-		if (!chk_grow((void **)&m->sus, &m->cap_sus, m->nr_sus, sizeof(*m->sus)))
+		if (cs_grow(&m->sus, &m->cap_sus, m->nr_sus + 1, sizeof(*m->sus)))
 			return NULL;
 		m->sus[m->nr_sus++] = (struct suspect){ idx, f->after_idx, m->gone_idx,
 							e->cb, m->snap_state, f->phantom };

@@ -60,23 +60,6 @@ void chk_violation(struct checker *ck, size_t idx, __u64 head, __u64 cb,
 	fputc('\n', ck->out);
 }
 
-bool chk_grow(void **arr, size_t *cap, size_t nr, size_t sz)
-{
-	size_t n;
-	char *p;
-
-	if (nr < *cap)
-		return true;
-	n = *cap ? *cap * 2 : 4;
-	p = realloc(*arr, n * sz);
-	if (!p)
-		return false;
-	memset(p + *cap * sz, 0, (n - *cap) * sz);
-	*arr = p;
-	*cap = n;
-	return true;
-}
-
 /* --- membership ------------------------------------------------------------ */
 
 struct member *chk_member_get(struct checker *ck, __u64 head, __u64 nb)

@@ -229,11 +229,6 @@ struct checker {
 __attribute__((format(printf, 6, 7)))
 void chk_violation(struct checker *ck, size_t idx, __u64 head, __u64 cb,
 		   const char *rule, const char *fmt, ...);
-/*
- * Grow *arr (elements of size sz) to hold one more, zeroing the new
- * slots; false without memory.
- */
-bool chk_grow(void **arr, size_t *cap, size_t nr, size_t sz);
 /* The entry of (head, nb), created if missing; NULL without memory. */
 struct member *chk_member_get(struct checker *ck, __u64 head, __u64 nb);
 /* May an event have been lost after event `after`, up to event idx? */

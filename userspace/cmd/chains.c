@@ -442,15 +442,9 @@ static int collect(const struct ksyms *ks, const __u64 *c_addrs, struct head **o
 
 		if (!head_like(s) || have_head(h, n, s->addr))
 			continue;
-		if ((size_t)n == cap) {
-			struct head *tmp = realloc(h, 2 * cap * sizeof(*h));
-
-			if (!tmp) {
-				free(h);
-				return -ENOMEM;
-			}
-			h = tmp;
-			cap *= 2;
+		if (cs_grow(&h, &cap, (size_t)n + 1, sizeof(*h))) {
+			free(h);
+			return -ENOMEM;
 		}
 		h[n].addr = s->addr;
 		h[n].kind = CS_CHAIN_KIND_UNKNOWN;
@@ -470,13 +464,14 @@ static int collect(const struct ksyms *ks, const __u64 *c_addrs, struct head **o
  */
 static int add_seen(struct head **heads, int n, const struct cs_seen_result *seen)
 {
-	struct head *h = realloc(*heads, (n + seen->nr + 1) * sizeof(*h));
+	size_t cap = n;		/* the heads in use: cs_grow() keeps them */
 	const struct cs_seen_head *s;
+	struct head *h;
 	int i, j;
 
-	if (!h)
+	if (cs_grow(heads, &cap, (size_t)n + seen->nr + 1, sizeof(**heads)))
 		return -ENOMEM;
-	*heads = h;
+	h = *heads;
 	for (i = 0; i < seen->nr; i++) {
 		s = &seen->heads[i];
 		for (j = 0; j < n; j++)

@@ -14,6 +14,7 @@
 #include "callback_row.h"
 #include "chain_walk.h"
 #include "chainscope.h"
+#include "json_keys.h"
 #include "live.h"
 #include "latency.h"
 #include "latency.skel.h"
@@ -169,9 +170,10 @@ static void report_pair_misses(const struct pair_misses *now, struct pair_misses
 	unsigned long long end = now->end - prev->end;
 
 	if (json) {
-		json_object_object_add(json, "missed_call_begin", json_object_new_uint64(begin));
-		json_object_object_add(json, "missed_call_end", json_object_new_uint64(end));
-		json_object_object_add(json, "missed_begin_end_differ",
+		json_object_object_add(json, CS_JK_MISSED "_call_begin",
+				       json_object_new_uint64(begin));
+		json_object_object_add(json, CS_JK_MISSED "_call_end", json_object_new_uint64(end));
+		json_object_object_add(json, CS_JK_MISSED_DIFFER,
 				       json_object_new_boolean(begin != end));
 	} else if (begin != end) {
 		printf("WARNING: BPF recursion protection skipped %llu call_begin and %llu "
@@ -215,7 +217,7 @@ static int print_interval(void *ctx, const struct cs_lat_sample *smp)
 	read_pair_misses(skel, &pm_misses);
 
 	if (env.c.json) {
-		root = cs_json_root("latency", env.c.units);
+		root = cs_json_root(CS_JT_LATENCY, env.c.units);
 		cs_pm_json_mode(&env.c, root);
 		cs_report_health(&smp->health, seen, env.chain_mode, root);
 		cs_pm_report(pm, root);
@@ -224,7 +226,7 @@ static int print_interval(void *ctx, const struct cs_lat_sample *smp)
 		arr = json_object_new_array();
 		for (i = 0; i < nlat; i++)
 			json_object_array_add(arr, cs_cbrow_json(&rows[i], env.c.units));
-		json_object_object_add(root, "callbacks", arr);
+		json_object_object_add(root, CS_JK_CALLBACKS, arr);
 		if (env.chain_mode) {
 			arr = json_object_new_array();
 			for (i = 0; i < nchain; i++) {

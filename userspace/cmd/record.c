@@ -39,9 +39,8 @@ static struct env {
 	const char *output;
 	long duration;		/* -d seconds, 0: none */
 	long buf_mib;		/* -b */
-	bool verbose;
+	struct cs_common c;	/* -v and --mode only (cs_startup_children) */
 	bool force;		/* --force: -o through a link, or another user's */
-	int mode;		/* enum cs_mode */
 	char *chains[CS_REC_MAX_CHAINS];	/* -c, a ":KIND" suffix cut off */
 	int kinds[CS_REC_MAX_CHAINS];		/* its kind, CS_KIND_ANY: -k's */
 	int nr_chains;
@@ -49,7 +48,7 @@ static struct env {
 	char **command;		/* after "--" */
 } env;
 
-enum { OPT_MODE = 0x100, OPT_FORCE };
+enum { OPT_FORCE = 0x100 };
 
 static const struct argp_option opts[] = {
 	{ "output", 'o', "FILE", 0, "Write the trace to FILE (required; a new file is 0600)", 0 },
@@ -58,10 +57,6 @@ static const struct argp_option opts[] = {
 	  "with other hard links", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
 	{ "buffer-size", 'b', "MIB", 0, "Ring buffer size in MiB, a power of two (default 16)", 0 },
-	{ "verbose", 'v', NULL, 0, "Show libbpf debug output", 0 },
-	{ "mode", OPT_MODE, "MODE", 0,
-	  "Event source: auto (default: tracepoints if the kernel has ours, "
-	  "else probes), tracepoints, probes", 0 },
 	{ "chain", 'c', "CHAIN[:KIND]", 0,
 	  "probes mode: watch CHAIN (SYMBOL, MODULE:SYMBOL or 0xADDR) of KIND from the start, "
 	  "its callbacks attached before recording begins (repeatable, up to 16)", 0 },
@@ -114,12 +109,10 @@ CS_EXIT_DOC
 static long parse_num(const struct argp_state *state, const char *what,
 		      const char *arg, long max)
 {
-	char *end;
-	long v;
+	long v = 0;
 
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v <= 0 || v > max)
+	/* one message for every way it fails, as record always said */
+	if (cs_parse_num(arg, max, &v))
 		cs_usage_error(state, "invalid %s '%s': must be 1..%ld", what, arg, max);
 	return v;
 }
@@ -131,6 +124,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->err_stream = NULL;	/* one-line errors, as elsewhere */
+		state->child_inputs[0] = &env.c;
 		return 0;
 	case 'o':
 		env.output = arg;
@@ -144,17 +138,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			cs_usage_error(state, "invalid buffer size '%s': not a power of two",
 				       arg);
 		return 0;
-	case 'v':
-		env.verbose = true;
-		return 0;
 	case OPT_FORCE:
 		env.force = true;
-		return 0;
-	case OPT_MODE:
-		env.mode = cs_mode_parse(arg);
-		if (env.mode < 0)
-			cs_usage_error(state, "unknown --mode '%s' (auto, tracepoints, probes)",
-				       arg);
 		return 0;
 	case 'c': {
 		/* [MODULE:]SYMBOL or 0xADDR, then :KIND if the last part is a kind */
@@ -202,6 +187,7 @@ static const struct argp argp = {
 	.parser = parse_arg,
 	.args_doc = "[-- COMMAND [ARG...]]",
 	.doc = doc,
+	.children = cs_startup_children,
 };
 
 /* --- recording ---------------------------------------------------------------- */
@@ -310,8 +296,8 @@ static int rec_startup(struct rec_run *r)
 	int err;
 
 	cs_common_init(&r->c, env.cmd);
-	r->c.mode = env.mode;
-	r->c.verbose = env.verbose;
+	r->c.mode = env.c.mode;
+	r->c.verbose = env.c.verbose;
 	err = cs_mode_startup(&r->c, tps, sizeof(tps) / sizeof(tps[0]), true);
 	if (err)
 		return err;
@@ -351,12 +337,12 @@ static int rec_open(struct rec_run *r)
 		if (err)
 			return err;
 	}
-	err = rec_prog_load(&r->skel, env.cmd, env.verbose, r->probes, env.buf_mib,
+	err = rec_prog_load(&r->skel, env.cmd, env.c.verbose, r->probes, env.buf_mib,
 			    r->ks_start);
 	if (err)
 		return err;
 	/* the chain walker, for the snapshots (without it: none, and a warning) */
-	r->rc.snap = rec_snap_open(env.cmd, r->ks_start, env.verbose, cs_rec_seen_add);
+	r->rc.snap = rec_snap_open(env.cmd, r->ks_start, env.c.verbose, cs_rec_seen_add);
 	r->rb = ring_buffer__new(bpf_map__fd(r->skel->maps.events), rec_handle_event, &r->rc,
 				 NULL);
 	if (!r->rb) {
@@ -383,7 +369,7 @@ static int rec_begin(struct rec_run *r)
 		 * (bpf/record.bpf.c), so attach order does not matter here.
 		 */
 		struct cs_pm_opts o = {
-			.cmd = env.cmd, .verbose = env.verbose, .only_kind = CS_KIND_ANY,
+			.cmd = env.cmd, .verbose = env.c.verbose, .only_kind = CS_KIND_ANY,
 			.heads = r->heads, .kinds = r->kinds, .nr_heads = env.nr_chains,
 			.known_heads = true,
 		};

@@ -11,6 +11,7 @@
 
 #include "callback_row.h"
 #include "chainscope.h"
+#include "json_keys.h"
 
 enum cs_ret_class cs_ret_classify(int ret)
 {
@@ -121,7 +122,7 @@ void cs_json_symbol(json_object *o, const char *field, const struct cs_sym *s)
 
 	json_object_object_add(o, field, json_object_new_string(
 		cs_sym_str(s, name, sizeof(name))));
-	snprintf(key, sizeof(key), "%s_addr", field);
+	snprintf(key, sizeof(key), "%s" CS_JK_ADDR_SUFFIX, field);
 	json_object_object_add(o, key, cs_json_addr(s->addr));
 	if (s->module) {
 		snprintf(key, sizeof(key), "%s_module", field);
@@ -361,19 +362,19 @@ json_object *cs_cbrow_json(const struct cs_cbrow *r, int units)
 	json_object *o = json_object_new_object();
 	struct cs_summary s;
 
-	cs_json_symbol(o, "chain", &r->chain);
+	cs_json_symbol(o, CS_JK_CHAIN, &r->chain);
 	json_object_object_add(o, "kind", json_object_new_string(cs_kind_name(r->kind)));
-	cs_json_symbol(o, "callback", &r->cb);
+	cs_json_symbol(o, CS_JK_CALLBACK, &r->cb);
 	if (r->has_val)
-		json_object_object_add(o, "val", json_object_new_uint64(r->val));
+		json_object_object_add(o, CS_JK_VAL, json_object_new_uint64(r->val));
 	cs_summarize(r->st.slots, r->st.count, r->st.max_ns, units, &s);
 	cs_json_summary(o, &s, r->st.sum_ns, r->st.max_ns, units);
-	json_object_object_add(o, "stop", json_object_new_uint64(r->st.stop));
-	json_object_object_add(o, "bad", json_object_new_uint64(r->st.bad));
-	json_object_object_add(o, "errno", json_object_new_uint64(r->st.err));
-	json_object_object_add(o, "untimed", json_object_new_uint64(r->st.untimed));
-	json_object_object_add(o, "histogram", cs_json_hist(r->st.slots, CS_MAX_SLOTS));
+	json_object_object_add(o, CS_JK_STOP, json_object_new_uint64(r->st.stop));
+	json_object_object_add(o, CS_JK_BAD, json_object_new_uint64(r->st.bad));
+	json_object_object_add(o, CS_JK_ERRNO, json_object_new_uint64(r->st.err));
+	json_object_object_add(o, CS_JK_UNTIMED, json_object_new_uint64(r->st.untimed));
+	json_object_object_add(o, CS_JK_HISTOGRAM, cs_json_hist(r->st.slots, CS_MAX_SLOTS));
 	if (r->nb.addr)
-		cs_json_symbol(o, "nb", &r->nb);
+		cs_json_symbol(o, CS_JK_NB, &r->nb);
 	return o;
 }

@@ -90,6 +90,11 @@ struct cs_common {
 extern const struct argp cs_common_argp;
 /* .children of a command's argp: the common options, under their heading */
 extern const struct argp_child cs_common_children[];
+/*
+ * .children of a command that takes only -v and --mode of them (record),
+ * listed among its own options; its child_inputs[0] is a struct cs_common.
+ */
+extern const struct argp_child cs_startup_children[];
 extern volatile sig_atomic_t cs_exiting;
 
 void cs_common_init(struct cs_common *c, const char *cmd);

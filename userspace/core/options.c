@@ -14,15 +14,20 @@ enum {
 	OPT_MODE,
 };
 
-static const struct argp_option common_opts[] = {
-	{ "json", 'j', NULL, 0, "One JSON object per interval, one per line", 0 },
-	CS_UNITS_OPTIONS,
+/* record takes these too, not the rest: cs_startup_children */
+static const struct argp_option startup_opts[] = {
 	{ "verbose", 'v', NULL, 0, "Show libbpf debug output", 0 },
-	{ "raw-tp", OPT_RAW_TP, NULL, 0,
-	  "Attach raw_tp programs even where tp_btf works", 0 },
 	{ "mode", OPT_MODE, "MODE", 0,
 	  "Event source: auto (default: tracepoints if the kernel has ours, "
 	  "else probes), tracepoints, probes", 0 },
+	{},
+};
+
+static const struct argp_option common_opts[] = {
+	{ "json", 'j', NULL, 0, "One JSON object per interval, one per line", 0 },
+	CS_UNITS_OPTIONS,
+	{ "raw-tp", OPT_RAW_TP, NULL, 0,
+	  "Attach raw_tp programs even where tp_btf works", 0 },
 	{},
 };
 
@@ -97,6 +102,40 @@ static long parse_positive(const struct argp_state *state, const char *what,
 	return v;
 }
 
+static error_t parse_startup(int key, char *arg, struct argp_state *state)
+{
+	struct cs_common *c = state->input;
+
+	switch (key) {
+	case 'v':
+		c->verbose = true;	/* cs_mode_startup() sets libbpf up */
+		return 0;
+	case OPT_MODE:
+		c->mode = cs_mode_parse(arg);
+		if (c->mode < 0)
+			cs_usage_error(state, "unknown --mode '%s' (auto, tracepoints, probes)",
+				       arg);
+		return 0;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+}
+
+static const struct argp startup_argp = {
+	.options = startup_opts,
+	.parser = parse_startup,
+};
+
+/*
+ * No group and no header: argp merges the child's options into its
+ * parent's list and sorts them together, so --help and --usage read as
+ * if they were the parent's own.
+ */
+const struct argp_child cs_startup_children[] = {
+	{ &startup_argp, 0, NULL, 0 },
+	{},
+};
+
 static error_t parse_common(int key, char *arg, struct argp_state *state)
 {
 	struct cs_common *c = state->input;
@@ -109,21 +148,13 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 		 * returns the error to cs_parse_args() instead of exiting.
 		 */
 		state->err_stream = NULL;
+		state->child_inputs[0] = c;	/* -v and --mode: startup_argp */
 		return 0;
 	case 'j':
 		c->json = true;
 		return 0;
-	case 'v':
-		c->verbose = true;	/* cs_mode_startup() sets libbpf up */
-		return 0;
 	case OPT_RAW_TP:
 		c->raw_tp = true;
-		return 0;
-	case OPT_MODE:
-		c->mode = cs_mode_parse(arg);
-		if (c->mode < 0)
-			cs_usage_error(state, "unknown --mode '%s' (auto, tracepoints, probes)",
-				       arg);
 		return 0;
 	case 'n':
 	case 'u':
@@ -147,6 +178,7 @@ static error_t parse_common(int key, char *arg, struct argp_state *state)
 const struct argp cs_common_argp = {
 	.options = common_opts,
 	.parser = parse_common,
+	.children = cs_startup_children,
 };
 
 const struct argp_child cs_common_children[] = {

@@ -6,6 +6,7 @@
 
 #include "chainscope.h"
 #include "common.h"
+#include "json_keys.h"
 
 json_object *cs_json_hist(const __u32 *slots, int nslots)
 {
@@ -17,9 +18,9 @@ json_object *cs_json_hist(const __u32 *slots, int nslots)
 		unsigned long long lo, hi;
 
 		log2_bucket_range(i, &lo, &hi);
-		json_object_object_add(b, "min", json_object_new_uint64(lo));
-		json_object_object_add(b, "max", json_object_new_uint64(hi));
-		json_object_object_add(b, "count", json_object_new_uint64(slots[i]));
+		json_object_object_add(b, CS_JK_MIN, json_object_new_uint64(lo));
+		json_object_object_add(b, CS_JK_MAX, json_object_new_uint64(hi));
+		json_object_object_add(b, CS_JK_COUNT, json_object_new_uint64(slots[i]));
 		json_object_array_add(arr, b);
 	}
 	return arr;
@@ -29,9 +30,9 @@ json_object *cs_json_root(const char *type, int units)
 {
 	json_object *root = json_object_new_object();
 
-	json_object_object_add(root, "type", json_object_new_string(type));
+	json_object_object_add(root, CS_JK_TYPE, json_object_new_string(type));
 	json_object_object_add(root, "time", json_object_new_double(cs_now()));
-	json_object_object_add(root, "units", json_object_new_string(cs_units_name(units)));
+	json_object_object_add(root, CS_JK_UNITS, json_object_new_string(cs_units_name(units)));
 	return root;
 }
 
@@ -63,12 +64,12 @@ void cs_summarize(const __u32 *slots, __u64 count, __u64 max_ns, int units,
 void cs_json_summary(json_object *o, const struct cs_summary *s, __u64 sum_ns,
 		     __u64 max_ns, int units)
 {
-	json_object_object_add(o, "count", json_object_new_uint64(s->count));
-	json_object_object_add(o, "max", json_object_new_uint64(s->max));
+	json_object_object_add(o, CS_JK_COUNT, json_object_new_uint64(s->count));
+	json_object_object_add(o, CS_JK_MAX, json_object_new_uint64(s->max));
 	json_object_object_add(o, "sum", json_object_new_uint64(cs_ns_to_units(sum_ns, units)));
-	json_object_object_add(o, "p50", json_object_new_uint64(s->p50));
-	json_object_object_add(o, "p99", json_object_new_uint64(s->p99));
-	json_object_object_add(o, "max_ns", json_object_new_uint64(max_ns));
+	json_object_object_add(o, CS_JK_P50, json_object_new_uint64(s->p50));
+	json_object_object_add(o, CS_JK_P99, json_object_new_uint64(s->p99));
+	json_object_object_add(o, CS_JK_MAX_NS, json_object_new_uint64(max_ns));
 	json_object_object_add(o, "sum_ns", json_object_new_uint64(sum_ns));
 }
 

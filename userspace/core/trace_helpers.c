@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* chainscope user-space helpers: kernel symbols, log2 histograms. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,34 @@ struct ksyms {
 	size_t cap;
 	char **modules;		/* interned module names */
 	size_t nr_modules;
+	size_t cap_modules;
 };
+
+int cs_grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : CS_GROW_FIRST;
+	char *old, *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -ENOMEM;
+		n *= 2;
+	}
+	if (!size || n > SIZE_MAX / size)
+		return -ENOMEM;
+	/* pp points to a pointer of the caller's type: copied, not cast */
+	memcpy(&old, pp, sizeof(old));
+	q = realloc(old, n * size);
+	if (!q)
+		return -ENOMEM;
+	/* callers count on zeroed elements, as calloc() would give */
+	memset(q + *cap * size, 0, (n - *cap) * size);
+	memcpy(pp, &q, sizeof(q));
+	*cap = n;
+	return 0;
+}
 
 const char *ksyms__default_path(void)
 {
@@ -24,16 +52,13 @@ const char *ksyms__default_path(void)
 
 static const char *intern_module(struct ksyms *ks, const char *name)
 {
-	char **tmp;
 	size_t i;
 
 	for (i = 0; i < ks->nr_modules; i++)
 		if (!strcmp(ks->modules[i], name))
 			return ks->modules[i];
-	tmp = realloc(ks->modules, (ks->nr_modules + 1) * sizeof(*tmp));
-	if (!tmp)
+	if (cs_grow(&ks->modules, &ks->cap_modules, ks->nr_modules + 1, sizeof(*ks->modules)))
 		return NULL;
-	ks->modules = tmp;
 	ks->modules[ks->nr_modules] = strdup(name);
 	if (!ks->modules[ks->nr_modules])
 		return NULL;
@@ -105,16 +130,9 @@ struct ksyms *ksyms__load(const char *path)
 		 */
 		if (!addr || type == 'a' || type == 'A' || type == 'U')
 			continue;
-		if (ks->nr == ks->cap) {
-			size_t cap = ks->cap ? ks->cap * 2 : 4096;
-			struct ksym *tmp = realloc(ks->syms, cap * sizeof(*tmp));
-
-			if (!tmp) {
-				err = ENOMEM;
-				break;
-			}
-			ks->syms = tmp;
-			ks->cap = cap;
+		if (cs_grow(&ks->syms, &ks->cap, ks->nr + 1, sizeof(*ks->syms))) {
+			err = ENOMEM;
+			break;
 		}
 		s = &ks->syms[ks->nr];
 		s->addr = addr;

@@ -12,6 +12,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* --- growable arrays ----------------------------------------------------- */
+
+/*
+ * Make the array at *pp (of *cap elements of size bytes) hold at least
+ * need elements: its capacity doubles (from CS_GROW_FIRST) until it does,
+ * and the new elements are zeroed. 0, or -ENOMEM (no memory, a size of
+ * 0, or a byte count that does not fit a size_t) with *pp and *cap
+ * unchanged. pp is the address of the array's pointer, of any type.
+ */
+#define CS_GROW_FIRST	16
+int cs_grow(void *pp, size_t *cap, size_t need, size_t size);
+
 /* --- kernel symbols ------------------------------------------------------ */
 
 struct ksym {

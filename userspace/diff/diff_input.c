@@ -24,6 +24,7 @@
 
 #include "diff.h"
 #include "diff_int.h"
+#include "json_keys.h"
 #include "trace_helpers.h"
 
 #define MAX_NAME 512	/* longest chain or callback name accepted */
@@ -238,14 +239,14 @@ static bool is_loss_key(const char *k)
 {
 	size_t n;
 
-	if (!strcmp(k, "failed"))
+	if (!strcmp(k, CS_JK_FAILED))
 		return true;
-	if (!strncmp(k, "lost", 4))
-		n = 4;
-	else if (!strncmp(k, "missed", 6))
-		n = 6;
-	else if (!strncmp(k, "dropped", 7))
-		n = 7;
+	if (!strncmp(k, CS_JK_LOST, strlen(CS_JK_LOST)))
+		n = strlen(CS_JK_LOST);
+	else if (!strncmp(k, CS_JK_MISSED, strlen(CS_JK_MISSED)))
+		n = strlen(CS_JK_MISSED);
+	else if (!strncmp(k, CS_JK_DROPPED, strlen(CS_JK_DROPPED)))
+		n = strlen(CS_JK_DROPPED);
 	else
 		return false;
 	return strspn(k + n, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(k + n);
@@ -255,8 +256,8 @@ static bool is_loss_key(const char *k)
  * The counters each producer always writes (maps.c cs_report_health(),
  * report.c): without them a file cannot say it lost nothing.
  */
-static const char *const latency_loss[] = { "dropped", "failed", "missed", NULL };
-static const char *const report_loss[] = { "lost", "missed", NULL };
+static const char *const latency_loss[] = { CS_JK_DROPPED, CS_JK_FAILED, CS_JK_MISSED, NULL };
+static const char *const report_loss[] = { CS_JK_LOST, CS_JK_MISSED, NULL };
 
 static const char *missing_loss(json_object *root, const char *const *need)
 {
@@ -278,12 +279,12 @@ static int read_loss(const struct cs_diff_ctx *c, json_object *root, const char 
 			return cs_diff_obj_err(c, "$", "no loss counters (want dropped, failed and "
 				       "missed as latency -j writes them, or lost and missed "
 				       "as report -j does)");
-	} else if ((miss = missing_loss(root, strcmp(type, "latency") ? report_loss :
+	} else if ((miss = missing_loss(root, strcmp(type, CS_JT_LATENCY) ? report_loss :
 					latency_loss))) {
 		snprintf(p, sizeof(p), "$.%s", miss);
 		return cs_diff_obj_err(c, p, "missing (%s -j writes %s): without it the file "
 			       "cannot show it lost nothing", type,
-			       strcmp(type, "latency") ? "lost and missed" :
+			       strcmp(type, CS_JT_LATENCY) ? "lost and missed" :
 			       "dropped, failed and missed");
 	}
 	json_object_object_foreach(root, key, val) {
@@ -293,7 +294,7 @@ static int read_loss(const struct cs_diff_ctx *c, json_object *root, const char 
 		if (!is_loss_key(key))
 			continue;
 		/* latency -C: whether the two counters below differ */
-		if (!strcmp(key, "missed_begin_end_differ") &&
+		if (!strcmp(key, CS_JK_MISSED_DIFFER) &&
 		    json_object_is_type(val, json_type_boolean))
 			continue;
 		if (strlen(key) >= sizeof(in->loss[0].name))
@@ -328,37 +329,42 @@ static int read_object(struct cs_diff_input *in, json_object *root, char *err,
 	if (!json_object_is_type(root, json_type_object))
 		return cs_diff_obj_err(&c, "$", "%s, not a JSON object (want latency -j or "
 			       "report -j output)", cs_diff_type_name(root));
-	if (get_str(&c, root, "type", false, &type) || get_str(&c, root, "units", true, &u) ||
-	    get_str(&c, root, "mode", false, &mode))
+	if (get_str(&c, root, CS_JK_TYPE, false, &type) ||
+	    get_str(&c, root, CS_JK_UNITS, true, &u) ||
+	    get_str(&c, root, CS_JK_MODE, false, &mode))
 		return -1;
 	/* the event source (latency, report): the objects of a file share it */
 	if (mode && strcmp(mode, "tracepoints") && strcmp(mode, "probes"))
-		return cs_diff_obj_err(&c, "$.mode", "unknown mode \"%s\" (tracepoints, probes)",
+		return cs_diff_obj_err(&c, "$." CS_JK_MODE,
+			       "unknown mode \"%s\" (tracepoints, probes)",
 			       cs_diff_quote(mode, q));
 	if (in->nobjs && strcmp(mode ? mode : "", in->mode))
-		return cs_diff_obj_err(&c, "$.mode", "\"%s\", the objects before are \"%s\"",
+		return cs_diff_obj_err(&c, "$." CS_JK_MODE, "\"%s\", the objects before are \"%s\"",
 			       mode ? mode : "", in->mode);
 	snprintf(in->mode, sizeof(in->mode), "%s", mode ? mode : "");
-	if (type && strcmp(type, "latency") && strcmp(type, "report"))
-		return cs_diff_obj_err(&c, "$.type", "\"%s\": diff compares latency -j or "
+	if (type && strcmp(type, CS_JT_LATENCY) && strcmp(type, CS_JT_REPORT))
+		return cs_diff_obj_err(&c, "$." CS_JK_TYPE, "\"%s\": diff compares latency -j or "
 			       "report -j output", cs_diff_quote(type, q));
 	if (in->nobjs && strcmp(type ? type : "", in->type))
-		return cs_diff_obj_err(&c, "$.type", "\"%s\", the objects before are \"%s\"",
+		return cs_diff_obj_err(&c, "$." CS_JK_TYPE, "\"%s\", the objects before are \"%s\"",
 			       type ? type : "", in->type);
 	unit = cs_unit_find(u, false);
 	if (unit < 0)
-		return cs_diff_obj_err(&c, "$.units", "unknown units \"%s\" (nsecs, usecs, msecs)",
+		return cs_diff_obj_err(&c, "$." CS_JK_UNITS,
+			       "unknown units \"%s\" (nsecs, usecs, msecs)",
 			       cs_diff_quote(u, q));
 	if (in->nobjs && strcmp(u, in->units))
-		return cs_diff_obj_err(&c, "$.units", "%s, the objects before are in %s", u, in->units);
+		return cs_diff_obj_err(&c, "$." CS_JK_UNITS, "%s, the objects before are in %s",
+			       u, in->units);
 	snprintf(in->type, sizeof(in->type), "%s", type ? type : "");
 	snprintf(in->units, sizeof(in->units), "%s", u);
 	in->unit_ns = cs_units[unit].ns;
 
-	if (!json_object_object_get_ex(root, "callbacks", &arr))
-		return cs_diff_obj_err(&c, "$.callbacks", "missing");
+	if (!json_object_object_get_ex(root, CS_JK_CALLBACKS, &arr))
+		return cs_diff_obj_err(&c, "$." CS_JK_CALLBACKS, "missing");
 	if (!json_object_is_type(arr, json_type_array))
-		return cs_diff_obj_err(&c, "$.callbacks", "%s, not an array", cs_diff_type_name(arr));
+		return cs_diff_obj_err(&c, "$." CS_JK_CALLBACKS, "%s, not an array",
+			       cs_diff_type_name(arr));
 	if (read_loss(&c, root, type))
 		return -1;
 	n = json_object_array_length(arr);
@@ -469,19 +475,7 @@ static bool is_word(char ch)
  */
 static int reserve(struct cs_diff_input *in, size_t size)
 {
-	size_t cap = in->carry_cap ? in->carry_cap : 64;
-	char *p;
-
-	if (size <= in->carry_cap)
-		return 0;
-	while (cap < size)
-		cap = cap > SIZE_MAX / 2 ? size : cap * 2;
-	p = realloc(in->carry, cap);
-	if (!p)
-		return -1;
-	in->carry = p;
-	in->carry_cap = cap;
-	return 0;
+	return cs_grow(&in->carry, &in->carry_cap, size, 1);
 }
 
 int cs_diff_input_feed(struct cs_diff_input *in, const char *buf, size_t len,

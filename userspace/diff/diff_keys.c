@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "diff.h"
+#include "trace_helpers.h"
 
 /* json-c refuses deeper nesting (JSON_TOKENER_DEFAULT_DEPTH) */
 #define MAX_DEPTH 64
@@ -70,15 +71,8 @@ const char *cs_json_keys_dup(const struct cs_json_keys *k)
 
 static int append(struct cs_json_keys *k, char c)
 {
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 64;
-		char *p = realloc(k->key, cap);
-
-		if (!p)
-			return -1;
-		k->key = p;
-		k->cap = cap;
-	}
+	if (cs_grow(&k->key, &k->cap, k->n + 1, 1))
+		return -1;
 	k->key[k->n++] = c;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "diff_int.h"
+#include "json_keys.h"
 
 /*
  * What tells a row apart: the names (chain, callback, val with latency
@@ -89,18 +90,21 @@ static int get_addr(const struct cs_diff_ctx *c, json_object *o, const char *pat
 
 static int get_id(const struct cs_diff_ctx *c, json_object *o, const char *path, struct row_id *id)
 {
-	static const char *const addrs[] = { "chain_addr", "callback_addr", "nb_addr" };
-	bool has_nb = json_object_object_get_ex(o, "nb", NULL);
+	static const char *const addrs[] = {
+		CS_JK_CHAIN CS_JK_ADDR_SUFFIX, CS_JK_CALLBACK CS_JK_ADDR_SUFFIX,
+		CS_JK_NB CS_JK_ADDR_SUFFIX,
+	};
+	bool has_nb = json_object_object_get_ex(o, CS_JK_NB, NULL);
 	unsigned long long val;
 	size_t len, i;
 	char p[96];
 
 	memset(id, 0, sizeof(*id));
-	if (cs_diff_get_name(c, o, path, "chain", &id->part[0], &id->len[0]) ||
-	    cs_diff_get_name(c, o, path, "callback", &id->part[1], &id->len[1]))
+	if (cs_diff_get_name(c, o, path, CS_JK_CHAIN, &id->part[0], &id->len[0]) ||
+	    cs_diff_get_name(c, o, path, CS_JK_CALLBACK, &id->part[1], &id->len[1]))
 		return -1;
-	if (json_object_object_get_ex(o, "val", NULL)) {
-		if (cs_diff_get_u63(c, o, path, "val", true, &val))
+	if (json_object_object_get_ex(o, CS_JK_VAL, NULL)) {
+		if (cs_diff_get_u63(c, o, path, CS_JK_VAL, true, &val))
 			return -1;
 		snprintf(id->val, sizeof(id->val), "%llu", val);
 		id->part[2] = id->val;
@@ -111,10 +115,11 @@ static int get_id(const struct cs_diff_ctx *c, json_object *o, const char *path,
 			return -1;
 	/* nb and nb_addr name the block together (cs_json_symbol()) */
 	if (has_nb != !!id->part[5]) {
-		snprintf(p, sizeof(p), "%s.%s", path, has_nb ? "nb_addr" : "nb");
+		snprintf(p, sizeof(p), "%s.%s", path,
+			 has_nb ? CS_JK_NB CS_JK_ADDR_SUFFIX : CS_JK_NB);
 		return cs_diff_obj_err(c, p, "missing (nb and nb_addr name the block together)");
 	}
-	if (has_nb && cs_diff_get_name(c, o, path, "nb", &id->nb, &len))
+	if (has_nb && cs_diff_get_name(c, o, path, CS_JK_NB, &id->nb, &len))
 		return -1;
 	return 0;
 }
@@ -162,7 +167,7 @@ int cs_diff_read_callback(const struct cs_diff_ctx *c, json_object *o, size_t id
 	struct cs_diff_input *in = c->in;
 	unsigned long long count, max, max_ns = 0, untimed, v, veto = 0, total = 0;
 	unsigned long long slots[CS_DIFF_SLOTS] = { 0 };
-	static const char *const vetoes[] = { "stop", "bad", "errno" };
+	static const char *const vetoes[] = { CS_JK_STOP, CS_JK_BAD, CS_JK_ERRNO };
 	struct row_id id;
 	size_t j, n;
 	struct cs_diff_row *r;
@@ -174,19 +179,19 @@ int cs_diff_read_callback(const struct cs_diff_ctx *c, json_object *o, size_t id
 	snprintf(path, sizeof(path), "$.callbacks[%zu]", idx);
 	if (!json_object_is_type(o, json_type_object))
 		return cs_diff_obj_err(c, path, "%s, not an object", cs_diff_type_name(o));
-	has_max_ns = json_object_object_get_ex(o, "max_ns", NULL);
+	has_max_ns = json_object_object_get_ex(o, CS_JK_MAX_NS, NULL);
 	if (get_id(c, o, path, &id) ||
-	    cs_diff_get_u63(c, o, path, "count", true, &count) ||
-	    cs_diff_get_u63(c, o, path, "max", true, &max) ||
-	    cs_diff_get_u63(c, o, path, "max_ns", false, &max_ns) ||
-	    cs_diff_get_u63(c, o, path, "untimed", false, &untimed))
+	    cs_diff_get_u63(c, o, path, CS_JK_COUNT, true, &count) ||
+	    cs_diff_get_u63(c, o, path, CS_JK_MAX, true, &max) ||
+	    cs_diff_get_u63(c, o, path, CS_JK_MAX_NS, false, &max_ns) ||
+	    cs_diff_get_u63(c, o, path, CS_JK_UNTIMED, false, &untimed))
 		return -1;
 	for (j = 0; j < 3; j++)
 		if (cs_diff_get_u63(c, o, path, vetoes[j], true, &v) ||
 		    cs_diff_add_u64(c, path, vetoes[j], &veto, v))
 			return -1;
 	snprintf(p, sizeof(p), "%s.histogram", path);
-	if (!json_object_object_get_ex(o, "histogram", &hist))
+	if (!json_object_object_get_ex(o, CS_JK_HISTOGRAM, &hist))
 		return cs_diff_obj_err(c, p, "missing");
 	if (!json_object_is_type(hist, json_type_array))
 		return cs_diff_obj_err(c, p, "%s, not an array", cs_diff_type_name(hist));
@@ -200,9 +205,9 @@ int cs_diff_read_callback(const struct cs_diff_ctx *c, json_object *o, size_t id
 		snprintf(p, sizeof(p), "%s.histogram[%zu]", path, j);
 		if (!json_object_is_type(b, json_type_object))
 			return cs_diff_obj_err(c, p, "%s, not an object", cs_diff_type_name(b));
-		if (cs_diff_get_u63(c, b, p, "min", true, &lo) ||
-		    cs_diff_get_u63(c, b, p, "max", true, &hi) ||
-		    cs_diff_get_u63(c, b, p, "count", true, &bcount))
+		if (cs_diff_get_u63(c, b, p, CS_JK_MIN, true, &lo) ||
+		    cs_diff_get_u63(c, b, p, CS_JK_MAX, true, &hi) ||
+		    cs_diff_get_u63(c, b, p, CS_JK_COUNT, true, &bcount))
 			return -1;
 		/* the live tools' buckets: [0, 1], [2, 3], [4, 7], ... */
 		slot = lo > 1 ? 63 - __builtin_clzll(lo) : 0;
@@ -245,8 +250,8 @@ int cs_diff_read_callback(const struct cs_diff_ctx *c, json_object *o, size_t id
 		return cs_diff_obj_err(c, p, "%llu, below the histogram's highest non-empty bucket "
 			       "(%llu-%llu %s)", has_max_ns ? max_ns : max, 1ULL << top,
 			       (1ULL << (top + 1)) - 1, in->units);
-	if (check_pct(c, o, path, "p50", 50, slots, total, max) ||
-	    check_pct(c, o, path, "p99", 99, slots, total, max))
+	if (check_pct(c, o, path, CS_JK_P50, 50, slots, total, max) ||
+	    check_pct(c, o, path, CS_JK_P99, 99, slots, total, max))
 		return -1;
 
 	r = row_get(in, &id);

@@ -121,7 +121,8 @@ static int read_seen(int fd, struct cs_seen_result *res)
 {
 	__u64 key, next, *prev = NULL;
 	struct cs_seen v;
-	int cap = 64, err;
+	size_t cap = 64;
+	int err;
 
 	res->heads = malloc(cap * sizeof(*res->heads));
 	if (!res->heads)
@@ -131,15 +132,8 @@ static int read_seen(int fd, struct cs_seen_result *res)
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &v))
 			continue;	/* cannot go away: nothing deletes */
-		if (res->nr == cap) {
-			struct cs_seen_head *tmp = realloc(res->heads,
-							   2 * cap * sizeof(*tmp));
-
-			if (!tmp)
-				return -ENOMEM;
-			res->heads = tmp;
-			cap *= 2;
-		}
+		if (cs_grow(&res->heads, &cap, (size_t)res->nr + 1, sizeof(*res->heads)))
+			return -ENOMEM;
 		res->heads[res->nr].head = key;
 		res->heads[res->nr].kinds = v.kinds;
 		res->heads[res->nr].kind = only_kind(v.kinds);

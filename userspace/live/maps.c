@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
+#include "json_keys.h"
 #include "live.h"
 #include "common.h"
 
@@ -116,9 +117,9 @@ void cs_report_health(const struct cs_health *now, struct cs_health *prev,
 	unsigned long long stale = now->stale - prev->stale;
 
 	if (json) {
-		json_object_object_add(json, "dropped", json_object_new_uint64(dropped));
-		json_object_object_add(json, "failed", json_object_new_uint64(failed));
-		json_object_object_add(json, "missed", json_object_new_uint64(missed));
+		json_object_object_add(json, CS_JK_DROPPED, json_object_new_uint64(dropped));
+		json_object_object_add(json, CS_JK_FAILED, json_object_new_uint64(failed));
+		json_object_object_add(json, CS_JK_MISSED, json_object_new_uint64(missed));
 		if (chain_mode) {
 			json_object_object_add(json, "unpaired", json_object_new_uint64(unpaired));
 			json_object_object_add(json, "too_deep", json_object_new_uint64(too_deep));
@@ -184,7 +185,7 @@ int cs_drain_map(int fd, size_t key_sz, size_t val_off, size_t entry_sz,
 		 void **out)
 {
 	size_t cap = 64, n = 0, i, kept = 0;
-	char *keys, *entries, *tmp;
+	char *keys, *entries;
 	int err;
 
 	*out = NULL;
@@ -194,14 +195,9 @@ int cs_drain_map(int fd, size_t key_sz, size_t val_off, size_t entry_sz,
 	err = bpf_map_get_next_key(fd, NULL, keys);
 	while (!err) {
 		n++;
-		if (n == cap) {
-			cap *= 2;
-			tmp = realloc(keys, cap * key_sz);
-			if (!tmp) {
-				free(keys);
-				return -ENOMEM;
-			}
-			keys = tmp;
+		if (cs_grow(&keys, &cap, n + 1, key_sz)) {
+			free(keys);
+			return -ENOMEM;
 		}
 		err = bpf_map_get_next_key(fd, keys + (n - 1) * key_sz, keys + n * key_sz);
 	}

@@ -15,6 +15,7 @@
 #include <uthash.h>
 
 #include "chain_walk.h"
+#include "json_keys.h"
 #include "probes.h"
 #include "probemode.h"
 #include "live.h"
@@ -63,7 +64,8 @@ struct cs_pm {
 	int slots_fd, cbmap_fd, nbs_fd, heads_fd, early_fd, stats_fd;
 	struct ring_buffer *rb;
 	struct bpf_link **links;	/* API and callback links */
-	int nr_links, cap_links;
+	int nr_links;
+	size_t cap_links;
 	struct cb_ent *cbs;
 	struct head_ent *heads;
 	__u32 next_slot;
@@ -75,10 +77,12 @@ struct cs_pm {
 	bool started;		/* cs_pm_start() done */
 	/* the batch: callbacks to attach in one link pair, then these heads are done */
 	__u64 *todo;
-	int nr_todo, cap_todo;
+	int nr_todo;
+	size_t cap_todo;
 	struct name_ent *traceable;	/* NULL: tracefs not readable, try all */
 	struct pending *pending;
-	int nr_pending, cap_pending;
+	int nr_pending;
+	size_t cap_pending;
 };
 
 /*
@@ -138,16 +142,9 @@ static bool traceable(const struct cs_pm *pm, __u64 addr)
 
 static int add_link(struct cs_pm *pm, struct bpf_link *l)
 {
-	if (pm->nr_links == pm->cap_links) {
-		int cap = pm->cap_links ? 2 * pm->cap_links : 64;
-		struct bpf_link **n = realloc(pm->links, cap * sizeof(*n));
-
-		if (!n) {
-			bpf_link__destroy(l);
-			return -ENOMEM;
-		}
-		pm->links = n;
-		pm->cap_links = cap;
+	if (cs_grow(&pm->links, &pm->cap_links, (size_t)pm->nr_links + 1, sizeof(*pm->links))) {
+		bpf_link__destroy(l);
+		return -ENOMEM;
 	}
 	pm->links[pm->nr_links++] = l;
 	return 0;
@@ -318,15 +315,8 @@ static int add_todo(struct cs_pm *pm, __u64 cb)
 	for (i = 0; i < pm->nr_todo; i++)
 		if (pm->todo[i] == cb)
 			return 0;
-	if (pm->nr_todo == pm->cap_todo) {
-		int cap = pm->cap_todo ? 2 * pm->cap_todo : 256;
-		__u64 *n = realloc(pm->todo, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		pm->todo = n;
-		pm->cap_todo = cap;
-	}
+	if (cs_grow(&pm->todo, &pm->cap_todo, (size_t)pm->nr_todo + 1, sizeof(*pm->todo)))
+		return -ENOMEM;
 	pm->todo[pm->nr_todo++] = cb;
 	return 0;
 }
@@ -334,15 +324,9 @@ static int add_todo(struct cs_pm *pm, __u64 cb)
 static int add_pending(struct cs_pm *pm, __u64 head, int kind, __u64 cb, int nr_blocks,
 		       int nr_new)
 {
-	if (pm->nr_pending == pm->cap_pending) {
-		int cap = pm->cap_pending ? 2 * pm->cap_pending : 64;
-		struct pending *n = realloc(pm->pending, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		pm->pending = n;
-		pm->cap_pending = cap;
-	}
+	if (cs_grow(&pm->pending, &pm->cap_pending, (size_t)pm->nr_pending + 1,
+		    sizeof(*pm->pending)))
+		return -ENOMEM;
 	pm->pending[pm->nr_pending++] = (struct pending){ .head = head, .cb = cb,
 		.kind = kind, .nr_blocks = nr_blocks, .nr_new = nr_new };
 	return 0;
@@ -709,7 +693,7 @@ void cs_pm_report(struct cs_pm *pm, json_object *json)
 
 void cs_pm_json_mode(const struct cs_common *c, json_object *json)
 {
-	json_object_object_add(json, "mode", json_object_new_string(cs_mode_name(c->mode)));
+	json_object_object_add(json, CS_JK_MODE, json_object_new_string(cs_mode_name(c->mode)));
 }
 
 int cs_pm_heads(struct cs_pm *pm, __u64 *heads, int *kinds, int max)

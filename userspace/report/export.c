@@ -32,6 +32,7 @@
 #include "report.h"
 #include "timeline.h"
 #include "trace_cli.h"
+#include "trace_helpers.h"
 #include "tracefile.h"
 
 /* pid and tid spaces of the made-up tracks, above any Linux pid (2^22) */
@@ -158,23 +159,17 @@ static struct pf_id *pf_cpu(struct pf *p, __u32 cpu)
 /* the track's pid and tid, named the first time; -1: no memory */
 static int pf_track(struct pf *p, const struct cs_tl_track *tr, int *pid, int *tid)
 {
+	size_t cap = p->nr_track;
 	char name[64];
 	bool added, ok;
 
-	if (tr->idx >= p->nr_track) {
-		size_t n = tr->idx + 64;
-		int *a = realloc(p->track_tid, n * sizeof(*a));
-
-		if (!a)
-			return -1;
-		p->track_tid = a;
-		a = realloc(p->track_pid, n * sizeof(*a));
-		if (!a)
-			return -1;
-		p->track_pid = a;
-		memset(p->track_tid + p->nr_track, 0, (n - p->nr_track) * sizeof(*a));
-		p->nr_track = n;
-	}
+	/* the two arrays have nr_track elements each: grown alike */
+	if (cs_grow(&p->track_tid, &cap, (size_t)tr->idx + 1, sizeof(*p->track_tid)))
+		return -1;
+	cap = p->nr_track;
+	if (cs_grow(&p->track_pid, &cap, (size_t)tr->idx + 1, sizeof(*p->track_pid)))
+		return -1;
+	p->nr_track = cap;
 	if (p->track_tid[tr->idx]) {
 		*pid = p->track_pid[tr->idx];
 		*tid = p->track_tid[tr->idx];
@@ -455,24 +450,6 @@ static bool folded_type(int type)
 	return type == CS_TL_PASS || type == CS_TL_CALLBACK;
 }
 
-static int grow(void *pp, size_t *cap, size_t need, size_t size)
-{
-	void **p = pp;
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 /* the id of addr's name; -1: no memory */
 static long fold_name_id(struct fold *f, __u64 addr)
 {
@@ -483,7 +460,7 @@ static long fold_name_id(struct fold *f, __u64 addr)
 	HASH_FIND(hh, f->by_addr, &addr, sizeof(addr), n);
 	if (n)
 		return n->id;
-	if (grow(&f->names, &f->names_cap, f->nr_names + 1, sizeof(*f->names)))
+	if (cs_grow(&f->names, &f->names_cap, f->nr_names + 1, sizeof(*f->names)))
 		return -1;
 	s = sym_name(f->t, addr, buf, sizeof(buf));
 	n = calloc(1, sizeof(*n) + strlen(s) + 1);
@@ -523,7 +500,7 @@ static long fold_node(struct fold *f, long parent, const struct cs_tl_item *it)
 	HASH_FIND(hh, f->nodes_h, &k, sizeof(k), n);
 	if (n)
 		return n->idx;
-	if (grow(&f->nodes, &f->nodes_cap, f->nr_nodes + 1, sizeof(*f->nodes)))
+	if (cs_grow(&f->nodes, &f->nodes_cap, f->nr_nodes + 1, sizeof(*f->nodes)))
 		return -1;
 	n = calloc(1, sizeof(*n));
 	if (!n)
@@ -548,10 +525,10 @@ static int fold_flush(void *ctx, const struct cs_tl_track *tr, const struct cs_t
 
 	(void)tr;
 	if (n > f->cap) {
-		if (grow(&f->child_ns, &cap, n, sizeof(*f->child_ns)))
+		if (cs_grow(&f->child_ns, &cap, n, sizeof(*f->child_ns)))
 			return -1;
 		cap = f->cap;
-		if (grow(&f->node_of, &cap, n, sizeof(*f->node_of)))
+		if (cs_grow(&f->node_of, &cap, n, sizeof(*f->node_of)))
 			return -1;
 		f->cap = cap;
 	}
@@ -637,7 +614,7 @@ static int fold_write(struct fold *f, long first, size_t len)
 		const struct fold_node *nd = f->nodes[v[i].node];
 		size_t l = strlen(v[i].name), at = len ? len + 1 : 0;
 
-		if (grow(&f->path, &f->path_cap, at + l + 1, 1)) {
+		if (cs_grow(&f->path, &f->path_cap, at + l + 1, 1)) {
 			rc = -ENOMEM;
 			break;
 		}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "chainscope.h"
+#include "json_keys.h"
 #include "openmetrics.h"
 #include "report_int.h"
 #include "safestr.h"
@@ -46,24 +47,24 @@ void cs_report_print_json(const struct report *r)
 	struct cs_summary sum;
 	size_t i;
 
-	json_object_object_add(root, "type", json_object_new_string("report"));
+	json_object_object_add(root, CS_JK_TYPE, json_object_new_string(CS_JT_REPORT));
 	json_object_object_add(root, "file", json_object_new_string(o->file));
 	json_object_object_add(root, "kernel", json_object_new_string(t->hdr.release));
 	json_object_object_add(root, "boot_id", json_object_new_string(t->hdr.boot_id));
 	json_object_object_add(root, "duration_ns",
 			       json_object_new_uint64(t->end_ns - t->hdr.start_ns));
-	json_object_object_add(root, "units", json_object_new_string(cs_units_name(o->units)));
+	json_object_object_add(root, CS_JK_UNITS, json_object_new_string(cs_units_name(o->units)));
 	/* notifier events: snapshot records are the chains' state, not events */
 	json_object_object_add(root, "events", json_object_new_uint64(t->nr_events - nsnap));
 	if (nsnap)
 		json_object_object_add(root, "snapshot_records", json_object_new_uint64(nsnap));
-	json_object_object_add(root, "lost", json_object_new_uint64(t->lost));
-	json_object_object_add(root, "missed", json_object_new_uint64(t->missed));
-	json_object_object_add(root, "mode",
+	json_object_object_add(root, CS_JK_LOST, json_object_new_uint64(t->lost));
+	json_object_object_add(root, CS_JK_MISSED, json_object_new_uint64(t->missed));
+	json_object_object_add(root, CS_JK_MODE,
 			       json_object_new_string(cs_trace_source_name(t->hdr.source)));
 	/* the header's members without the closing brace */
 	s = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
-	fprintf(r->out, "%.*s,\"callbacks\":[", (int)strlen(s) - 1, s);
+	fprintf(r->out, "%.*s,\"" CS_JK_CALLBACKS "\":[", (int)strlen(s) - 1, s);
 	json_object_put(root);
 	for (i = 0, sep = ""; i < r->nr_rows; i++)
 		sep = put_json(r->out, sep, cs_cbrow_json(&r->rows[i], o->units));

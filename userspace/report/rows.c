@@ -94,9 +94,7 @@ static int cmp_pass_row(const void *a, const void *b)
 
 static void lock_add(struct lock_ent *l, __u64 ns, int units)
 {
-	unsigned int slot = log2_bucket(cs_ns_to_units(ns, units));
-
-	l->slots[slot < CS_MAX_SLOTS ? slot : CS_MAX_SLOTS - 1]++;
+	log2_hist_add(l->slots, CS_MAX_SLOTS, cs_ns_to_units(ns, units));
 	l->count++;
 	l->sum_ns += ns;
 	if (ns > l->max_ns)

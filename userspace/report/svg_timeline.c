@@ -17,6 +17,7 @@
 #include "report.h"
 #include "timeline.h"
 #include "trace_cli.h"
+#include "trace_helpers.h"
 #include "tracefile.h"
 
 struct tl_chain {
@@ -73,15 +74,8 @@ static struct cs_svg_tl_col *col_get(struct tl_chain *ch, unsigned int col)
 	}
 	if (lo < ch->nr && ch->cols[lo].col == col)
 		return &ch->cols[lo];
-	if (ch->nr == ch->cap) {
-		size_t cap = ch->cap ? 2 * ch->cap : 16;
-		void *p = realloc(ch->cols, cap * sizeof(*ch->cols));
-
-		if (!p)
-			return NULL;
-		ch->cols = p;
-		ch->cap = cap;
-	}
+	if (cs_grow(&ch->cols, &ch->cap, ch->nr + 1, sizeof(*ch->cols)))
+		return NULL;
 	memmove(&ch->cols[lo + 1], &ch->cols[lo], (ch->nr - lo) * sizeof(*ch->cols));
 	ch->nr++;
 	memset(&ch->cols[lo], 0, sizeof(ch->cols[lo]));
@@ -149,21 +143,16 @@ static int collect(void *ctx, const struct cs_tl_track *tr, const struct cs_tl_i
 		   size_t n)
 {
 	struct cs_tl_chains *c = ctx;
-	size_t i;
+	size_t i, cap = c->cap;
 
 	(void)tr;
-	if (n > c->cap) {
-		long *f = realloc(c->first, n * sizeof(*f)), *x;
-
-		if (!f)
-			return -1;
-		c->first = f;
-		x = realloc(c->next, n * sizeof(*x));
-		if (!x)
-			return -1;
-		c->next = x;
-		c->cap = n;
-	}
+	/* the two arrays have cap elements each: grown alike */
+	if (cs_grow(&c->first, &cap, n, sizeof(*c->first)))
+		return -1;
+	cap = c->cap;
+	if (cs_grow(&c->next, &cap, n, sizeof(*c->next)))
+		return -1;
+	c->cap = cap;
 	/* children lists in start order: built from the end */
 	for (i = 0; i < n; i++)
 		c->first[i] = -1;

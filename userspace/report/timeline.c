@@ -12,6 +12,7 @@
 #include <uthash.h>
 
 #include "timeline.h"
+#include "trace_helpers.h"
 #include "tracefile.h"
 
 struct track {
@@ -81,15 +82,8 @@ static struct cs_tl_item *add(struct track *tr, int type, const struct cs_rec_ev
 {
 	struct cs_tl_item *it;
 
-	if (tr->nr == tr->cap) {
-		size_t cap = tr->cap ? 2 * tr->cap : 16;
-		void *p = realloc(tr->items, cap * sizeof(*tr->items));
-
-		if (!p)
-			return NULL;
-		tr->items = p;
-		tr->cap = cap;
-	}
+	if (cs_grow(&tr->items, &tr->cap, tr->nr + 1, sizeof(*tr->items)))
+		return NULL;
 	it = &tr->items[tr->nr++];
 	memset(it, 0, sizeof(*it));
 	it->type = type;
@@ -102,15 +96,8 @@ static struct cs_tl_item *add(struct track *tr, int type, const struct cs_rec_ev
 
 static int push(struct track *tr, int type, const struct cs_rec_event *b, __u64 ts)
 {
-	if (tr->depth == tr->scap) {
-		size_t cap = tr->scap ? 2 * tr->scap : 8;
-		void *p = realloc(tr->stack, cap * sizeof(*tr->stack));
-
-		if (!p)
-			return -ENOMEM;
-		tr->stack = p;
-		tr->scap = cap;
-	}
+	if (cs_grow(&tr->stack, &tr->scap, tr->depth + 1, sizeof(*tr->stack)))
+		return -ENOMEM;
 	if (!add(tr, type, b, ts))
 		return -ENOMEM;
 	tr->stack[tr->depth++] = tr->nr - 1;

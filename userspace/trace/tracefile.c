@@ -710,18 +710,6 @@ const struct cs_trace_sym *cs_trace_sym_find(const struct cs_trace *t, __u64 add
 	return NULL;
 }
 
-char *cs_trace_sym_format(const struct cs_trace *t, __u64 addr, char *buf,
-			  size_t len)
-{
-	const struct cs_trace_sym *s = cs_trace_sym_find(t, addr);
-
-	if (s)
-		snprintf(buf, len, "%s", s->name);
-	else
-		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	return buf;
-}
-
 const char *cs_trace_source_name(__u32 source)
 {
 	return source == CS_TRACE_SOURCE_TRACEPOINTS ? "tracepoints" :

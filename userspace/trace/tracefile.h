@@ -189,9 +189,6 @@ void cs_trace_free(struct cs_trace *t);
 
 /* The symbol stored for addr, or NULL. */
 const struct cs_trace_sym *cs_trace_sym_find(const struct cs_trace *t, __u64 addr);
-/* Its name, or "0x..." for an address without one; returns buf. */
-char *cs_trace_sym_format(const struct cs_trace *t, __u64 addr, char *buf,
-			  size_t len);
 
 const char *cs_rec_type_name(unsigned int type);	/* "notifier_run" */
 const char *cs_rec_loss_reason_name(unsigned int reason);	/* "ring-full" */

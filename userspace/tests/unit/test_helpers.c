@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Host unit tests of trace_helpers.c: log2 buckets, percentile estimates,
- * kallsyms parsing and lookup, the histogram text layout. One line per
- * case: "PASS: host.helpers.<case>" or "FAIL: host.helpers.<case>: why".
+ * growable arrays (cs_grow()), kallsyms parsing and lookup, the histogram
+ * text layout. One line per case: "PASS: host.helpers.<case>" or
+ * "FAIL: host.helpers.<case>: why".
  * Exit 1 if any case failed.
  */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +204,88 @@ static bool test_percentile_empty(void)
 	CHECK(log2_hist_last(slots, 40) == -1, "empty histogram has a last bucket");
 	slots[3] = 1;
 	CHECK(log2_hist_last(slots, 40) == 3, "last bucket %d", log2_hist_last(slots, 40));
+	return true;
+}
+
+/* --- growable arrays --------------------------------------------------------- */
+
+static bool test_grow(void)
+{
+	static const struct {
+		size_t need, cap;	/* cs_grow(need) from the cap before: the cap after */
+	} steps[] = {
+		{ 0, 0 }, { 1, 16 }, { 16, 16 }, { 17, 32 }, { 20, 32 }, { 100, 128 },
+		{ 1000, 1024 }, { 5, 1024 },
+	};
+	int *a = NULL, *was;
+	size_t cap = 0, i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		was = a;
+		CHECK(!cs_grow(&a, &cap, steps[i].need, sizeof(*a)), "need %zu: failed",
+		      steps[i].need);
+		CHECK(cap == steps[i].cap, "need %zu: cap %zu, want %zu", steps[i].need, cap,
+		      steps[i].cap);
+		CHECK(steps[i].cap ? a != NULL : a == NULL, "need %zu: array %p", steps[i].need,
+		      (void *)a);
+		if (steps[i].need <= (i ? steps[i - 1].cap : 0))
+			CHECK(a == was, "need %zu: moved without growing", steps[i].need);
+	}
+	free(a);
+	return true;
+}
+
+static bool test_grow_zeroes(void)
+{
+	unsigned char *b = NULL;
+	size_t cap = 0, i;
+	bool ok = true;
+
+	if (cs_grow(&b, &cap, 10, 3))
+		return failf("first grow failed");
+	for (i = 0; i < cap * 3 && ok; i++)
+		ok = b[i] == 0;
+	CHECK(ok, "byte %zu of a new array is %u", i - 1, b[i - 1]);
+	memset(b, 0xa5, cap * 3);
+	if (cs_grow(&b, &cap, 17, 3))
+		return failf("second grow failed");
+	CHECK(cap == 32, "cap %zu, want 32", cap);
+	for (i = 0; i < 16 * 3 && ok; i++)
+		ok = b[i] == 0xa5;
+	CHECK(ok, "old byte %zu is 0x%02x, want 0xa5", i - 1, b[i - 1]);
+	for (i = 16 * 3; i < 32 * 3 && ok; i++)
+		ok = b[i] == 0;
+	CHECK(ok, "new byte %zu is 0x%02x, want 0", i - 1, b[i - 1]);
+	free(b);
+	return true;
+}
+
+static bool test_grow_overflow(void)
+{
+	long *a = malloc(16 * sizeof(*a)), *was = a;
+	size_t cap = 16;
+	int rc;
+
+	CHECK(a, "no memory");
+	/* need * size does not fit a size_t */
+	rc = cs_grow(&a, &cap, SIZE_MAX / 4, sizeof(*a));
+	CHECK(rc == -ENOMEM && a == was && cap == 16, "SIZE_MAX / 4 longs: rc %d, cap %zu", rc,
+	      cap);
+	/* the doubling does not fit: need above SIZE_MAX / 2 */
+	rc = cs_grow(&a, &cap, SIZE_MAX / 2 + 2, 1);
+	CHECK(rc == -ENOMEM && a == was && cap == 16, "SIZE_MAX / 2 + 2: rc %d, cap %zu", rc,
+	      cap);
+	cap = SIZE_MAX / 2 + 1;
+	rc = cs_grow(&a, &cap, SIZE_MAX, 1);
+	CHECK(rc == -ENOMEM && a == was && cap == SIZE_MAX / 2 + 1, "cap * 2: rc %d", rc);
+	cap = 16;
+	rc = cs_grow(&a, &cap, 17, 0);
+	CHECK(rc == -ENOMEM && a == was && cap == 16, "size 0: rc %d", rc);
+	/* what fits still grows */
+	rc = cs_grow(&a, &cap, 17, sizeof(*a));
+	CHECK(!rc && cap == 32, "17 longs: rc %d, cap %zu", rc, cap);
+	a[31] = 1;
+	free(a);
 	return true;
 }
 
@@ -586,6 +670,9 @@ int main(void)
 	run("percentile64", test_percentile64);
 	run("hist-add", test_hist_add);
 	run("units", test_units);
+	run("grow", test_grow);
+	run("grow-zeroes", test_grow_zeroes);
+	run("grow-overflow", test_grow_overflow);
 	run("ksyms-load", test_ksyms_load);
 	run("ksyms-long-names", test_ksyms_long_names);
 	run("ksyms-env-override", test_ksyms_env_override);
