@@ -127,7 +127,7 @@ static int print_interval(struct cs_cont *ct, const struct ksyms *ks,
 	struct cs_waiter_entry *we;
 	int nc, nw, i, err = 0;
 	json_object *root, *locks, *tops = NULL;
-	char head[256], lock[256];
+	char head[CS_SYMSTR_LEN], lock[CS_SYMSTR_LEN];
 	struct cs_summary s;
 	struct cs_health health;
 

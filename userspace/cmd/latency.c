@@ -203,7 +203,7 @@ static int print_interval(void *ctx, const struct cs_lat_sample *smp)
 	const char *unit = cs_units_suffix(env.c.units);
 	struct cs_cbrow *rows;
 	json_object *root = NULL, *arr;
-	char head[256];
+	char head[CS_SYMSTR_LEN];
 	struct cs_summary s;
 	struct pair_misses pm_misses;
 	int i;

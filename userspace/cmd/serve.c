@@ -10,8 +10,9 @@
  * that parses a request holds a privilege: after the start-up probes and
  * before kallsyms or any bpf(), serve binds the listening socket and
  * forks the HTTP process, which drops everything and runs libmicrohttpd
- * in one polling loop (serve_http.c); the collector
- * (lat_collect.c's interval loop) sends each exposition down a pipe. The HTTP
+ * in one polling loop (serve_http.c); the collector (cs_run_intervals()
+ * over latency's and contention's collections) sends each exposition
+ * down a pipe. The HTTP
  * side serves one immutable buffer per collection, shared by every
  * response. With --trace there is one process, which drops the same way
  * before it listens. Connections: a bound on the time to receive a whole

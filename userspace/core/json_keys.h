@@ -8,7 +8,7 @@
 #ifndef CS_JSON_KEYS_H
 #define CS_JSON_KEYS_H
 
-/* the root object: cs_json_root(), report's print_json() */
+/* the root object: cs_json_root(), cs_report_print_json() (report/print.c) */
 #define CS_JK_TYPE		"type"		/* the command that wrote it: latency, report */
 #define CS_JK_UNITS		"units"		/* the unit of every non-_ns time: nsecs, ... */
 #define CS_JK_MODE		"mode"		/* the event source: tracepoints, probes */

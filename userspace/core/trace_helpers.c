@@ -93,6 +93,10 @@ static int sym_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
+/* sscanf's width for a name: one more than a kernel name may have */
+#define KSYM_SCAN_WIDTH "512"
+_Static_assert(CS_SYMNAME_MAX + 1 == 512, "KSYM_SCAN_WIDTH is CS_SYMNAME_MAX + 1");
+
 struct ksyms *ksyms__load(const char *path)
 {
 	char name[CS_SYMNAME_MAX + 2], mod[128], type, *line = NULL;
@@ -114,12 +118,17 @@ struct ksyms *ksyms__load(const char *path)
 		return NULL;
 	}
 	/* whole lines, however long: a cut line's tail must not read as a symbol */
-	while (getline(&line, &line_cap, f) > 0) {
+	for (;;) {
 		struct ksym *s;
 		int n;
 
+		errno = 0;
+		if (getline(&line, &line_cap, f) < 0) {
+			err = errno;	/* 0 at the end: ENOMEM is not the end of the table */
+			break;
+		}
 		mod[0] = '\0';
-		n = sscanf(line, "%lx %c %512s [%127[^]]]", &addr, &type, name, mod);
+		n = sscanf(line, "%lx %c %" KSYM_SCAN_WIDTH "s [%127[^]]]", &addr, &type, name, mod);
 		/* KSYM_NAME_LEN: a longer name is not the kernel's */
 		if (n < 3 || strlen(name) > CS_SYMNAME_MAX)
 			continue;

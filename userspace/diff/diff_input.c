@@ -441,7 +441,8 @@ static int feed_tokener(struct cs_diff_input *in, const char *buf, size_t len,
 		i += used;
 		if (jerr == json_tokener_continue)
 			continue;
-		if (jerr != json_tokener_success || !obj) {
+		/* a success with no object is a null: read_object() says so */
+		if (jerr != json_tokener_success) {
 			json_object_put(obj);
 			return stream_err(in, err, errlen, in->off, "invalid JSON: %s",
 					  json_tokener_error_desc(jerr));
@@ -546,7 +547,8 @@ int cs_diff_input_end(struct cs_diff_input *in, char *err, size_t errlen)
 		/* a value with no end of its own (a number) ends at the '\0' */
 		json_object *obj = json_tokener_parse_ex(in->tok, "", 1);
 
-		if (obj) {
+		/* NULL and success: the value was a null */
+		if (obj || json_tokener_get_error(in->tok) == json_tokener_success) {
 			int rc = read_object(in, obj, err, errlen);
 
 			json_object_put(obj);

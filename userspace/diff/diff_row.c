@@ -174,7 +174,7 @@ int cs_diff_read_callback(const struct cs_diff_ctx *c, json_object *o, size_t id
 	json_object *hist;
 	bool has_max_ns;
 	char path[64], p[96];
-	int top = -1;
+	int top = -1, prev;
 
 	snprintf(path, sizeof(path), "$.callbacks[%zu]", idx);
 	if (!json_object_is_type(o, json_type_object))
@@ -197,7 +197,7 @@ int cs_diff_read_callback(const struct cs_diff_ctx *c, json_object *o, size_t id
 		return cs_diff_obj_err(c, p, "%s, not an array", cs_diff_type_name(hist));
 
 	n = json_object_array_length(hist);
-	for (j = 0; j < n; j++) {
+	for (j = 0, prev = -1; j < n; j++) {
 		json_object *b = json_object_array_get_idx(hist, j);
 		unsigned long long lo, hi, want_lo, want_hi, bcount;
 		unsigned int slot;
@@ -216,6 +216,12 @@ int cs_diff_read_callback(const struct cs_diff_ctx *c, json_object *o, size_t id
 		if (lo != want_lo || hi != want_hi)
 			return cs_diff_obj_err(c, p, "min %llu, max %llu is not a log2 bucket "
 				       "(0-1, 2-3, 4-7, ...)", lo, hi);
+		/* as the writers put them: each bucket once, rising */
+		if ((int)slot <= prev)
+			return cs_diff_obj_err(c, p, "bucket %llu-%llu after bucket %llu-%llu: "
+				       "the buckets must rise, each once", lo, hi,
+				       prev ? 1ULL << prev : 0, (1ULL << (prev + 1)) - 1);
+		prev = slot;
 		if (cs_diff_add_u64(c, p, "count", &slots[slot], bcount) ||
 		    cs_diff_add_u64(c, p, "count", &total, bcount))
 			return -1;

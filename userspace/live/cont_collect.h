@@ -39,8 +39,9 @@ struct cs_cont_run {
 	const char *chain;	/* -c, NULL: every watched chain */
 	/*
 	 * Beside a collection already started (serve, with latency's): its
-	 * symbols and its one -c head (0: every watched chain); then there
-	 * are no start-up probes, kallsyms or -c here.
+	 * symbols, which must outlive this collection, and its one -c head
+	 * (0: every watched chain); then there are no start-up probes,
+	 * kallsyms or -c here.
 	 */
 	const struct ksyms *ks;
 	__u64 head;

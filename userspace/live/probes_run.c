@@ -96,15 +96,16 @@ static void load_traceable(struct cs_pm *pm)
 		"/sys/kernel/tracing/available_filter_functions",
 		"/sys/kernel/debug/tracing/available_filter_functions",
 	};
-	char line[256];
+	char *line = NULL;
+	size_t cap = 0, i;
 	FILE *f = NULL;
-	size_t i;
 
 	for (i = 0; !f && i < sizeof(paths) / sizeof(paths[0]); i++)
 		f = fopen(paths[i], "r");
 	if (!f)
 		return;
-	while (fgets(line, sizeof(line), f)) {
+	/* whole lines: a long name's tail must not become a name of its own */
+	while (getline(&line, &cap, f) > 0) {
 		size_t len = strcspn(line, "\n");
 		struct name_ent *e, *dup;
 
@@ -118,6 +119,7 @@ static void load_traceable(struct cs_pm *pm)
 		memcpy(e->name, line, len + 1);
 		HASH_ADD_KEYPTR(hh, pm->traceable, e->name, len, e);
 	}
+	free(line);
 	fclose(f);
 }
 
@@ -126,7 +128,8 @@ static bool traceable(const struct cs_pm *pm, __u64 addr)
 	const struct ksym *k;
 	struct name_ent *e;
 	unsigned long off;
-	char name[256];
+	/* "name [module]", as available_filter_functions lists it */
+	char name[CS_SYMNAME_MAX + CS_MODNAME_MAX + 4];
 	int len;
 
 	if (!pm->traceable)
@@ -136,6 +139,8 @@ static bool traceable(const struct cs_pm *pm, __u64 addr)
 		return true;	/* let the kernel decide */
 	len = k->module ? snprintf(name, sizeof(name), "%s [%s]", k->name, k->module) :
 			  snprintf(name, sizeof(name), "%s", k->name);
+	if (len < 0 || (size_t)len >= sizeof(name))
+		return true;	/* not a name the list can hold: let the kernel decide */
 	HASH_FIND(hh, pm->traceable, name, len, e);
 	return e;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * chainscope report on a parsed trace, without exiting: what the
- * command (cmd/report.c), serve's /report and the fuzz targets run.
+ * command (cmd/report.c), serve --trace (its exposition) and the fuzz
+ * targets run.
  */
 #include <errno.h>
 #include <string.h>

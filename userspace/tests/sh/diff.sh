@@ -161,6 +161,19 @@ obj '"dropped":-2,"failed":0,"missed":0' "$A" > "$TMP/bad.json"
 bad negative-loss '\$\.dropped: negative \(-2\)'
 obj "$LOSS0" "$(cb chain_a cb_a 4 3 0 '{"min":5,"max":9,"count":1}')" > "$TMP/bad.json"
 bad bucket-bounds '\$\.callbacks\[0\]\.histogram\[0\]: min 5, max 9 is not a log2 bucket'
+# each bucket once, rising, as the writers put them: a repeat or a fall
+# would add up to a histogram no tool wrote
+obj "$LOSS0" "$(cb chain_a cb_a 4 3 0 '{"min":2,"max":3,"count":2},{"min":2,"max":3,"count":2}' 2 3)" \
+	> "$TMP/bad.json"
+bad bucket-twice '\$\.callbacks\[0\]\.histogram\[1\]: bucket 2-3 after bucket 2-3: the buckets must rise, each once'
+obj "$LOSS0" "$(cb chain_a cb_a 4 3 0 '{"min":2,"max":3,"count":3},{"min":0,"max":1,"count":1}' 2 3)" \
+	> "$TMP/bad.json"
+bad bucket-falls '\$\.callbacks\[0\]\.histogram\[1\]: bucket 0-1 after bucket 2-3: the buckets must rise'
+# a null is valid JSON and no object: said as such, with or without a newline
+echo null > "$TMP/bad.json"
+bad null-line 'bad.json: object 1 \(line 1\): \$: null, not a JSON object'
+printf null > "$TMP/bad.json"
+bad null-at-end 'bad.json: object 1 \(line 1\): \$: null, not a JSON object'
 obj "$LOSS0" "$(cb 'chain\n!id' cb_a 4 3 0 "$H4")" > "$TMP/bad.json"
 bad unprintable-name '\$\.callbacks\[0\]\.chain: byte 0x0a at 5: names are printable ASCII'
 { obj "$LOSS0" "$A"; obj "$LOSS0" "$A" "$(cb chain_a cb_b 4 3 0 '{"min":0,"max":1,"count":-1}')"; } > "$TMP/bad.json"

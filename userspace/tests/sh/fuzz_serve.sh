@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # A bounded, reproducible fuzz run of what chainscope serve parses from
-# outside (tests/fuzz/fuzz_serve.c): the checked-in corpus (tests/serve-seeds,
+# outside (tests/fuzz/fuzz_serve.c): the checked-in corpus (tests/fuzz/serve-seeds,
 # with one 1 MiB seed), a fixed seed and number of runs, a per-input
 # timeout and an RSS limit. "PASS: host.serve.fuzz" or "FAIL: ...: why";
 # a failing run keeps its input and log in output/fuzz-serve/.

@@ -10,9 +10,13 @@ and on the objects the build made:
 - libbpf: only cmd/, live/, bench/ and main.c include <bpf/...> or a
   skeleton;
 - symbols: every function or variable an object of a folder takes from
-  another object of the CLI is defined in an allowed folder (nm), which
-  catches what includes cannot: a header of one folder declaring what
-  another defines.
+  another object of the CLI is defined in an allowed folder (nm); no
+  object outside cmd/, live/ and bench/ calls libbpf, header or not; and
+  a function is declared only in headers of the folder that defines it,
+  which catches what includes cannot: a header of one folder declaring
+  what another defines.
+
+tests/ is not checked: a test may use any folder.
 
 Usage: layout.py USERSPACE_DIR OUTPUT_DIR NM OBJECT...  (the Makefile's
 lists: an object the build no longer makes is no evidence)
@@ -108,7 +112,7 @@ def nm_symbols(nm, obj):
     return defined, undefined
 
 
-def check_symbols(out_dir, nm, paths):
+def check_symbols(root, out_dir, nm, paths):
     objs = {}
     for p in paths:
         rel = os.path.relpath(p, out_dir)
@@ -134,7 +138,46 @@ def check_symbols(out_dir, nm, paths):
                 continue
             if not them & (ALLOWED[me] | {me}):
                 bad.append(f"{rel}: uses {s} from {'/'.join(sorted(them))}/: {me} may use {sorted(ALLOWED[me]) or 'nothing'}")
+        # libbpf itself, reached without its header (a prototype of one's own)
+        if me not in LIBBPF_OK:
+            for s in sorted(u):
+                if LIBBPF_SYM.match(s) and s not in owner:
+                    bad.append(f"{rel}: uses libbpf's {s}: only cmd/, live/ and bench/ use libbpf")
+    # who declares what: a function defined in one folder and declared in
+    # another's header would let the folders the header's may reach call it
+    for s, folders in sorted(owner.items()):
+        for h, where in declared_in(root).get(s, ()):
+            if where not in folders:
+                bad.append(f"{h}: declares {s}, which {'/'.join(sorted(folders))}/ defines: "
+                           f"declare it in a header of {'/'.join(sorted(folders))}/")
     return bad
+
+
+LIBBPF_SYM = re.compile(r"^(bpf_|btf__|btf_ext__|libbpf_|ring_buffer__|perf_buffer__|"
+                        r"user_ring_buffer__|bpf_object__|bpf_program__|bpf_map__|bpf_link__)")
+# a declaration: at column 0, a type, then NAME( (not a comment, not a macro)
+DECL = re.compile(r"^(?![#/ *\t])[A-Za-z_][^;(){}=]*?\b([A-Za-z_]\w*)\s*\(", re.M)
+_declared = {}
+
+
+def declared_in(root):
+    """NAME -> [(header, folder)] for every function a folder's header declares."""
+    if root not in _declared:
+        names = {}
+        for f in FOLDERS:
+            d = os.path.join(root, f)
+            for h in sorted(os.listdir(d)):
+                if not h.endswith(".h"):
+                    continue
+                with open(os.path.join(d, h), encoding="utf-8") as fh:
+                    text = fh.read()
+                for m in DECL.finditer(text):
+                    line = text[m.start():text.find("\n", m.start())]
+                    if "static" in line.split("(")[0] or "#define" in line:
+                        continue
+                    names.setdefault(m.group(1), []).append((f"{f}/{h}", f))
+        _declared[root] = names
+    return _declared[root]
 
 
 def main():
@@ -145,7 +188,7 @@ def main():
     bpf_dir = os.path.join(root, "..", "bpf")
     failed = False
     for name, bad in (("includes", check_includes(root, bpf_dir)),
-                      ("symbols", check_symbols(out_dir, nm, sys.argv[4:]))):
+                      ("symbols", check_symbols(root, out_dir, nm, sys.argv[4:]))):
         if bad is None:
             print(f"FAIL: host.layout.{name}: an object is missing: build first")
             failed = True

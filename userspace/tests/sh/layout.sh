@@ -81,6 +81,24 @@ done
 run python3 "$CHECK" "$SRC" "$TMP/o" "$NM" "${objs[@]}"
 expect_violation symbol-from-higher-folder 'core/svg_timeline.o: uses cs_[a-z_]+ from trace/: core may use nothing'
 
+# A header of core/ declaring what live/ defines: cmd/, or anything that
+# reaches core/, could call it past the rule
+copy_tree
+echo 'int cs_lat_start(void *run, void **out);' >>"$TMP/t/userspace/core/trace_helpers.h"
+crafted "$@"
+expect_violation header-declares-higher 'core/trace_helpers.h: declares cs_lat_start, which live/ defines'
+
+# libbpf called from core/ through a prototype of its own, no header
+mkdir -p "$TMP/o2/core"
+printf 'int bpf_map_update_elem(int, const void *, const void *, unsigned long long);\nint cs_x(void);\nint cs_x(void) { return bpf_map_update_elem(0, 0, 0, 0); }\n' \
+	>"$TMP/o2/x.c"
+if ${CC:-cc} -c -o "$TMP/o2/core/x.o" "$TMP/o2/x.c"; then
+	run python3 "$CHECK" "$SRC" "$TMP/o2" "$NM" "$TMP/o2/core/x.o"
+	expect_violation libbpf-symbol-in-core "core/x.o: uses libbpf's bpf_map_update_elem"
+else
+	fail crafted.libbpf-symbol-in-core "cannot compile the crafted object"
+fi
+
 # The tree as it is: layout.py's own PASS/FAIL lines
 python3 "$CHECK" "$SRC" "$OUT" "$NM" "$@" || failed=1
 exit $failed

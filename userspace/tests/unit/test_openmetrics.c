@@ -18,7 +18,7 @@
  * alike, and no address may show unless --show-addresses.
  *
  *   cs-om-crafted [--raw]
- * With --max-rows N, omlive keeps N rows at most and counts the rest.
+ * With --max-rows N, om_counters.c keeps N rows at most and counts the rest.
  *
  *   cs-om-crafted --live [--only-first-chain] [--show-addresses] [--max-rows N]
  *   cs-om-crafted --dup [--show-addresses]
