@@ -417,9 +417,10 @@ int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 	if (quiet)
 		return 0;
 	name = cs_safe_str(name, sname, sizeof(sname));
+	/* events as report counts them: the records but the snapshots' */
 	fprintf(out, "%s: %llu events, %llu passes checked, %llu violation%s "
 		"(%llu passes open when the trace ends, %llu stopped robust passes "
-		"awaiting their rollback)\n", name, s->events,
+		"awaiting their rollback)\n", name, s->events - s->snapshot_records,
 		s->passes, s->violations, s->violations == 1 ? "" : "s",
 		s->open_passes, s->open_rollbacks);
 	fprintf(out, "%s: orphans: %llu events of passes begun before recording or "

@@ -351,6 +351,21 @@ else
 	fail documented "not documented:$missing"
 fi
 
+# --- check and report count the same events ---------------------------------------
+# Recorded traces with snapshot records: check's "N events" is report's
+# "events" (the records but the snapshots'), not every record.
+for f in "$HERE"/../data/real-*.cstrace; do
+	n=$(basename "$f" .cstrace)
+	want=$("$CS" report -j "$f" | python3 -c 'import json, sys; print(json.load(sys.stdin)["events"])')
+	got=$("$CS" check "$f" | sed -n 's/^.*: \([0-9]*\) events, .*/\1/p' | head -n 1)
+	snaps=$("$CS" report -j "$f" | python3 -c 'import json, sys; print(json.load(sys.stdin).get("snapshot_records", 0))')
+	if [ -n "$want" ] && [ "$got" = "$want" ]; then
+		pass "events-as-report.$n"
+	else
+		fail "events-as-report.$n" "check says '$got' events, report '$want' ($snaps snapshot records)"
+	fi
+done
+
 # --- fuzz check end to end -------------------------------------------------------
 if fuzz_ready; then
 	# the seeds: both generators' scenarios and one large deeply nested
