@@ -239,8 +239,6 @@ static int live_setup(void *ctx, const struct ksyms *ks)
  */
 static void start_locks(struct live *l)
 {
-	bool lock_tps = cs_btf_has_tp("contention_begin", 2) &&
-			cs_btf_has_tp("contention_end", 2);
 	struct cs_cont_run run = {
 		.c = &env.c,
 		.ks = cs_lat_ksyms(l->lat),
@@ -248,7 +246,7 @@ static void start_locks(struct live *l)
 	};
 
 	if (env.c.mode == CS_MODE_TRACEPOINTS ? !cs_btf_has_tp("notifier_lock_wait", 5)
-					      : !lock_tps) {
+					      : !cs_cont_has_lock_tps()) {
 		warn("%s: warning: no lock waits: the kernel has no notifier_lock_wait "
 		     "(or lock:contention_begin/end in probes mode)\n", env.c.cmd);
 		return;

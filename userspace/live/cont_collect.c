@@ -203,8 +203,7 @@ static int cont_startup(struct cs_cont_run *run, struct cs_cont *ct, __u64 *head
 	err = cs_mode_startup(c, tps, 1, false);
 	if (err)
 		return err;
-	ct->lock_tps = cs_btf_has_tp("contention_begin", 2) &&
-		       cs_btf_has_tp("contention_end", 2);
+	ct->lock_tps = cs_cont_has_lock_tps();
 	if (c->mode == CS_MODE_PROBES && !ct->lock_tps) {
 		warn("%s: error: no event source: no notifier tracepoints, and probes mode "
 		     "needs lock:contention_begin/end (Linux 5.19+), which this kernel's "
@@ -235,8 +234,7 @@ int cs_cont_start(struct cs_cont_run *run, struct cs_cont **out)
 	ct->c = c;
 	if (run->ks) {
 		ct->ks = run->ks;
-		ct->lock_tps = cs_btf_has_tp("contention_begin", 2) &&
-			       cs_btf_has_tp("contention_end", 2);
+		ct->lock_tps = cs_cont_has_lock_tps();
 	} else {
 		err = cont_startup(run, ct, &head);
 		if (err)
@@ -262,6 +260,11 @@ int cs_cont_start(struct cs_cont_run *run, struct cs_cont **out)
 fail:
 	cs_cont_stop(ct);
 	return err;
+}
+
+bool cs_cont_has_lock_tps(void)
+{
+	return cs_btf_has_tp("contention_begin", 2) && cs_btf_has_tp("contention_end", 2);
 }
 
 const char *cs_cont_how(const struct cs_cont *ct)

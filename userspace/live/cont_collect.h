@@ -56,6 +56,11 @@ struct cs_cont;
  * when CHAINSCOPE_PROBE_ONLY stopped it; else an exit code, said.
  */
 int cs_cont_start(struct cs_cont_run *run, struct cs_cont **out);
+/*
+ * After the start-up probes: the kernel's BTF has lock:contention_begin/end
+ * (Linux 5.19+), probes mode's source and tracepoints mode's cross-check
+ */
+bool cs_cont_has_lock_tps(void);
 /* "mode tracepoints: tp_btf programs", ..., for the banner */
 const char *cs_cont_how(const struct cs_cont *ct);
 const struct ksyms *cs_cont_ksyms(const struct cs_cont *ct);
