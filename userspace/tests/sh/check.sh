@@ -356,9 +356,9 @@ fi
 # "events" (the records but the snapshots'), not every record.
 for f in "$HERE"/../data/real-*.cstrace; do
 	n=$(basename "$f" .cstrace)
-	want=$("$CS" report -j "$f" | python3 -c 'import json, sys; print(json.load(sys.stdin)["events"])')
+	read -r want snaps < <("$CS" report -j "$f" | python3 -c \
+		'import json, sys; r = json.load(sys.stdin); print(r["events"], r.get("snapshot_records", 0))')
 	got=$("$CS" check "$f" | sed -n 's/^.*: \([0-9]*\) events, .*/\1/p' | head -n 1)
-	snaps=$("$CS" report -j "$f" | python3 -c 'import json, sys; print(json.load(sys.stdin).get("snapshot_records", 0))')
 	if [ -n "$want" ] && [ "$got" = "$want" ]; then
 		pass "events-as-report.$n"
 	else
