@@ -38,30 +38,29 @@
  * Tracing (include/trace/events/notifier.h): two static keys, private to
  * this file, are switched by the registration hooks of the events.
  * notifier_call_trace_key is on while any event about chain calls is
- * enabled, notifier_member_trace_key while any (un)registration event
- * is.  Each call entry point tests the call key once and either runs the
- * plain walk, which is the same loop as without tracepoints, or the
- * traced variant.  Both are generated from one __always_inline body with
- * a constant "traced" argument, so with tracing off a chain call costs a
+ * enabled, notifier_member_trace_key while any (un)registration event is.
+ * Each call entry point tests the call key once and either runs the plain
+ * walk, which is the same loop as without tracepoints, or the traced
+ * variant.  Both are generated from one __always_inline body with a
+ * constant "traced" argument, so with tracing off a chain call costs a
  * single static-branch NOP more than before (a load and a branch without
- * CONFIG_JUMP_LABEL) and nothing per callback; the plain walk does not
- * even keep a call counter when there is no nr_to_call limit.  The traced
- * variant checks the individual events and only then does any extra work
- * such as reading the clock (ktime_get_mono_fast_ns(), which is
- * NMI-safe).  (Un)registration likewise tests the membership key once,
- * on entry, and runs either the bare list surgery or an out-of-line
- * traced copy that reports to the events, so that with tracing off it
- * costs one static-branch NOP more than before.  Without
- * CONFIG_TRACEPOINTS the keys, the hooks and every traced variant
- * compile away.
+ * CONFIG_JUMP_LABEL) and nothing per callback.  The traced variant checks
+ * the individual events and only then does any extra work such as reading
+ * the clock (ktime_get_mono_fast_ns(), which is NMI-safe).
+ * (Un)registration likewise tests the membership key once, on entry, and
+ * runs either the bare list surgery or an out-of-line traced copy that
+ * reports to the events, so that with tracing off it costs one
+ * static-branch NOP more than before.  Without CONFIG_TRACEPOINTS the
+ * keys, the hooks and every traced variant compile away.
  *
- * The die chain is called from the int3 and other exception handlers:
- * the functions of this file on the atomic call path, traced variants
- * included, are NOKPROBE.  What they call elsewhere keeps its own
- * annotations: ktime_get_mono_fast_ns(), called while notifier_return is
- * enabled, is not NOKPROBE, and neither is the code the events generate,
- * __traceiter_<event>() and trace_event_raw_event_<event>(), which runs
- * on the traced die-chain path; no tracepoint's generated code is.
+ * The die chain is called from the int3 and other exception handlers: the
+ * plain walk, notifier_call_chain(), and the functions of this file on the
+ * atomic call path, traced variants included, are NOKPROBE.  What they
+ * call elsewhere keeps its own annotations: ktime_get_mono_fast_ns(),
+ * called while notifier_return is enabled, is not NOKPROBE, and neither is
+ * the code the events generate, __traceiter_<event>() and
+ * trace_event_raw_event_<event>(), which runs on the traced die-chain
+ * path; no tracepoint's generated code is.
  */
 
 #include <linux/bug.h>
@@ -302,11 +301,10 @@ notifier_call_one_traced(struct notifier_block *nb, void *head,
 }
 
 /*
- * The chain walk.  With @traced false it compiles to the bare loop; @head
- * and @kind are then unused.  A negative @nr_to_call (callers pass -1)
- * means no limit; as every plain call passes a constant -1, the counter
- * then disappears from the loop.  The number of callbacks that ran is
- * stored in *@nr_calls if that is not NULL.
+ * The chain walk.  With @traced false it compiles to the bare loop of
+ * notifier_call_chain(); @head and @kind are then unused.  A negative
+ * @nr_to_call (callers pass -1) means no limit.  The number of callbacks
+ * that ran is stored in *@nr_calls if that is not NULL.
  */
 static __always_inline int
 notifier_walk(struct notifier_block __rcu **first, void *head,
@@ -358,6 +356,16 @@ notifier_walk(struct notifier_block __rcu **first, void *head,
 	return ret;
 }
 
+/* The plain walk, one copy for every kind of chain. */
+static int notifier_call_chain(struct notifier_block __rcu **first,
+			       unsigned long val, void *v, int nr_to_call,
+			       int *nr_calls)
+{
+	return notifier_walk(first, NULL, NOTIFIER_CHAIN_RAW, val, v,
+			     nr_to_call, nr_calls, false);
+}
+NOKPROBE_SYMBOL(notifier_call_chain);
+
 /* One pass over a chain, bracketed by notifier_call_begin/end. */
 static noinline int
 notifier_walk_traced(struct notifier_block __rcu **first, void *head,
@@ -391,8 +399,7 @@ notifier_pass(struct notifier_block __rcu **first, void *head,
 	if (traced)
 		return notifier_walk_traced(first, head, kind, val, v,
 					    nr_to_call, type, nr_calls);
-	return notifier_walk(first, head, kind, val, v, nr_to_call, nr_calls,
-			     false);
+	return notifier_call_chain(first, val, v, nr_to_call, nr_calls);
 }
 
 /*
@@ -885,8 +892,7 @@ int raw_notifier_call_chain(struct raw_notifier_head *nh, unsigned long val, voi
 {
 	if (notifier_calls_traced())
 		return raw_chain_call_traced(nh, val, v);
-	return notifier_walk(&nh->head, nh, NOTIFIER_CHAIN_RAW, val, v, -1,
-			     NULL, false);
+	return notifier_call_chain(&nh->head, val, v, -1, NULL);
 }
 EXPORT_SYMBOL_GPL(raw_notifier_call_chain);
 

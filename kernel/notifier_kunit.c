@@ -1144,17 +1144,17 @@ static void notifier_test_tp_keys(struct kunit *test)
 	/* Attaches nothing; skips unless the kernel has our events. */
 	nt_tp_attach_mask(test, 0);
 	KUNIT_ASSERT_EQ(test, raw_notifier_chain_register(&nh, &nb), 0);
-	nt_expect_walk(test, &nh, "raw_notifier_call_chain");
+	nt_expect_walk(test, &nh, "notifier_call_chain");
 
 	nt_tp_attach_mask(test, NT_EV_MEMBERSHIP);
-	nt_expect_walk(test, &nh, "raw_notifier_call_chain");
+	nt_expect_walk(test, &nh, "notifier_call_chain");
 
 	nt_tp_detach(ctx);
 	nt_tp_attach_mask(test, BIT(NT_EV_RUN));
 	nt_expect_walk(test, &nh, "notifier_walk_traced");
 
 	nt_tp_detach(ctx);
-	nt_expect_walk(test, &nh, "raw_notifier_call_chain");
+	nt_expect_walk(test, &nh, "notifier_call_chain");
 	KUNIT_EXPECT_EQ(test, raw_notifier_chain_unregister(&nh, &nb), 0);
 }
 

@@ -25,10 +25,10 @@
 # build directory of its own with the configuration of our normal guest
 # kernel (kernel/config/base*.config), so nothing in the cached trees
 # changes; after every patch kernel/notifier.o is compiled with W=1 and
-# must have no warning from our files, patch 8 also compiles the KUnit
-# module, and that one patch is also applied alone to the stock tree and
-# built there.  An "nfc" patch (kernel/series/series) must leave the
-# object code of kernel/notifier.o unchanged.
+# must have no warning from our files, the KUnit patch also compiles the
+# KUnit module, and that one patch is also applied alone to the stock
+# tree and built there.  An "nfc" or "kdoc" patch (kernel/series/series)
+# must leave the object code of kernel/notifier.o unchanged.
 #
 # Exit: 0 all proven, 1 a patch failed a check, 2 usage or no identity.
 set -euo pipefail
@@ -192,13 +192,25 @@ for kver in "${KVERS[@]}"; do
 	"${GIT[@]}" add -A
 	"${GIT[@]}" commit -q -m "Linux $(make -s -C "$SRC" kernelversion) ($(dpkg-query -W -f='${Version}' "linux-source-$kver"))"
 
-	while read -r name kind; do
+	prev=''
+	while read -r name kind next; do
 		case "$kind" in
 		rewrite | step | nfc)
 			cp "$STATES/$name/$CORE_C" "$G/$CORE_C"
 			if [ -f "$STATES/$name/$CORE_H" ]; then
 				cp "$STATES/$name/$CORE_H" "$G/$CORE_H"
 			fi
+			# a rewrite followed by its kernel-doc patch: the tree's
+			# kernel-doc first, so that each changes one thing
+			if [ "$kind" = rewrite ] && [ "$next" = kdoc ]; then
+				python3 "$HERE/series_kdoc.py" "$STATES/$name/$CORE_C" \
+					"$P/stock/$CORE_C" "$G/$CORE_C" ||
+					die "$kver: $name: no state with the tree's kernel-doc"
+			fi
+			;;
+		kdoc)
+			[ -n "$prev" ] || die "kernel/series/series: $name: kdoc must follow a rewrite"
+			cp "$STATES/$prev/$CORE_C" "$G/$CORE_C"
 			;;
 		kunit)
 			for f in $KUNIT_FILES; do
@@ -213,7 +225,9 @@ for kver in "${KVERS[@]}"; do
 		[ -f "$S/$name.msg" ] || die "kernel/series/$name.msg missing"
 		"${GIT[@]}" add -A
 		"${GIT[@]}" commit -q -s -F - < <(message "$name" "$kver")
-	done < <(awk '!/^#/ && NF { print $1, $2 }' "$S/series")
+		prev=$name
+	done < <(awk '!/^#/ && NF { n[++i] = $1; k[i] = $2 }
+		END { for (j = 1; j <= i; j++) print n[j], k[j], (j < i ? k[j + 1] : "-") }' "$S/series")
 
 	n=$(awk '!/^#/ && NF' "$S/series" | wc -l)
 	dest=$OUT/$kver
@@ -223,9 +237,13 @@ for kver in "${KVERS[@]}"; do
 	# The cover letter: subject and text from kernel/series/cover.msg.
 	cover=$dest/0000-cover-letter.patch
 	if [ "$BUILD" = 1 ]; then
+		# "patch 2 leaves" or "patches 2 and 3 leave": the nfc and kdoc ones
+		same=$(awk '!/^#/ && NF { i++; if ($2 == "nfc" || $2 == "kdoc") l[++n] = i }
+			END { s = l[1]; for (j = 2; j <= n; j++) s = s (j < n ? ", " : " and ") l[j]
+			      print (n > 1 ? "patches " s " leave" : "patch " s " leaves") }' "$S/series")
 		proof="Each patch passes checkpatch.pl --strict and builds on its own
-(kernel/notifier.o with W=1, and the KUnit module for patch 8, which
-also builds alone on the stock tree); patch 2 leaves the object code of
+(kernel/notifier.o with W=1, and the KUnit module for the last patch,
+which also builds alone on the stock tree); $same the object code of
 kernel/notifier.o unchanged."
 	else
 		proof="Each patch passes checkpatch.pl --strict."
@@ -285,11 +303,11 @@ kernel/notifier.o unchanged."
 		fi
 		text=$WORK/text-$kver-$i
 		text_of "$B/kernel/notifier.o" >"$text"
-		if [ "$kind" = nfc ] && [ -n "$prev_text" ]; then
+		if { [ "$kind" = nfc ] || [ "$kind" = kdoc ]; } && [ -n "$prev_text" ]; then
 			if cmp -s "$prev_text" "$text"; then
 				echo "object code unchanged: $kver/$(printf '%04d' "$i") ($name)"
 			else
-				fail "$kver: $name is marked nfc but changes kernel/notifier.o's code"
+				fail "$kver: $name is marked $kind but changes kernel/notifier.o's code"
 				diff "$prev_text" "$text" >"$dest/$(printf '%04d' "$i")-nfc.diff" || true
 			fi
 		fi

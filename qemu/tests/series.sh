@@ -50,7 +50,7 @@ cp -r "$REPO/scripts" "$REPO/kernel" "$REPO/include-trace" "$TMP/fake/"
 sed -i 's/NOTIFIER_CALL_ROLLBACK/NOTIFIER_CALL_UNDO/' "$TMP/fake/kernel/notifier.c"
 out=$("$TMP/fake/scripts/series.sh" states 6.1 "$TMP/fakeout" 2>&1)
 rc=$?
-[ "$rc" = 1 ] && grep -q 'error: 0006-notifier-trace-pass.diff does not revert cleanly' <<<"$out"
+[ "$rc" = 1 ] && grep -q 'error: 0007-notifier-trace-pass.diff does not revert cleanly' <<<"$out"
 check stale-diff-named $? "rc=$rc out=$out"
 
 # No identity, or a placeholder one, no series: exit 2 with one line

@@ -97,8 +97,6 @@ enum notifier_call_type {
 #include <linux/notifier.h>
 #include <linux/tracepoint.h>
 
-struct notifier_block;
-
 TRACE_DEFINE_ENUM(NOTIFIER_CHAIN_RAW);
 TRACE_DEFINE_ENUM(NOTIFIER_CHAIN_ATOMIC);
 TRACE_DEFINE_ENUM(NOTIFIER_CHAIN_BLOCKING);
