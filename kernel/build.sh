@@ -54,8 +54,8 @@ OURS="kernel/notifier.c:kernel/notifier.c
 kernel/notifier_kunit.c:kernel/notifier_kunit.c
 kernel/notifier_kunit_harness.h:kernel/notifier_kunit_harness.h
 kernel/notifier_kunit_fixture.h:kernel/notifier_kunit_fixture.h
-kernel/notifier_kunit_trace.h:kernel/notifier_kunit_trace.h
 kernel/notifier_kunit_concurrency.h:kernel/notifier_kunit_concurrency.h
+kernel/notifier_trace_kunit.c:kernel/notifier_trace_kunit.c
 include-trace/trace/events/notifier.h:include/trace/events/notifier.h"
 # The core: what the stock variant takes back from the tree (or removes,
 # where the tree has no such file).  The KUnit suite stays in both.
@@ -247,10 +247,24 @@ ensure_config() {
 }
 
 # Our out-of-tree modules (kernel/modules/NAME/), built against the tree
-# as it is now, i.e. against the variant just built.
+# as it is now, i.e. against the variant just built.  On our variant
+# also the KUnit suite of the notifier events (kernel/notifier_trace_kunit.c):
+# the series builds it in the tree (its last patch's Kconfig symbol),
+# but the tree patches that both variants share (kernel/patches/) have
+# only the functional suite's, which must build on stock too; so here it
+# is built from the same source as a module of its own.
 build_ext_modules() {
-	local b=$1 dest=$2 m name d
+	local b=$1 dest=$2 variant=$3 m name d
 	mkdir -p "$dest"
+	if [ "$variant" = chainscope ]; then
+		d="$b/chainscope-ext/notifier_trace_kunit"
+		mkdir -p "$d"
+		cp "$SRC/kernel/notifier_trace_kunit.c" "$d/"
+		echo 'obj-m += notifier_trace_kunit.o' >"$d/Makefile"
+		make -C "$SRC" O="$b" M="$d" -j"$JOBS" W=1 modules >"$d/build.log" 2>&1 ||
+			{ cat "$d/build.log" >&2; die "module notifier_trace_kunit failed to build"; }
+		cp "$d/notifier_trace_kunit.ko" "$dest/"
+	fi
 	for m in "$REPO"/kernel/modules/*/; do
 		[ -f "$m/Makefile" ] || continue
 		name=$(basename "$m")
@@ -293,7 +307,7 @@ cmd_build() {
 	objcopy --strip-debug "$b/vmlinux" "$out/vmlinux.nodebug"
 	make -s -C "$SRC" O="$b" INSTALL_MOD_PATH="$out/mods" \
 		INSTALL_MOD_STRIP=1 modules_install >/dev/null
-	build_ext_modules "$b" "$out/extra"
+	build_ext_modules "$b" "$out/extra" "$variant"
 	bpftool btf dump file "$b/vmlinux" format c >"$out/vmlinux.h" ||
 		die "no BTF in $b/vmlinux"
 	ln -sfn "$b" "$out/build"

@@ -2,9 +2,10 @@
 /*
  * KUnit tests for notifier chains (include/linux/notifier.h).
  *
- * The tests are written from the documented semantics of the Linux 6.1
- * API, not from an implementation: the same module runs on a kernel with
- * the stock kernel/notifier.c and on one with chainscope's traced rewrite.
+ * The tests are written from the documented semantics of the API, not
+ * from an implementation, and use no tracepoint: they run the same on
+ * any kernel/notifier.c.  The notifier events have a suite of their own,
+ * kernel/notifier_trace_kunit.c.
  *
  * notifier_api:          priority order, return values, NOTIFY_STOP_MASK,
  *                        robust calls and their rollback, error returns,
@@ -15,22 +16,10 @@
  *                        register and unregister blocks, callers in hardirq
  *                        and softirq context, sleeping callbacks, writers
  *                        against a running callback, nested chains.
- * notifier_api_traced,
- * notifier_concurrency_traced:
- *                        the same cases with a probe on every notifier
- *                        event, so that chainscope's traced walk is what
- *                        runs; skipped where the events do not exist.
- * notifier_tracepoints:  the notifier:* events themselves.
- *
- * The events are found by name at run time and attached with
- * tracepoint_probe_register(), so the module refers to no tracepoint
- * symbol and loads on the stock kernel.
  *
  * Expected callbacks are written as strings of block ids: "51304276" is
  * block 5, then 1, then 3, ...; "012/01" is a robust call that ran 0, 1
- * and 2 with val_up and rolled 0 and 1 back with val_down.  Expected
- * events likewise: "B r0 t0 s0 E" is call_begin, the run, return and stop
- * of block 0, call_end.
+ * and 2 with val_up and rolled 0 and 1 back with val_down.
  *
  * Every test leaves the chains it used empty.  Blocks, threads, gates,
  * SRCU heads and handlers are tracked, so that the exit hook can undo
@@ -39,11 +28,9 @@
  * Registering a block twice WARNs by design.  CI systems often run
  * KUnit with panic_on_warn, so the cases that do it run only when the
  * module parameter warn_cases=1 asks for them, and are skipped otherwise.
- * chainscope's guest harness asks for them: it fails a run on any
- * WARNING that was not announced, so each such registration is preceded
- * by one "notifier_kunit: expect WARN: ..." line: once on a raw chain in
- * notifier_api (and once more in its traced pass) and once on an atomic
- * chain in notifier_tracepoints.
+ * A harness that fails a run on any WARNING it was not told about can
+ * ask for them: the one such registration, on a raw chain in
+ * notifier_api, is preceded by a "notifier_kunit: expect WARN: ..." line.
  *
  * One compilation unit, as kernel/rcu/tree.c with its tree_*.h: this
  * file holds the module parameters, the cases and the suites; the
@@ -54,8 +41,6 @@
  * notifier_kunit_fixture.h:      recording blocks, fixtures,
  *                                expectations as strings of ids, the
  *                                die chain.
- * notifier_kunit_trace.h:        probes, the event recorder and
- *                                expectations on recorded events.
  * notifier_kunit_concurrency.h:  stress threads, hardirq and softirq
  *                                callers, sleeping and nesting
  *                                callbacks.
@@ -69,7 +54,6 @@
 #include <linux/delay.h>
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
-#include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
@@ -92,33 +76,18 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
-#include <linux/tracepoint.h>
 
 #ifdef CONFIG_X86_64
 #include <asm/text-patching.h>
 #include <asm/trapnr.h>
 #endif
 
-/*
- * The values that the chainscope notifier events carry in their kind and
- * type fields (enum notifier_chain_kind and notifier_call_type of its
- * include/trace/events/notifier.h).  Defined here
- * rather than taken from that header, so that this suite also builds on a
- * tree without it, or with upstream's three cb-only events (6.4+): the
- * probes are attached by name, and only if the kernel has every one of
- * the chainscope events (notifier_kunit_trace.h).
- */
+/* The four kinds of notifier chain the cases run on. */
 enum nt_chain_kind {
 	NT_CHAIN_RAW,
 	NT_CHAIN_ATOMIC,
 	NT_CHAIN_BLOCKING,
 	NT_CHAIN_SRCU,
-};
-
-enum nt_call_type {
-	NT_CALL_PLAIN,
-	NT_CALL_ROBUST,
-	NT_CALL_ROLLBACK,
 };
 
 /*
@@ -207,7 +176,6 @@ static bool nt_warn_cases(void)
 
 #include "notifier_kunit_harness.h"
 #include "notifier_kunit_fixture.h"
-#include "notifier_kunit_trace.h"
 #include "notifier_kunit_concurrency.h"
 
 #define NT_HOLD_MS		50	/* how long a writer is shown to wait */
@@ -492,7 +460,7 @@ static void notifier_test_srcu_static_head(struct kunit *test)
 /* A real die event reaches our notifier, which can stop it. */
 static void notifier_test_die_chain(struct kunit *test)
 {
-	struct nt_die_block *d = nt_die_block_new(test, false);
+	struct nt_die_block *d = nt_die_block_new(test);
 
 	nt_die_expect_trap(test, d);
 	nt_die_unregister(test, d);
@@ -786,280 +754,10 @@ static void nt_concurrency_suite_exit(struct kunit_suite *suite)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Suite notifier_tracepoints                                              */
-/* ---------------------------------------------------------------------- */
-
-/* register and unregister events, for every chain kind. */
-static void notifier_test_tp_membership(struct kunit *test)
-{
-	static const int prio[] = { 7 };
-	struct nt_fix f = nt_tp_fix_new(test, nt_kind(test), prio, ARRAY_SIZE(prio));
-
-	nt_reg_ids(test, &f, "0");
-	nt_expect_membership(test, f.c->head, f.c->kind, &f.b[0].nb,
-			     NT_EV_REGISTER, 0);
-	nt_unreg_ids(test, &f, "0");
-	nt_expect_membership(test, f.c->head, f.c->kind, &f.b[0].nb,
-			     NT_EV_UNREGISTER, 0);
-}
-
-/*
- * The die chain is an atomic chain whose head is private to the kernel:
- * its events are found by our block, and the head they name must stay
- * the same.  The real die event (int3) is one pass that our block stops;
- * blocks of priority INT_MAX registered before ours run first.
- */
-static void notifier_test_tp_die_chain(struct kunit *test)
-{
-	const enum nt_chain_kind kind = NT_CHAIN_ATOMIC;
-	const unsigned long val = NT_DIE_VAL;
-	struct nt_die_block *d;
-	const struct nt_event *e;
-	int n, i, nr, ours = -1;
-	void *head;
-
-	nt_tp_attach(test);
-	d = nt_die_block_new(test, true);
-	head = nt_expect_membership(test, NULL, kind, &d->nb, NT_EV_REGISTER,
-				    0);
-	KUNIT_ASSERT_NOT_NULL(test, head);
-	nt_rec_watch(test, head, NULL);
-
-	nt_die_expect_trap(test, d);
-	n = nt_collect(test, head, NULL, NT_EV_CALLS);
-	for (i = 0; i < n; i++)
-		if (nt_evs[i]->type == NT_EV_RUN && nt_evs[i]->nb == &d->nb)
-			ours = i;
-	KUNIT_ASSERT_GE(test, ours, 1);
-	nr = (ours + 1) / 2;
-	nt_expect_pass_ev(test, n, 0, NT_EV_CALL_BEGIN, head, kind, val, -1,
-			  NT_CALL_PLAIN);
-	nt_expect_cb_ev(test, n, ours, NT_EV_RUN, head, kind, &d->nb, val);
-	e = nt_expect_cb_ev(test, n, ours + 1, NT_EV_RETURN, head, kind,
-			    &d->nb, val);
-	if (e)
-		KUNIT_EXPECT_EQ(test, e->ret, NOTIFY_STOP);
-	e = nt_expect_cb_ev(test, n, ours + 2, NT_EV_STOP, head, kind, &d->nb,
-			    val);
-	if (e)
-		KUNIT_EXPECT_EQ(test, e->nr_calls, nr);
-	e = nt_expect_pass_ev(test, n, ours + 3, NT_EV_CALL_END, head, kind,
-			      val, -1, NT_CALL_PLAIN);
-	if (e) {
-		KUNIT_EXPECT_EQ(test, e->ret, NOTIFY_STOP);
-		KUNIT_EXPECT_EQ(test, e->nr_calls, nr);
-	}
-	KUNIT_EXPECT_EQ(test, n, ours + 4);
-
-	nt_rec_clear();
-	nt_die_unregister(test, d);
-	n = nt_collect(test, NULL, &d->nb, NT_EV_MEMBERSHIP);
-	KUNIT_EXPECT_EQ(test, n, 2);
-	nt_expect_member_ev(test, n, 0, NT_EV_UNREGISTER, head, kind, &d->nb,
-			    0);
-	nt_expect_member_ev(test, n, 1, NT_EV_UNREGISTER_ERROR, head, kind,
-			    &d->nb, -ENOENT);
-}
-
-/* _error events: -EEXIST, -EBUSY and -ENOENT. */
-static void notifier_test_tp_errors(struct kunit *test)
-{
-	static const int prio[] = { 5, 5, 5 };
-	struct nt_fix fa = nt_tp_fix_new(test, NT_CHAIN_ATOMIC, prio, ARRAY_SIZE(prio));
-	struct nt_fix fb = nt_fix_new(test, NT_CHAIN_BLOCKING, prio, ARRAY_SIZE(prio));
-	unsigned int k;
-
-	nt_rec_watch(test, fb.c->head, NULL);
-	nt_reg_ids(test, &fa, "0");
-	nt_reg_ids(test, &fb, "0");
-	nt_rec_clear();
-
-	/* The only double registration of this suite: one WARN, announced. */
-	if (nt_warn_cases()) {
-		pr_info("notifier_kunit: expect WARN: notifier callback %ps already registered\n",
-			fa.b[0].nb.notifier_call);
-		KUNIT_EXPECT_EQ(test, nt_chain_register(fa.c, &fa.b[0].nb),
-				-EEXIST);
-		nt_expect_membership(test, fa.c->head, fa.c->kind, &fa.b[0].nb,
-				     NT_EV_REGISTER_ERROR, -EEXIST);
-	} else {
-		kunit_info(test, "-EEXIST event not checked: provokes a WARN (warn_cases=1)");
-	}
-	KUNIT_EXPECT_EQ(test, nt_reg_unique(test, fa.c, &fa.b[1].nb), -EBUSY);
-	nt_expect_membership(test, fa.c->head, fa.c->kind, &fa.b[1].nb,
-			     NT_EV_REGISTER_ERROR, -EBUSY);
-	KUNIT_EXPECT_EQ(test, nt_reg_unique(test, fb.c, &fb.b[1].nb), -EBUSY);
-	nt_expect_membership(test, fb.c->head, fb.c->kind, &fb.b[1].nb,
-			     NT_EV_REGISTER_ERROR, -EBUSY);
-	nt_unreg_ids(test, &fa, "0");
-	nt_unreg_ids(test, &fb, "0");
-
-	/* Unregistering a block that is not on the chain, every kind. */
-	for (k = 0; k < ARRAY_SIZE(nt_all_kinds); k++) {
-		struct nt_chain *c = nt_chain_new(test, nt_all_kinds[k].kind,
-						  false);
-
-		nt_rec_unwatch();
-		nt_rec_watch(test, c->head, NULL);
-		nt_rec_clear();
-		KUNIT_EXPECT_EQ(test, nt_chain_unregister(c, &fa.b[2].nb),
-				-ENOENT);
-		nt_expect_membership(test, c->head, c->kind, &fa.b[2].nb,
-				     NT_EV_UNREGISTER_ERROR, -ENOENT);
-	}
-}
-
-/* run and return of every callback, framed by call_begin and call_end. */
-static void notifier_test_tp_run_return(struct kunit *test)
-{
-	static const int prio[] = { 30, 20, 10 };
-	struct nt_fix f = nt_tp_fix_new(test, nt_kind(test), prio, ARRAY_SIZE(prio));
-	int n;
-
-	f.b[1].ret = NOTIFY_DONE;
-	f.b[1].busy_us = NT_BUSY_US;
-	nt_reg_ids(test, &f, "012");
-	nt_rec_clear();
-	nt_call_expect(test, &f, NOTIFY_OK, "012");
-	n = nt_expect_events(test, &f, NT_EV_CALLS, false,
-			     "B r0 t0 r1 t1 r2 t2 E");
-	/* notifier_return measures the time spent in the callback. */
-	if (n > 4 && nt_evs[4]->type == NT_EV_RETURN)
-		KUNIT_EXPECT_GE(test, nt_evs[4]->ns,
-				(u64)NT_BUSY_US * NSEC_PER_USEC);
-
-	nt_unreg_ids(test, &f, "012");
-}
-
-/* The stop event names the callback that stopped the call. */
-static void notifier_test_tp_stop(struct kunit *test)
-{
-	static const int prio[] = { 3, 2, 1 };
-	struct nt_fix f = nt_tp_fix_new(test, nt_kind(test), prio, ARRAY_SIZE(prio));
-
-	nt_reg_ids(test, &f, "012");
-	f.b[1].ret = NOTIFY_STOP;
-	nt_rec_clear();
-	nt_call_expect(test, &f, NOTIFY_STOP, "01");
-	nt_expect_events(test, &f, NT_EV_CALLS, false, "B r0 t0 r1 t1 s1 E");
-
-	f.b[1].ret = NOTIFY_OK;
-	f.b[0].ret = notifier_from_errno(-EIO);
-	nt_rec_clear();
-	nt_call_expect(test, &f, f.b[0].ret, "0");
-	nt_expect_events(test, &f, NT_EV_CALLS, false, "B r0 t0 s0 E");
-	nt_unreg_ids(test, &f, "012");
-}
-
-/*
- * A robust call: a pass of type ROBUST with val_up and, when a callback
- * fails, a pass of type ROLLBACK with val_down over the callbacks before
- * it (nr_to_call = nr_calls - 1).  Where the ROBUST pass's call_end falls
- * relative to the ROLLBACK pass is not specified and not checked.
- */
-static void notifier_test_tp_robust(struct kunit *test)
-{
-	static const int prio[] = { 40, 30, 20, 10 };
-	const int fail = notifier_from_errno(-EINVAL);
-	struct nt_fix f = nt_tp_fix_new(test, nt_kind(test), prio, ARRAY_SIZE(prio));
-	int i, n, cbs = 0, passes[2][2] = { };
-
-	nt_reg_ids(test, &f, "0123");
-	f.b[2].fail_val = NT_VAL_UP;
-	f.b[2].fail_ret = fail;
-	nt_rec_clear();
-	nt_robust_expect(test, &f, fail, "012/01");
-	nt_expect_events(test, &f, NT_EV_CALLBACKS, true,
-			 "r0 t0 r1 t1 r2 t2 s2 / r0 t0 r1 t1");
-
-	/* Each pass event, by the number of callback events before it. */
-	n = nt_collect(test, f.c->head, NULL, NT_EV_CALLS);
-	KUNIT_EXPECT_EQ(test, n, 15);
-	for (i = 0; i < n; i++) {
-		const struct nt_event *e = nt_evs[i];
-		bool back = e->call_type == NT_CALL_ROLLBACK;
-		bool end = e->type == NT_EV_CALL_END;
-
-		if (!(BIT(e->type) & NT_EV_PASSES)) {
-			cbs++;
-			continue;
-		}
-		passes[back][end]++;
-		KUNIT_EXPECT_TRUE(test, back ||
-				  e->call_type == NT_CALL_ROBUST);
-		KUNIT_EXPECT_EQ(test, e->kind, (int)f.c->kind);
-		KUNIT_EXPECT_EQ(test, e->val, back ? NT_VAL_DOWN : NT_VAL_UP);
-		KUNIT_EXPECT_EQ(test, e->nr_to_call, back ? 2 : -1);
-		if (!end)	/* before the first up, between stop and down */
-			KUNIT_EXPECT_EQ(test, cbs, back ? 7 : 0);
-		else if (back)	/* after the last down */
-			KUNIT_EXPECT_EQ(test, cbs, 11);
-		else		/* after the stop */
-			KUNIT_EXPECT_GE(test, cbs, 7);
-		if (end) {
-			KUNIT_EXPECT_EQ(test, e->ret, back ? NOTIFY_OK : fail);
-			KUNIT_EXPECT_EQ(test, e->nr_calls, back ? 2 : 3);
-		}
-	}
-	for (i = 0; i < 4; i++)
-		KUNIT_EXPECT_EQ_MSG(test, passes[i / 2][i % 2], 1,
-				    "pass events of kind %d", i);
-
-	/* Success: one ROBUST pass over all four, no rollback. */
-	f.b[2].fail_ret = 0;
-	nt_rec_clear();
-	nt_robust_expect(test, &f, NOTIFY_OK, "0123");
-	nt_expect_events(test, &f, NT_EV_CALLS, true,
-			 "B r0 t0 r1 t1 r2 t2 r3 t3 E");
-	nt_unreg_ids(test, &f, "0123");
-}
-
-/* call_begin and call_end fire for an empty chain too. */
-static void notifier_test_tp_empty_chain(struct kunit *test)
-{
-	static const int none[] = { 0 };
-	struct nt_fix f = nt_tp_fix_new(test, nt_kind(test), none, ARRAY_SIZE(none));
-
-	nt_rec_clear();
-	nt_call_expect(test, &f, NOTIFY_DONE, "");
-	nt_expect_events(test, &f, NT_EV_CALLS, false, "B E");
-	if (!nt_kind_has_robust(f.c->kind))
-		return;
-	nt_rec_clear();
-	nt_robust_expect(test, &f, NOTIFY_DONE, "");
-	nt_expect_events(test, &f, NT_EV_CALLS, true, "B E");
-}
-
-/* ---------------------------------------------------------------------- */
 /* Suites                                                                  */
 /* ---------------------------------------------------------------------- */
 
-/*
- * notifier_api and notifier_concurrency run twice, the second time with
- * every notifier event probed (nt_traced_init).  KUnit keeps each case's
- * status and log in its struct kunit_case, so each suite has its own
- * array; nt_check_passes() keeps the two arrays of a pair alike.
- */
 static struct kunit_case notifier_api_cases[] = {
-	KUNIT_CASE(notifier_test_return_codes),
-	KUNIT_CASE_PARAM(notifier_test_empty_chain, nt_all_kinds_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_priority_order, nt_all_kinds_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_call_returns_last,
-			 nt_all_kinds_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_stop_mask, nt_all_kinds_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_robust, nt_robust_kinds_gen_params),
-	KUNIT_CASE(notifier_test_double_register),
-	KUNIT_CASE_PARAM(notifier_test_unique_prio, nt_unique_kinds_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_unregister_enoent,
-			 nt_all_kinds_gen_params),
-	KUNIT_CASE(notifier_test_atomic_is_empty),
-	KUNIT_CASE(notifier_test_srcu_dynamic_head),
-	KUNIT_CASE(notifier_test_srcu_static_head),
-	KUNIT_CASE(notifier_test_die_chain),
-	{}
-};
-
-static struct kunit_case notifier_api_traced_cases[] = {
 	KUNIT_CASE(notifier_test_return_codes),
 	KUNIT_CASE_PARAM(notifier_test_empty_chain, nt_all_kinds_gen_params),
 	KUNIT_CASE_PARAM(notifier_test_priority_order, nt_all_kinds_gen_params),
@@ -1090,113 +788,6 @@ static struct kunit_case notifier_concurrency_cases[] = {
 	{}
 };
 
-static struct kunit_case notifier_concurrency_traced_cases[] = {
-	KUNIT_CASE_PARAM(notifier_test_stress, nt_all_kinds_gen_params),
-	KUNIT_CASE(notifier_test_atomic_from_hardirq),
-	KUNIT_CASE(notifier_test_atomic_from_softirq),
-	KUNIT_CASE_PARAM(notifier_test_sleeping_callbacks,
-			 nt_sleeping_kinds_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_writer_during_call,
-			 nt_writer_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_nested_chains, nt_nest_gen_params),
-	{}
-};
-
-/*
- * Which walk ran a callback, by the function it returns to: the plain
- * walk is inlined into raw_notifier_call_chain(), the traced one is
- * notifier_walk_traced().
- */
-static void *nt_walk_ret;
-
-static int nt_cb_note_caller(struct notifier_block *nb, unsigned long val,
-			     void *v)
-{
-	WRITE_ONCE(nt_walk_ret, __builtin_return_address(0));
-	return NOTIFY_OK;
-}
-
-static void nt_expect_walk(struct kunit *test, struct raw_notifier_head *nh,
-			   const char *want)
-{
-	char sym[KSYM_SYMBOL_LEN];
-
-	WRITE_ONCE(nt_walk_ret, NULL);
-	KUNIT_EXPECT_EQ(test, raw_notifier_call_chain(nh, 0, NULL), NOTIFY_OK);
-	KUNIT_ASSERT_NOT_NULL(test, READ_ONCE(nt_walk_ret));
-	sprint_symbol_no_offset(sym, (unsigned long)READ_ONCE(nt_walk_ret));
-	KUNIT_EXPECT_STREQ(test, sym, want);
-}
-
-/*
- * One static key per kind of event: with only the membership events
- * enabled, chain calls keep the plain walk; any call event moves them to
- * the traced one, and they go back once it is disabled.
- */
-static void notifier_test_tp_keys(struct kunit *test)
-{
-	struct raw_notifier_head nh = RAW_NOTIFIER_INIT(nh);
-	struct notifier_block nb = { .notifier_call = nt_cb_note_caller };
-	struct nt_test_ctx *ctx = test->priv;
-
-	if (!IS_ENABLED(CONFIG_KALLSYMS))
-		kunit_skip(test, "needs CONFIG_KALLSYMS to name the walk");
-	/* Attaches nothing; skips unless the kernel has our events. */
-	nt_tp_attach_mask(test, 0);
-	KUNIT_ASSERT_EQ(test, raw_notifier_chain_register(&nh, &nb), 0);
-	nt_expect_walk(test, &nh, "notifier_call_chain");
-
-	nt_tp_attach_mask(test, NT_EV_MEMBERSHIP);
-	nt_expect_walk(test, &nh, "notifier_call_chain");
-
-	nt_tp_detach(ctx);
-	nt_tp_attach_mask(test, BIT(NT_EV_RUN));
-	nt_expect_walk(test, &nh, "notifier_walk_traced");
-
-	nt_tp_detach(ctx);
-	nt_expect_walk(test, &nh, "notifier_call_chain");
-	KUNIT_EXPECT_EQ(test, raw_notifier_chain_unregister(&nh, &nb), 0);
-}
-
-static struct kunit_case notifier_tracepoints_cases[] = {
-	KUNIT_CASE_PARAM(notifier_test_tp_membership, nt_all_kinds_gen_params),
-	KUNIT_CASE(notifier_test_tp_die_chain),
-	KUNIT_CASE(notifier_test_tp_errors),
-	KUNIT_CASE_PARAM(notifier_test_tp_run_return, nt_all_kinds_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_tp_stop, nt_all_kinds_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_tp_robust, nt_robust_kinds_gen_params),
-	KUNIT_CASE_PARAM(notifier_test_tp_empty_chain, nt_all_kinds_gen_params),
-	KUNIT_CASE(notifier_test_tp_keys),
-	{}
-};
-
-/* A traced suite must run exactly the cases of its plain suite. */
-static int nt_check_pass(struct kunit_suite *suite,
-			 const struct kunit_case *plain)
-{
-	const struct kunit_case *c = suite->test_cases;
-
-	for (; c->run_case || plain->run_case; c++, plain++)
-		if (c->run_case != plain->run_case ||
-		    c->generate_params != plain->generate_params) {
-			pr_err("notifier_kunit: %s differs from its plain suite\n",
-			       suite->name);
-			return -EINVAL;
-		}
-	return 0;
-}
-
-static int nt_api_traced_suite_init(struct kunit_suite *suite)
-{
-	return nt_check_pass(suite, notifier_api_cases);
-}
-
-static int nt_concurrency_traced_suite_init(struct kunit_suite *suite)
-{
-	return nt_check_pass(suite, notifier_concurrency_cases) ?:
-	       nt_concurrency_suite_init(suite);
-}
-
 static struct kunit_suite notifier_api_suite = {
 	.name = "notifier_api",
 	.init = nt_test_init,
@@ -1214,35 +805,6 @@ static struct kunit_suite notifier_concurrency_suite = {
 	.test_cases = notifier_concurrency_cases,
 };
 
-static struct kunit_suite notifier_api_traced_suite = {
-	.name = "notifier_api_traced",
-	.init = nt_traced_init,
-	.exit = nt_test_exit,
-	.suite_init = nt_api_traced_suite_init,
-	.suite_exit = nt_api_suite_exit,
-	.test_cases = notifier_api_traced_cases,
-};
-
-static struct kunit_suite notifier_concurrency_traced_suite = {
-	.name = "notifier_concurrency_traced",
-	.init = nt_traced_init,
-	.exit = nt_test_exit,
-	.suite_init = nt_concurrency_traced_suite_init,
-	.suite_exit = nt_concurrency_suite_exit,
-	.test_cases = notifier_concurrency_traced_cases,
-};
-
-static struct kunit_suite notifier_tracepoints_suite = {
-	.name = "notifier_tracepoints",
-	.init = nt_test_init,
-	.exit = nt_test_exit,
-	.test_cases = notifier_tracepoints_cases,
-};
-
-kunit_test_suites(&notifier_api_suite, &notifier_concurrency_suite,
-		  &notifier_api_traced_suite,
-		  &notifier_concurrency_traced_suite,
-		  &notifier_tracepoints_suite);
-
-MODULE_DESCRIPTION("KUnit tests for notifier chains and their tracepoints");
+kunit_test_suites(&notifier_api_suite, &notifier_concurrency_suite);
+MODULE_DESCRIPTION("KUnit tests for notifier chains");
 MODULE_LICENSE("GPL");

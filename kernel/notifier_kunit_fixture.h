@@ -269,11 +269,8 @@ static noinline void nt_die_trap(void)
 #define NT_DIE_VAL	0
 #endif
 
-static void nt_rec_watch(struct kunit *test, void *head,
-			 struct notifier_block *nb);
-
-/* Registers a block on the die chain (@watch: recording its events). */
-static struct nt_die_block *nt_die_block_new(struct kunit *test, bool watch)
+/* Registers a block on the die chain. */
+static struct nt_die_block *nt_die_block_new(struct kunit *test)
 {
 	struct nt_test_ctx *ctx = test->priv;
 	struct nt_die_block *d;
@@ -286,8 +283,6 @@ static struct nt_die_block *nt_die_block_new(struct kunit *test, bool watch)
 	d->nb.notifier_call = nt_die_cb;
 #endif
 	d->nb.priority = INT_MAX;
-	if (watch)
-		nt_rec_watch(test, NULL, &d->nb);
 	KUNIT_ASSERT_EQ(test, register_die_notifier(&d->nb), 0);
 	ctx->die_nb = &d->nb;
 	return d;

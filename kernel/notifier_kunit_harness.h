@@ -49,14 +49,6 @@ struct nt_chain {
 	struct mutex *raw_lock;	/* if set, held around raw chain operations */
 };
 
-/*
- * What the test made the chains do, for the traced passes to compare with
- * the events their probes saw: every call and every registration emits at
- * least one call_begin and one register event.
- */
-static atomic_long_t nt_made_calls;
-static atomic_long_t nt_made_regs;
-
 static const char * const nt_kind_names[] = {
 	[NT_CHAIN_RAW] = "raw",
 	[NT_CHAIN_ATOMIC] = "atomic",
@@ -97,8 +89,6 @@ static int nt_chain_register(struct nt_chain *c, struct notifier_block *nb)
 			ret = srcu_notifier_chain_register(c->head, nb);
 		break;
 	}
-	if (!ret)
-		atomic_long_inc(&nt_made_regs);
 	return ret;
 }
 
@@ -130,7 +120,6 @@ static int nt_chain_call(struct nt_chain *c, unsigned long val, void *v)
 {
 	int ret = -EINVAL;
 
-	atomic_long_inc(&nt_made_calls);
 	switch (c->kind) {
 	case NT_CHAIN_RAW:
 		nt_raw_lock(c);
@@ -154,7 +143,6 @@ static int nt_chain_call(struct nt_chain *c, unsigned long val, void *v)
 /* Robust calls (val_up, val_down) exist for raw and blocking chains only. */
 static int nt_chain_call_robust(struct nt_chain *c, void *v)
 {
-	atomic_long_inc(&nt_made_calls);
 	if (c->kind == NT_CHAIN_BLOCKING)
 		return blocking_notifier_call_chain_robust(c->head, NT_VAL_UP,
 							   NT_VAL_DOWN, v);
@@ -192,8 +180,6 @@ struct nt_test_ctx {
 	int nr_ops;
 	struct nt_gate *gates[NT_MAX_GATES];
 	int nr_gates;
-	bool tp_attached;
-	bool traced;		/* a case of a traced pass */
 };
 
 static void nt_track_add(struct kunit *test, struct nt_chain *c,
@@ -245,10 +231,8 @@ static int nt_reg_unique(struct kunit *test, struct nt_chain *c,
 		ret = atomic_notifier_chain_register_unique_prio(c->head, nb);
 	else
 		ret = blocking_notifier_chain_register_unique_prio(c->head, nb);
-	if (!ret) {
-		atomic_long_inc(&nt_made_regs);
+	if (!ret)
 		nt_track_add(test, c, nb);
-	}
 	return ret;
 }
 
@@ -497,10 +481,6 @@ static bool nt_op_wait(struct nt_op *op)
 					   msecs_to_jiffies(NT_WAIT_MS)) > 0;
 }
 
-static void nt_tp_attach(struct kunit *test);
-static void nt_tp_detach(struct nt_test_ctx *ctx);
-static void nt_traced_check(struct kunit *test);
-
 static int nt_test_init(struct kunit *test)
 {
 	struct nt_test_ctx *ctx;
@@ -509,26 +489,12 @@ static int nt_test_init(struct kunit *test)
 	if (!ctx)
 		return -ENOMEM;
 	test->priv = ctx;
-	atomic_long_set(&nt_made_calls, 0);
-	atomic_long_set(&nt_made_regs, 0);
-	return 0;
-}
-
-/* Init of the traced passes: every notifier event gets a probe. */
-static int nt_traced_init(struct kunit *test)
-{
-	int ret = nt_test_init(test);
-
-	if (ret)
-		return ret;
-	nt_tp_attach(test);
-	((struct nt_test_ctx *)test->priv)->traced = true;
 	return 0;
 }
 
 /*
  * Runs after every case, also after a failed assertion or a skip: lets
- * blocked threads finish, stops them, detaches the tracepoint probes and
+ * blocked threads finish, stops them and
  * unregisters every block still registered, so that the next case starts
  * from empty chains and no freed block stays on a chain.
  */
@@ -552,10 +518,6 @@ static void nt_test_exit(struct kunit *test)
 	for (i = 0; i < ctx->nr_ops; i++)
 		nt_op_go(ctx->ops[i]);
 	nt_threads_stop(test);
-	if (ctx->traced)
-		nt_traced_check(test);
-	if (ctx->tp_attached)
-		nt_tp_detach(ctx);
 	while (ctx->nr_regs > 0) {
 		struct nt_tracked *t = &ctx->regs[--ctx->nr_regs];
 

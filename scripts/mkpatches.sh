@@ -10,7 +10,7 @@
 #     -t       a test run (make test): a placeholder identity is taken;
 #              such a series is for checking, not for posting
 #
-# Writes OUTDIR/KVER/0000-cover-letter.patch .. 0007-*.patch.  The patches
+# Writes OUTDIR/KVER/0000-cover-letter.patch and the patches.  They
 # are the ones listed in kernel/series/series (see there and
 # scripts/series.sh for how each patch's state is kept).  Signed-off-by
 # and author are whoever runs this: CS_SIGNOFF="Name <email>", else git
@@ -25,10 +25,11 @@
 # build directory of its own with the configuration of our normal guest
 # kernel (kernel/config/base*.config), so nothing in the cached trees
 # changes; after every patch kernel/notifier.o is compiled with W=1 and
-# must have no warning from our files, the KUnit patch also compiles the
-# KUnit module, and that one patch is also applied alone to the stock
-# tree and built there.  An "nfc" or "kdoc" patch (kernel/series/series)
-# must leave the object code of kernel/notifier.o unchanged.
+# must have no warning from our files, the KUnit patches also compile
+# their modules, and the functional one (kind kunit) is also applied
+# alone to the stock tree and built there.  An "nfc" or "kdoc" patch
+# (kernel/series/series) must leave the object code of kernel/notifier.o
+# unchanged.
 #
 # Exit: 0 all proven, 1 a patch failed a check, 2 usage or no identity.
 set -euo pipefail
@@ -74,8 +75,11 @@ OUT=$(cd "$OUT" && pwd)
 CORE_C=kernel/notifier.c
 CORE_H=include/trace/events/notifier.h
 KUNIT_FILES="kernel/notifier_kunit.c kernel/notifier_kunit_harness.h
-kernel/notifier_kunit_fixture.h kernel/notifier_kunit_trace.h
-kernel/notifier_kunit_concurrency.h"
+kernel/notifier_kunit_fixture.h kernel/notifier_kunit_concurrency.h"
+# The KUnit suite of the events: a patch of its own (kind kunit-trace),
+# as it needs the series' trace header; its Kconfig and Makefile hunks
+# are kernel/series/<tree>/NAME.kconfig.patch.
+KUNIT_TRACE_FILES="kernel/notifier_trace_kunit.c"
 
 # The commit message of NAME for tree KVER: lines tagged with another
 # tree dropped, this tree's tag removed.
@@ -102,7 +106,7 @@ checkpatch_one() { # checkpatch_one SRC PATCH
 # Put the files of commit REV of git repo G into tree T (absent: removed).
 checkout_into() { # checkout_into G REV T
 	local f
-	for f in $CORE_C $CORE_H $KUNIT_FILES lib/Kconfig.debug kernel/Makefile; do
+	for f in $CORE_C $CORE_H $KUNIT_FILES $KUNIT_TRACE_FILES lib/Kconfig.debug kernel/Makefile; do
 		rm -f "$3/$f"
 		if git -C "$1" cat-file -e "$2:$f" 2>/dev/null; then
 			mkdir -p "$3/$(dirname "$f")"
@@ -119,18 +123,19 @@ compile() { # compile T B LOG OBJ...
 		grep -E 'error' "$logf" | head -5 >&2
 		return 1
 	fi
-	if grep -E '(notifier|notifier_kunit[a-z_]*)\.[ch]:[0-9]+:[0-9]+: warning' "$logf" >&2; then
+	if grep -E 'notifier[a-z_]*\.[ch]:[0-9]+:[0-9]+: warning' "$logf" >&2; then
 		return 1
 	fi
 }
 
 # The pristine configuration has no NOTIFIER_KUNIT_TEST: set it once the
 # tree has the option, so that the suite is part of the build.
-enable_kunit() { # enable_kunit T B
-	"$1/scripts/config" --file "$2/.config" -m NOTIFIER_KUNIT_TEST
+enable_kunit() { # enable_kunit T B [SYMBOL]
+	local sym=${3:-NOTIFIER_KUNIT_TEST}
+	"$1/scripts/config" --file "$2/.config" -m "$sym"
 	make -s -C "$1" O="$2" olddefconfig >/dev/null 2>&1
-	grep -q '^CONFIG_NOTIFIER_KUNIT_TEST=m' "$2/.config" ||
-		die "CONFIG_NOTIFIER_KUNIT_TEST=m does not survive olddefconfig"
+	grep -q "^CONFIG_$sym=m" "$2/.config" ||
+		die "CONFIG_$sym=m does not survive olddefconfig"
 }
 
 # The code of an object, function by function in name order, without
@@ -219,6 +224,15 @@ for kver in "${KVERS[@]}"; do
 			patch -s -p1 -d "$G" --no-backup-if-mismatch -r - \
 				<"$REPO/kernel/patches/$kver/0001-notifier-kunit-kconfig.patch" >/dev/null ||
 				die "$kver: the KUnit Kconfig/Makefile patch does not apply"
+			kunit_patch=$name
+			;;
+		kunit-trace)
+			for f in $KUNIT_TRACE_FILES; do
+				cp "$REPO/$f" "$G/$f"
+			done
+			patch -s -p1 -d "$G" --no-backup-if-mismatch -r - \
+				<"$S/$kver/$name.kconfig.patch" >/dev/null ||
+				die "$kver: kernel/series/$kver/$name.kconfig.patch does not apply"
 			;;
 		*) die "kernel/series/series: $name: unknown kind '$kind'" ;;
 		esac
@@ -242,9 +256,9 @@ for kver in "${KVERS[@]}"; do
 			END { s = l[1]; for (j = 2; j <= n; j++) s = s (j < n ? ", " : " and ") l[j]
 			      print (n > 1 ? "patches " s " leave" : "patch " s " leaves") }' "$S/series")
 		proof="Each patch passes checkpatch.pl --strict and builds on its own
-(kernel/notifier.o with W=1, and the KUnit module for the last patch,
-which also builds alone on the stock tree); $same the object code of
-kernel/notifier.o unchanged."
+(kernel/notifier.o with W=1, and the KUnit modules of the last two
+patches; the first of those also builds alone on the stock tree);
+$same the object code of kernel/notifier.o unchanged."
 	else
 		proof="Each patch passes checkpatch.pl --strict."
 	fi
@@ -292,6 +306,9 @@ kernel/notifier.o unchanged."
 		if [ "$kind" = kunit ]; then
 			enable_kunit "$T" "$B"
 			objs+=(kernel/notifier_kunit.o)
+		elif [ "$kind" = kunit-trace ]; then
+			enable_kunit "$T" "$B" NOTIFIER_TRACE_KUNIT_TEST
+			objs+=(kernel/notifier_kunit.o kernel/notifier_trace_kunit.o)
 		fi
 		if compile "$T" "$B" "$WORK/build-$kver-$i.log" "${objs[@]}"; then
 			echo "builds: $kver/$(printf '%04d' "$i") ($name): ${objs[*]}"
@@ -314,8 +331,10 @@ kernel/notifier.o unchanged."
 		prev_text=$text
 	done < <(awk '!/^#/ && NF { print $1, $2 }' "$S/series")
 
-	# The KUnit patch alone on the stock tree.
-	last=$(ls "$dest"/0*.patch | tail -n 1)
+	# The KUnit patch (kind kunit) alone on the stock tree.
+	[ -n "${kunit_patch:-}" ] || die "kernel/series/series has no patch of kind kunit"
+	last=$(ls "$dest"/0*.patch | grep -v cover-letter |
+		sed -n "$(awk '!/^#/ && NF { n++ } $1 == "'"$kunit_patch"'" { print n }' "$S/series")p")
 	checkout_into "$G" "HEAD~$n" "$T"
 	(cd "$T" && patch -s -p1 -F0 --no-backup-if-mismatch -r - <"$last" >/dev/null) ||
 		fail "$kver: $(basename "$last") does not apply alone to the stock tree"
