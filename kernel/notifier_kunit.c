@@ -178,7 +178,6 @@ static bool nt_warn_cases(void)
 #include "notifier_kunit_fixture.h"
 #include "notifier_kunit_concurrency.h"
 
-#define NT_HOLD_MS		50	/* how long a writer is shown to wait */
 #define NT_BUSY_US		50	/* busy callback of the duration test */
 #define NT_IRQ_ROUNDS		16
 #define NT_TIMER_ROUNDS		4
@@ -641,51 +640,75 @@ static void notifier_test_sleeping_callbacks(struct kunit *test)
  * their own lock at once, and unregistration waits for the grace period
  * that ends with the call.  Either way the call in progress does not run
  * a block registered meanwhile.
+ *
+ * No verdict depends on timing: the caller is bound to one CPU, the
+ * writer and this test to another, so that neither queues behind the
+ * spinning callback; a writer that waits is checked once it is seen held
+ * (queued on the rwsem, or its block unlinked), one that proceeds by
+ * finishing while the callback is held.  NT_WAIT_MS only bounds how long
+ * either may take.
  */
 static void notifier_test_writer_during_call(struct kunit *test)
 {
 	static const int prio[] = { 10 };
 	const struct nt_writer_param *p = test->param_value;
 	bool spin = p->kind == NT_CHAIN_ATOMIC;
+	int call_cpu = -1, other_cpu = -1;
 	struct notifier_block *nb;
 	struct nt_op *caller, *op;
 	struct nt_gate *g;
 	struct nt_fix f;
 
-	if (spin && num_online_cpus() < 2)
+	if (num_online_cpus() >= 2) {
+		call_cpu = cpumask_first(cpu_online_mask);
+		other_cpu = cpumask_next(call_cpu, cpu_online_mask);
+	} else if (spin) {
 		kunit_skip(test, "needs two online CPUs");
+	}
 	f = nt_fix_new(test, p->kind, prio, ARRAY_SIZE(prio));
 	g = nt_gate_new(test, spin);
 	KUNIT_ASSERT_EQ(test, nt_reg(test, f.c, &g->nb), 0);
 	nb = p->op == NT_OP_REGISTER ? &f.b[0].nb : &g->nb;
+	if (other_cpu >= 0)
+		KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current,
+							   cpumask_of(other_cpu)),
+				0);
 	/* Made up front: no thread is created while a CPU spins. */
-	op = nt_op_start(test, f.c, p->op, nb, true);
+	op = nt_op_start_on(test, f.c, p->op, nb, true, other_cpu);
 	KUNIT_ASSERT_NOT_NULL(test, op);
-	caller = nt_op_start(test, f.c, NT_OP_CALL, NULL, false);
+	caller = nt_op_start_on(test, f.c, NT_OP_CALL, NULL, false, call_cpu);
 	KUNIT_ASSERT_NOT_NULL(test, caller);
 	KUNIT_ASSERT_TRUE_MSG(test, nt_gate_wait_entered(g),
 			      "the call did not reach its callback");
 	nt_op_go(op);
 	if (p->waits) {
-		msleep(NT_HOLD_MS);
+		KUNIT_EXPECT_TRUE_MSG(test, nt_op_wait_held(op),
+				      "the writer neither waited nor finished in %d ms",
+				      NT_WAIT_MS);
 		KUNIT_EXPECT_FALSE_MSG(test, nt_op_finished(op),
 				       "did not wait for the running callback");
 	} else {
 		KUNIT_EXPECT_TRUE_MSG(test, nt_op_wait(op),
 				      "waited for the running callback");
-		KUNIT_EXPECT_FALSE(test, nt_op_finished(caller));
 	}
+	KUNIT_EXPECT_FALSE_MSG(test, nt_op_finished(caller),
+			       "the call ended before the test opened the gate");
 	nt_gate_open(g);
 	KUNIT_EXPECT_TRUE(test, nt_op_wait(caller));
 	KUNIT_EXPECT_EQ(test, caller->ret, NOTIFY_OK);
 	KUNIT_EXPECT_TRUE(test, nt_op_wait(op));
 	KUNIT_EXPECT_EQ(test, op->ret, 0);
 	nt_threads_stop(test);
+	if (other_cpu >= 0)
+		set_cpus_allowed_ptr(current, cpu_possible_mask);
 	if (!op->ret && p->op == NT_OP_REGISTER)
 		nt_track_add(test, f.c, nb);
 	else if (!op->ret)
 		nt_track_del(test, f.c, nb);
-	KUNIT_EXPECT_FALSE(test, g->timed_out);
+	KUNIT_EXPECT_FALSE_MSG(test, READ_ONCE(g->timed_out),
+			       "the %s gate gave up after %d ms, before the test opened it",
+			       spin ? "spinning" : "sleeping",
+			       spin ? NT_GATE_SPIN_MAX_MS : NT_GATE_MAX_MS);
 	KUNIT_EXPECT_EQ(test, atomic_read(&g->calls), 1);
 	KUNIT_EXPECT_EQ(test, f.b[0].calls, 0);
 	nt_unreg_all(test);

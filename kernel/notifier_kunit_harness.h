@@ -24,8 +24,14 @@
 #define NT_MAX_GATES		4
 
 #define NT_WAIT_MS		5000	/* upper bound of any wait for a thread */
+/*
+ * A gate is opened by its test; these only keep a broken test from
+ * holding a CPU or a chain for good, and a gate that gives up fails its
+ * case.  Both are well above any wait of a test (NT_WAIT_MS), and the
+ * spinning one stays below the RCU CPU stall timeout (21 s by default).
+ */
 #define NT_GATE_MAX_MS		10000	/* sleeping gate gives up after this */
-#define NT_GATE_SPIN_MAX_MS	1000	/* spinning gate gives up after this */
+#define NT_GATE_SPIN_MAX_MS	10000	/* spinning gate gives up after this */
 
 /* ---------------------------------------------------------------------- */
 /* Chain heads, and one chain interface over all four kinds                */
@@ -153,6 +159,37 @@ static int nt_chain_call_robust(struct nt_chain *c, void *v)
 static bool nt_kind_has_robust(enum nt_chain_kind kind)
 {
 	return kind == NT_CHAIN_RAW || kind == NT_CHAIN_BLOCKING;
+}
+
+/* The pointer to the first block of @c's list. */
+static struct notifier_block __rcu **nt_chain_first(struct nt_chain *c)
+{
+	switch (c->kind) {
+	case NT_CHAIN_RAW:
+		return &((struct raw_notifier_head *)c->head)->head;
+	case NT_CHAIN_ATOMIC:
+		return &((struct atomic_notifier_head *)c->head)->head;
+	case NT_CHAIN_BLOCKING:
+		return &((struct blocking_notifier_head *)c->head)->head;
+	case NT_CHAIN_SRCU:
+		break;
+	}
+	return &((struct srcu_notifier_head *)c->head)->head;
+}
+
+/*
+ * Is @nb on @c's list right now?  A lockless look, for chains that hold
+ * only blocks of the test, which stay allocated whatever the chain does.
+ */
+static bool nt_chain_has(struct nt_chain *c, struct notifier_block *nb)
+{
+	struct notifier_block *p;
+
+	for (p = rcu_access_pointer(*nt_chain_first(c)); p;
+	     p = rcu_access_pointer(p->next))
+		if (p == nb)
+			return true;
+	return false;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -304,9 +341,10 @@ static void nt_wait_for_stop(void)
 	__set_current_state(TASK_RUNNING);
 }
 
-static struct task_struct *nt_thread_start(struct kunit *test,
-					   int (*fn)(void *data), void *arg,
-					   const char *name)
+/* Start @fn in a new thread, bound to @cpu unless @cpu is negative. */
+static struct task_struct *nt_thread_start_on(struct kunit *test,
+					      int (*fn)(void *data), void *arg,
+					      const char *name, int cpu)
 {
 	struct nt_test_ctx *ctx = test->priv;
 	struct task_struct *t;
@@ -315,14 +353,24 @@ static struct task_struct *nt_thread_start(struct kunit *test,
 		KUNIT_FAIL(test, "too many threads");
 		return NULL;
 	}
-	t = kthread_run(fn, arg, "%s", name);
+	t = kthread_create(fn, arg, "%s", name);
 	if (IS_ERR(t)) {
 		KUNIT_FAIL(test, "cannot start thread %s: %ld", name,
 			   PTR_ERR(t));
 		return NULL;
 	}
+	if (cpu >= 0)
+		kthread_bind(t, cpu);
+	wake_up_process(t);
 	ctx->tasks[ctx->nr_tasks++] = t;
 	return t;
+}
+
+static struct task_struct *nt_thread_start(struct kunit *test,
+					   int (*fn)(void *data), void *arg,
+					   const char *name)
+{
+	return nt_thread_start_on(test, fn, arg, name, -1);
 }
 
 static void nt_threads_stop(struct kunit *test)
@@ -440,10 +488,14 @@ static int nt_op_fn(void *arg)
 	return 0;
 }
 
-/* Start @type on @c in a new thread; a @gated one waits for nt_op_go(). */
-static struct nt_op *nt_op_start(struct kunit *test, struct nt_chain *c,
-				 enum nt_op_type type,
-				 struct notifier_block *nb, bool gated)
+/*
+ * Start @type on @c in a new thread, bound to @cpu unless it is negative;
+ * a @gated one waits for nt_op_go().
+ */
+static struct nt_op *nt_op_start_on(struct kunit *test, struct nt_chain *c,
+				    enum nt_op_type type,
+				    struct notifier_block *nb, bool gated,
+				    int cpu)
 {
 	struct nt_test_ctx *ctx = test->priv;
 	struct nt_op *op;
@@ -461,8 +513,15 @@ static struct nt_op *nt_op_start(struct kunit *test, struct nt_chain *c,
 	if (!gated)
 		complete(&op->go);
 	ctx->ops[ctx->nr_ops++] = op;
-	op->task = nt_thread_start(test, nt_op_fn, op, "nt_op");
+	op->task = nt_thread_start_on(test, nt_op_fn, op, "nt_op", cpu);
 	return op->task ? op : NULL;
+}
+
+static struct nt_op *nt_op_start(struct kunit *test, struct nt_chain *c,
+				 enum nt_op_type type,
+				 struct notifier_block *nb, bool gated)
+{
+	return nt_op_start_on(test, c, type, nb, gated, -1);
 }
 
 static void nt_op_go(struct nt_op *op)
@@ -479,6 +538,39 @@ static bool nt_op_wait(struct nt_op *op)
 {
 	return wait_for_completion_timeout(&op->done,
 					   msecs_to_jiffies(NT_WAIT_MS)) > 0;
+}
+
+/*
+ * Is the writer @op held by the call in progress, as seen from outside?
+ * On a blocking chain it has queued on the chain's rwsem, which the call
+ * holds for reading; on an atomic or SRCU chain an unregistration has
+ * unlinked its block, so it is in (or entering) the grace-period wait
+ * that the call's read-side section holds up.
+ */
+static bool nt_op_writer_held(struct nt_op *op)
+{
+	struct blocking_notifier_head *bh = op->chain->head;
+
+	if (op->chain->kind == NT_CHAIN_BLOCKING)
+		return rwsem_is_contended(&bh->rwsem);
+	return op->type == NT_OP_UNREGISTER && !nt_chain_has(op->chain, op->nb);
+}
+
+/*
+ * Wait until the writer @op is held by the call in progress, or has
+ * finished; false if it did neither within NT_WAIT_MS.  The caller tells
+ * the two apart, so the verdict does not depend on how long this took.
+ */
+static bool nt_op_wait_held(struct nt_op *op)
+{
+	unsigned long end = jiffies + msecs_to_jiffies(NT_WAIT_MS);
+
+	while (!nt_op_finished(op) && !nt_op_writer_held(op)) {
+		if (time_after(jiffies, end))
+			return false;
+		usleep_range(100, 200);
+	}
+	return true;
 }
 
 static int nt_test_init(struct kunit *test)
