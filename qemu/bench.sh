@@ -74,7 +74,7 @@ log() { echo "[$(date +%H:%M:%S)] bench.sh: $*" >&2; }
 
 SMOKE=0 DOCS=0 OUT='' NICOUNT=2 NCONT=5 PARTS=icount,contention,ext,disasm,size
 KERNELS=${CS_KERNEL:-6.1,6.12}
-EXTENSIONS="tracing_cost attach_time recorder_throughput"
+EXTENSIONS="tracing_cost attach_time recorder_throughput contention_cost"
 declare -A ART=()
 ARGS="$*"
 case " $ARGS " in *" --smoke "*) SMOKE=1 ;; esac
@@ -284,6 +284,18 @@ ext_recorder_throughput() {
 		"csbench.stages=recorder csbench.rates=$EXT_REC_RATES csbench.rn=4 csbench.rms=2000 csbench.rbuf=1"
 	python3 "$HERE/bench_report.py" --ext recorder_throughput "$1" ||
 		die "bench_report.py --ext recorder_throughput failed"
+}
+
+# (5) Lock waits: chainscope contention takes them from
+# lock:contention_begin/end in both modes. One icount boot (-smp 1): the
+# blocking chain's call loop and blocking/SRCU (un)registrations with no
+# tracer, with contention in tracepoints mode and in probes mode, then
+# a callers + writer run per mode and what contention saw of it.
+ext_contention_cost() {
+	ext_boot "$1" contcost chainscope 1 900 "$ICOUNT_QEMU" \
+		"csbench.stages=contcost csbench.tsizes=1,16 csbench.cn=16 csbench.cms=200"
+	python3 "$HERE/bench_report.py" --ext contention_cost "$1" ||
+		die "bench_report.py --ext contention_cost failed"
 }
 
 part_ext() {
