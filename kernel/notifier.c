@@ -51,8 +51,7 @@
  * NMI-safe).  (Un)registration likewise tests the membership key once,
  * on entry, and runs either the bare list surgery or an out-of-line
  * traced copy that reports to the events, so that with tracing off it
- * costs one static-branch NOP more than before.  (Blocking and SRCU
- * writers test notifier_lock_wait's key as well, one NOP more.)  Without
+ * costs one static-branch NOP more than before.  Without
  * CONFIG_TRACEPOINTS the keys, the hooks and every traced variant
  * compile away.
  *
@@ -588,60 +587,6 @@ EXPORT_SYMBOL_GPL(atomic_notifier_chain_unregister);
  *	Blocking notifier chains
  */
 
-static __always_inline bool notifier_rwsem_try(struct rw_semaphore *sem,
-					       enum notifier_lock_op op)
-{
-	if (op == NOTIFIER_LOCK_READ)
-		return down_read_trylock(sem);
-	return down_write_trylock(sem);
-}
-
-static __always_inline void notifier_rwsem_take(struct rw_semaphore *sem,
-						enum notifier_lock_op op)
-{
-	if (op == NOTIFIER_LOCK_READ)
-		down_read(sem);
-	else
-		down_write(sem);
-}
-
-/*
- * A trylock first tells a free rwsem from a contended one without
- * reading the clock.  It must not cost debug coverage: a successful
- * down_*_trylock() neither sleeps nor is validated by lockdep as a
- * blocking acquisition, so say both beforehand, as down_*() would.
- */
-static noinline void
-notifier_rwsem_take_timed(struct blocking_notifier_head *nh,
-			  enum notifier_lock_op op)
-{
-	u64 t0, waited = 0;
-
-	might_sleep();
-	if (op == NOTIFIER_LOCK_READ)
-		might_lock_read(&nh->rwsem);
-	else
-		might_lock(&nh->rwsem);
-	if (!notifier_rwsem_try(&nh->rwsem, op)) {
-		t0 = ktime_get_mono_fast_ns();
-		notifier_rwsem_take(&nh->rwsem, op);
-		waited = notifier_elapsed_ns(t0, 0);
-	}
-	trace_notifier_lock_wait(nh, &nh->rwsem, NOTIFIER_CHAIN_BLOCKING, op,
-				 waited);
-}
-
-/* Take @nh->rwsem, reporting the wait if notifier_lock_wait is on. */
-static __always_inline void
-notifier_rwsem_lock(struct blocking_notifier_head *nh, enum notifier_lock_op op,
-		    const bool traced)
-{
-	if (traced && trace_notifier_lock_wait_enabled())
-		notifier_rwsem_take_timed(nh, op);
-	else
-		notifier_rwsem_take(&nh->rwsem, op);
-}
-
 /*
  * Every (un)registration on a blocking chain: under ->rwsem held for
  * writing, except during early boot, when only one CPU runs and sleeping
@@ -658,8 +603,7 @@ __blocking_chain_update(struct blocking_notifier_head *nh,
 		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING,
 				       nb, op, NULL, traced);
 
-	/* notifier_lock_wait is a call event: its own key, tested here. */
-	notifier_rwsem_lock(nh, NOTIFIER_LOCK_WRITE, true);
+	down_write(&nh->rwsem);
 	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, nb, op,
 			      &nh->rwsem, traced);
 	up_write(&nh->rwsem);
@@ -693,7 +637,7 @@ blocking_chain_walk(struct blocking_notifier_head *nh, unsigned long val,
 {
 	int ret;
 
-	notifier_rwsem_lock(nh, NOTIFIER_LOCK_READ, traced);
+	down_read(&nh->rwsem);
 	ret = notifier_pass(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING, val, v, -1,
 			    NOTIFIER_CALL_PLAIN, NULL, traced);
 	up_read(&nh->rwsem);
@@ -746,7 +690,7 @@ blocking_chain_call_robust(struct blocking_notifier_head *nh,
 	}
 
 	/* Both passes under one read hold: the chain cannot change between. */
-	notifier_rwsem_lock(nh, NOTIFIER_LOCK_READ, traced);
+	down_read(&nh->rwsem);
 	ret = notifier_pass_robust(&nh->head, nh, NOTIFIER_CHAIN_BLOCKING,
 				   val_up, val_down, v, traced);
 	up_read(&nh->rwsem);
@@ -1000,33 +944,6 @@ static noinline int srcu_chain_call_traced(struct srcu_notifier_head *nh,
 	return srcu_chain_call(nh, val, v, true);
 }
 
-/* Take @nh->mutex and report the wait to notifier_lock_wait. */
-static noinline void notifier_srcu_mutex_take_timed(struct srcu_notifier_head *nh)
-{
-	u64 t0, waited = 0;
-
-	/* As in notifier_rwsem_take_timed(). */
-	might_sleep();
-	might_lock(&nh->mutex);
-	if (!mutex_trylock(&nh->mutex)) {
-		t0 = ktime_get_mono_fast_ns();
-		mutex_lock(&nh->mutex);
-		waited = notifier_elapsed_ns(t0, 0);
-	}
-	trace_notifier_lock_wait(nh, &nh->mutex, NOTIFIER_CHAIN_SRCU,
-				 NOTIFIER_LOCK_WRITE, waited);
-}
-
-/* Take @nh->mutex, reporting the wait if notifier_lock_wait is on. */
-static __always_inline void
-notifier_srcu_mutex_lock(struct srcu_notifier_head *nh)
-{
-	if (trace_notifier_lock_wait_enabled())
-		notifier_srcu_mutex_take_timed(nh);
-	else
-		mutex_lock(&nh->mutex);
-}
-
 /*
  * Every (un)registration on an SRCU chain: under ->mutex and, for a
  * removal, followed by an SRCU grace period.  During early boot only one
@@ -1043,7 +960,7 @@ __srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
 		return notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb,
 				       op, NULL, traced);
 
-	notifier_srcu_mutex_lock(nh);
+	mutex_lock(&nh->mutex);
 	err = notifier_update(&nh->head, nh, NOTIFIER_CHAIN_SRCU, nb, op,
 			      &nh->mutex, traced);
 	mutex_unlock(&nh->mutex);

@@ -100,9 +100,9 @@
 #endif
 
 /*
- * The values that the chainscope notifier events carry in their kind, type
- * and op fields (enum notifier_chain_kind, notifier_call_type and
- * notifier_lock_op of its include/trace/events/notifier.h).  Defined here
+ * The values that the chainscope notifier events carry in their kind and
+ * type fields (enum notifier_chain_kind and notifier_call_type of its
+ * include/trace/events/notifier.h).  Defined here
  * rather than taken from that header, so that this suite also builds on a
  * tree without it, or with upstream's three cb-only events (6.4+): the
  * probes are attached by name, and only if the kernel has every one of
@@ -119,11 +119,6 @@ enum nt_call_type {
 	NT_CALL_PLAIN,
 	NT_CALL_ROBUST,
 	NT_CALL_ROLLBACK,
-};
-
-enum nt_lock_op {
-	NT_LOCK_READ,
-	NT_LOCK_WRITE,
 };
 
 /*
@@ -919,7 +914,6 @@ static void notifier_test_tp_run_return(struct kunit *test)
 {
 	static const int prio[] = { 30, 20, 10 };
 	struct nt_fix f = nt_tp_fix_new(test, nt_kind(test), prio, ARRAY_SIZE(prio));
-	const struct nt_event *e;
 	int n;
 
 	f.b[1].ret = NOTIFY_DONE;
@@ -934,18 +928,6 @@ static void notifier_test_tp_run_return(struct kunit *test)
 		KUNIT_EXPECT_GE(test, nt_evs[4]->ns,
 				(u64)NT_BUSY_US * NSEC_PER_USEC);
 
-	/* Only a blocking chain takes a lock to call; uncontended here. */
-	if (f.c->kind == NT_CHAIN_BLOCKING) {
-		struct blocking_notifier_head *h = f.c->head;
-
-		e = nt_expect_lock_wait(test, h, &h->rwsem, f.c->kind,
-					NT_LOCK_READ);
-		if (e)
-			KUNIT_EXPECT_EQ(test, e->ns, 0ULL);
-	} else {
-		KUNIT_EXPECT_EQ(test, nt_collect(test, f.c->head, NULL,
-						 BIT(NT_EV_LOCK_WAIT)), 0);
-	}
 	nt_unreg_ids(test, &f, "012");
 }
 
@@ -1023,14 +1005,6 @@ static void notifier_test_tp_robust(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, passes[i / 2][i % 2], 1,
 				    "pass events of kind %d", i);
 
-	/* A blocking chain holds its rwsem once, across both passes. */
-	if (f.c->kind == NT_CHAIN_BLOCKING) {
-		struct blocking_notifier_head *h = f.c->head;
-
-		nt_expect_lock_wait(test, h, &h->rwsem, f.c->kind,
-				    NT_LOCK_READ);
-	}
-
 	/* Success: one ROBUST pass over all four, no rollback. */
 	f.b[2].fail_ret = 0;
 	nt_rec_clear();
@@ -1054,68 +1028,6 @@ static void notifier_test_tp_empty_chain(struct kunit *test)
 	nt_rec_clear();
 	nt_robust_expect(test, &f, NOTIFY_DONE, "");
 	nt_expect_events(test, &f, NT_EV_CALLS, true, "B E");
-}
-
-/*
- * lock_wait: write for (un)registration and read for calls on a blocking
- * chain, 0 ns when uncontended and at least the time the test held the
- * rwsem when contended; write for (un)registration on an SRCU chain.
- */
-static void notifier_test_tp_lock_wait(struct kunit *test)
-{
-	static const int prio[] = { 0 };
-	struct nt_fix f = nt_tp_fix_new(test, NT_CHAIN_BLOCKING, prio, ARRAY_SIZE(prio));
-	struct blocking_notifier_head *h = f.c->head;
-	struct srcu_notifier_head *hs;
-	const struct nt_event *e;
-	unsigned long until;
-	bool contended;
-	struct nt_op *op;
-	struct nt_chain *cs;
-	u64 t0, t1;
-
-	nt_rec_clear();
-	nt_reg_ids(test, &f, "0");
-	nt_expect_no_wait(test, f.c, &h->rwsem, NT_LOCK_WRITE);
-	nt_call_expect(test, &f, NOTIFY_OK, "0");
-	nt_expect_no_wait(test, f.c, &h->rwsem, NT_LOCK_READ);
-
-	/* A call that has to wait for a writer (the test itself). */
-	down_write(&h->rwsem);
-	op = nt_op_start(test, f.c, NT_OP_CALL, NULL, false);
-	until = jiffies + msecs_to_jiffies(NT_WAIT_MS);
-	do {
-		usleep_range(200, 500);
-		contended = rwsem_is_contended(&h->rwsem);
-	} while (op && !contended && !time_after(jiffies, until));
-	t0 = ktime_get_mono_fast_ns();
-	msleep(NT_HOLD_MS);
-	t1 = ktime_get_mono_fast_ns();
-	up_write(&h->rwsem);
-	KUNIT_ASSERT_NOT_NULL(test, op);
-	KUNIT_EXPECT_TRUE(test, contended);
-	KUNIT_EXPECT_TRUE(test, nt_op_wait(op));
-	KUNIT_EXPECT_EQ(test, op->ret, NOTIFY_OK);
-	nt_threads_stop(test);
-	e = nt_expect_lock_wait(test, h, &h->rwsem, f.c->kind,
-				NT_LOCK_READ);
-	if (e && contended)
-		KUNIT_EXPECT_GE(test, e->ns, (t1 - t0) / 2);
-	nt_rec_clear();
-	nt_unreg_ids(test, &f, "0");
-	nt_expect_no_wait(test, f.c, &h->rwsem, NT_LOCK_WRITE);
-
-	/* SRCU: the mutex, for (un)registration only. */
-	cs = nt_chain_new(test, NT_CHAIN_SRCU, false);
-	hs = cs->head;
-	nt_rec_watch(test, hs, NULL);
-	KUNIT_ASSERT_EQ(test, nt_reg(test, cs, &f.b[0].nb), 0);
-	nt_expect_no_wait(test, cs, &hs->mutex, NT_LOCK_WRITE);
-	KUNIT_EXPECT_EQ(test, nt_chain_call(cs, NT_VAL, NULL), NOTIFY_OK);
-	KUNIT_EXPECT_EQ(test, nt_collect(test, hs, NULL, BIT(NT_EV_LOCK_WAIT)),
-			0);
-	KUNIT_EXPECT_EQ(test, nt_unreg(test, cs, &f.b[0].nb), 0);
-	nt_expect_no_wait(test, cs, &hs->mutex, NT_LOCK_WRITE);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1254,7 +1166,6 @@ static struct kunit_case notifier_tracepoints_cases[] = {
 	KUNIT_CASE_PARAM(notifier_test_tp_stop, nt_all_kinds_gen_params),
 	KUNIT_CASE_PARAM(notifier_test_tp_robust, nt_robust_kinds_gen_params),
 	KUNIT_CASE_PARAM(notifier_test_tp_empty_chain, nt_all_kinds_gen_params),
-	KUNIT_CASE(notifier_test_tp_lock_wait),
 	KUNIT_CASE(notifier_test_tp_keys),
 	{}
 };

@@ -24,7 +24,6 @@ enum nt_ev_type {
 	NT_EV_STOP,
 	NT_EV_CALL_BEGIN,
 	NT_EV_CALL_END,
-	NT_EV_LOCK_WAIT,
 	NT_EV_NR,
 };
 
@@ -46,7 +45,6 @@ static const char * const nt_ev_names[NT_EV_NR] = {
 	[NT_EV_STOP] = "notifier_stop",
 	[NT_EV_CALL_BEGIN] = "notifier_call_begin",
 	[NT_EV_CALL_END] = "notifier_call_end",
-	[NT_EV_LOCK_WAIT] = "notifier_lock_wait",
 };
 
 struct nt_event {
@@ -54,7 +52,6 @@ struct nt_event {
 	enum nt_ev_type type;
 	void *cb;
 	void *head;
-	void *lock;
 	struct notifier_block *nb;
 	int priority;
 	int kind;
@@ -63,9 +60,8 @@ struct nt_event {
 	int nr_calls;
 	int nr_to_call;
 	int call_type;
-	int op;
 	unsigned long val;
-	u64 ns;		/* duration_ns (return) or wait_ns (lock_wait) */
+	u64 ns;		/* duration_ns (return) */
 };
 
 #define NT_MAX_EVENTS	256
@@ -225,21 +221,6 @@ static void nt_probe_call_begin(void *data, void *head,
 	nt_probe_call_end(data, head, kind, val, nr_to_call, type, 0, 0);
 }
 
-static void nt_probe_lock_wait(void *data, void *head, void *lock,
-			       enum nt_chain_kind kind,
-			       enum nt_lock_op op, u64 wait_ns)
-{
-	struct nt_event *e = nt_rec_claim(data, head, NULL);
-
-	if (!e)
-		return;
-	e->lock = lock;
-	e->kind = kind;
-	e->op = op;
-	e->ns = wait_ns;
-	nt_rec_commit(e);
-}
-
 static struct nt_tp nt_tps[NT_EV_NR] = {
 	[NT_EV_REGISTER] = { NT_EV_REGISTER, nt_probe_membership },
 	[NT_EV_UNREGISTER] = { NT_EV_UNREGISTER, nt_probe_membership },
@@ -252,7 +233,6 @@ static struct nt_tp nt_tps[NT_EV_NR] = {
 	[NT_EV_STOP] = { NT_EV_STOP, nt_probe_stop },
 	[NT_EV_CALL_BEGIN] = { NT_EV_CALL_BEGIN, nt_probe_call_begin },
 	[NT_EV_CALL_END] = { NT_EV_CALL_END, nt_probe_call_end },
-	[NT_EV_LOCK_WAIT] = { NT_EV_LOCK_WAIT, nt_probe_lock_wait },
 };
 
 static void nt_rec_clear(void)
@@ -583,24 +563,6 @@ static int nt_expect_events(struct kunit *test, struct nt_fix *f,
 	return n;
 }
 
-/* Exactly one lock_wait event of @head, with these fields. */
-static const struct nt_event *nt_expect_lock_wait(struct kunit *test,
-						  void *head, void *lock,
-						  enum nt_chain_kind kind,
-						  enum nt_lock_op op)
-{
-	int n = nt_collect(test, head, NULL, BIT(NT_EV_LOCK_WAIT));
-	const struct nt_event *e = nt_ev(test, n, 0, NT_EV_LOCK_WAIT);
-
-	KUNIT_EXPECT_EQ(test, n, 1);
-	if (!e)
-		return NULL;
-	KUNIT_EXPECT_PTR_EQ(test, e->lock, lock);
-	KUNIT_EXPECT_EQ(test, e->kind, (int)kind);
-	KUNIT_EXPECT_EQ(test, e->op, (int)op);
-	return e;
-}
-
 /* A fixture with probes attached and its chain watched. */
 static struct nt_fix nt_tp_fix_new(struct kunit *test,
 				   enum nt_chain_kind kind,
@@ -612,16 +574,4 @@ static struct nt_fix nt_tp_fix_new(struct kunit *test,
 	f = nt_fix_new(test, kind, prio, n);
 	nt_rec_watch(test, f.c->head, NULL);
 	return f;
-}
-
-/* The one lock_wait event since the last check: uncontended, 0 ns. */
-static void nt_expect_no_wait(struct kunit *test, struct nt_chain *c,
-			      void *lock, enum nt_lock_op op)
-{
-	const struct nt_event *e;
-
-	e = nt_expect_lock_wait(test, c->head, lock, c->kind, op);
-	if (e)
-		KUNIT_EXPECT_EQ(test, e->ns, 0ULL);
-	nt_rec_clear();
 }

@@ -143,6 +143,12 @@ set -- $KERNELS
 [ ${#ART[@]} = 0 ] || [ $# = 1 ] ||
 	die "-k needs a single kernel (-K 6.1 or -K 6.12)"
 FIRST_KERNEL=$1
+# One test or bench run at a time per kernel cache (see qemu/test.sh).
+if [ -z "${CS_TEST_LOCK_HELD:-}" ]; then
+	mkdir -p "${CHAINSCOPE_CACHE:-/var/cache/chainscope}"
+	exec 8>"${CHAINSCOPE_CACHE:-/var/cache/chainscope}/.test.lock"
+	flock -n 8 || { echo "bench.sh: waiting for another test run" >&2; flock 8; }
+fi
 
 ICOUNT_QEMU="-icount shift=1,sleep=off"
 VARIANTS="stock chainscope"

@@ -35,6 +35,17 @@ while getopts 't:n' opt; do
 done
 
 mkdir -p "$OUTROOT"
+# One test run at a time per kernel cache: the kernels and the modules
+# that guests boot are built in place there, so a second checkout's run
+# would rebuild them under this one's guests.
+CACHE_DIR=${CHAINSCOPE_CACHE:-/var/cache/chainscope}
+mkdir -p "$CACHE_DIR"
+exec 8>"$CACHE_DIR/.test.lock"
+if ! flock -n 8; then
+	echo "[$(date +%H:%M:%S)] test.sh: waiting for another test run on $CACHE_DIR" >&2
+	flock 8
+fi
+export CS_TEST_LOCK_HELD=1	# (qemu/bench.sh --smoke runs under it)
 RESULTS=$OUTROOT/results.txt
 : >"$RESULTS"
 log() { echo "[$(date +%H:%M:%S)] test.sh: $*" >&2; }

@@ -10,7 +10,7 @@
 #     -t       a test run (make test): a placeholder identity is taken;
 #              such a series is for checking, not for posting
 #
-# Writes OUTDIR/KVER/0000-cover-letter.patch .. 0008-*.patch.  The patches
+# Writes OUTDIR/KVER/0000-cover-letter.patch .. 0007-*.patch.  The patches
 # are the ones listed in kernel/series/series (see there and
 # scripts/series.sh for how each patch's state is kept).  Signed-off-by
 # and author are whoever runs this: CS_SIGNOFF="Name <email>", else git

@@ -47,10 +47,10 @@ done
 # A diff that no longer reverts is named (the core changed under it).
 mkdir -p "$TMP/fake"
 cp -r "$REPO/scripts" "$REPO/kernel" "$REPO/include-trace" "$TMP/fake/"
-sed -i 's/notifier_rwsem_take_timed/notifier_rwsem_take_slowly/' "$TMP/fake/kernel/notifier.c"
+sed -i 's/NOTIFIER_CALL_ROLLBACK/NOTIFIER_CALL_UNDO/' "$TMP/fake/kernel/notifier.c"
 out=$("$TMP/fake/scripts/series.sh" states 6.1 "$TMP/fakeout" 2>&1)
 rc=$?
-[ "$rc" = 1 ] && grep -q 'error: 0007-notifier-trace-lock-wait.diff does not revert cleanly' <<<"$out"
+[ "$rc" = 1 ] && grep -q 'error: 0006-notifier-trace-pass.diff does not revert cleanly' <<<"$out"
 check stale-diff-named $? "rc=$rc out=$out"
 
 # No identity, or a placeholder one, no series: exit 2 with one line

@@ -12,7 +12,7 @@
  * one-field notifier_register, notifier_unregister and notifier_run
  * events did: text parsers, 'cb == 0x...' filters, tp_btf programs and
  * bpftrace scripts written for those keep working; the other fields follow.
- * Heads, blocks and locks print hashed (%p): they may be heap memory.
+ * Heads and blocks print hashed (%p): they may be heap memory.
  *
  * Two switches, set by the registration hooks of these events in
  * kernel/notifier.c: enabling any of the four membership events
@@ -67,10 +67,6 @@
  *	By the time of notifier_return and notifier_stop @nb may have been
  *	freed (a callback may unregister and free its own block); @cb and
  *	@priority were read before the call.  Do not dereference @nb there.
- * notifier_lock_wait
- *	The rwsem of a blocking chain or the mutex of an SRCU chain was
- *	acquired.  @op tells readers (call paths) from writers
- *	((un)registration).  @wait_ns is 0 when the lock was free.
  *
  * The die chain (notify_die()) is an atomic chain.
  */
@@ -93,11 +89,6 @@ enum notifier_call_type {
 	NOTIFIER_CALL_ROLLBACK,	/* val_down pass after a failed val_up pass */
 };
 
-enum notifier_lock_op {
-	NOTIFIER_LOCK_READ,
-	NOTIFIER_LOCK_WRITE,
-};
-
 #endif /* _TRACE_NOTIFIER_ENUMS */
 
 #if !defined(_TRACE_NOTIFIER_H) || defined(TRACE_HEADER_MULTI_READ)
@@ -117,9 +108,6 @@ TRACE_DEFINE_ENUM(NOTIFIER_CALL_PLAIN);
 TRACE_DEFINE_ENUM(NOTIFIER_CALL_ROBUST);
 TRACE_DEFINE_ENUM(NOTIFIER_CALL_ROLLBACK);
 
-TRACE_DEFINE_ENUM(NOTIFIER_LOCK_READ);
-TRACE_DEFINE_ENUM(NOTIFIER_LOCK_WRITE);
-
 #define show_notifier_kind(kind)				\
 	__print_symbolic(kind,					\
 			 { NOTIFIER_CHAIN_RAW, "raw" },		\
@@ -133,11 +121,6 @@ TRACE_DEFINE_ENUM(NOTIFIER_LOCK_WRITE);
 			 { NOTIFIER_CALL_ROBUST, "robust" },	\
 			 { NOTIFIER_CALL_ROLLBACK, "rollback" })
 
-#define show_notifier_lock_op(op)				\
-	__print_symbolic(op,					\
-			 { NOTIFIER_LOCK_READ, "read" },	\
-			 { NOTIFIER_LOCK_WRITE, "write" })
-
 /* Other values (errno encoded by notifier_from_errno()) print as hex. */
 #define show_notifier_ret(ret)					\
 	__print_symbolic(ret,					\
@@ -149,8 +132,8 @@ TRACE_DEFINE_ENUM(NOTIFIER_LOCK_WRITE);
 /*
  * Output prefix of the events about one callback: the callback's name
  * first, as the one-field notifier_register, notifier_unregister and
- * notifier_run events printed it, then the other fields.  Head, block and lock may live
- * on the heap: they print as hashed pointers (%p), never raw.
+ * notifier_run events printed it, then the other fields.  Head and block may live on
+ * the heap: they print as hashed pointers (%p), never raw.
  */
 #define NOTIFIER_CB_FMT	"%ps head=%p nb=%p priority=%d kind=%s"
 #define NOTIFIER_CALL_FMT "head=%p kind=%s val=%lu nr_to_call=%d type=%s"
@@ -337,28 +320,6 @@ TRACE_EVENT_FN(notifier_call_end,
 			 __entry->val, __entry->nr_to_call,
 			 show_notifier_call_type(__entry->type),
 			 show_notifier_ret(__entry->ret), __entry->nr_calls),
-	       notifier_call_trace_reg, notifier_call_trace_unreg);
-
-TRACE_EVENT_FN(notifier_lock_wait,
-	       TP_PROTO(void *nh, void *lock, enum notifier_chain_kind kind,
-			enum notifier_lock_op op, u64 wait_ns),
-	       TP_ARGS(nh, lock, kind, op, wait_ns),
-	       TP_STRUCT__entry(__field(void *, head)
-				__field(void *, lock)
-				__field(enum notifier_chain_kind, kind)
-				__field(enum notifier_lock_op, op)
-				__field(u64, wait_ns)
-	       ),
-	       TP_fast_assign(__entry->head = nh;
-			      __entry->lock = lock;
-			      __entry->kind = kind;
-			      __entry->op = op;
-			      __entry->wait_ns = wait_ns;
-	       ),
-	       TP_printk("head=%p lock=%p kind=%s op=%s wait_ns=%llu",
-			 __entry->head, __entry->lock,
-			 show_notifier_kind(__entry->kind),
-			 show_notifier_lock_op(__entry->op), __entry->wait_ns),
 	       notifier_call_trace_reg, notifier_call_trace_unreg);
 
 #endif /* _TRACE_NOTIFIER_H */

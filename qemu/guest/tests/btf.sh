@@ -21,7 +21,7 @@ if [ "$CS_VARIANT" = stock ]; then
 	exit 0
 fi
 for t in btf_trace_notifier_run btf_trace_notifier_return \
-	 btf_trace_notifier_call_begin btf_trace_notifier_lock_wait; do
+	 btf_trace_notifier_call_begin; do
 	grep -q "'$t'" /tmp/btf.txt || fail "vmlinux BTF lacks $t"
 done
 grep -q "NOTIFIER_CHAIN_BLOCKING" /tmp/btf.txt ||

@@ -6,7 +6,7 @@ T=/sys/kernel/tracing
 fail() { echo "$*"; exit 1; }
 EVENTS="notifier_register notifier_unregister notifier_register_error
 notifier_unregister_error notifier_run notifier_return notifier_stop
-notifier_call_begin notifier_call_end notifier_lock_wait"
+notifier_call_begin notifier_call_end"
 
 [ -d $T/events ] || fail "tracefs not mounted"
 # Upstream added notifier_register, notifier_unregister and notifier_run,
@@ -40,9 +40,10 @@ if [ "$CS_VARIANT" = stock ]; then
 		"$(grep -c 'notifier_run: ' /out/tracepoints-trace.txt) notifier_run events"
 	exit 0
 fi
-for e in $EVENTS; do
-	[ -f $T/events/notifier/$e/format ] || fail "event notifier:$e missing"
-done
+have=$(cd $T/events/notifier && for e in *; do
+	[ -d "$e" ] && echo "$e"; done | sort | tr '\n' ' ')
+want=$(echo $EVENTS | tr ' ' '\n' | sort | tr '\n' ' ')
+[ "$have" = "$want" ] || fail "notifier events '$have', want '$want'"
 # Scripts written for upstream 6.4 read the field 'cb'.
 for e in notifier_register notifier_unregister notifier_run; do
 	grep -q 'field:void \* cb;' $T/events/notifier/$e/format ||
