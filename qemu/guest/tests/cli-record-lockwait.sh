@@ -32,7 +32,7 @@ rec_one() { # rec_one NAME [--mode M]
 	shift
 	TR=$W/$name.cstrace
 	c0=$(sed -n 's/.*callers_calls=\([0-9]*\).*/\1/p' "$LG/stats")
-	"$CS" record -o "$TR" -c cs_loadgen_blocking "$@" -- sh "$W/load.sh" $((c0 + 10)) \
+	"$CS" record -o "$TR" -c cs_loadgen_blocking:blocking "$@" -- sh "$W/load.sh" $((c0 + 10)) \
 		> "$W/$name.out" 2> "$W/$name.err"
 	rc=$?
 	cat "$W/$name.err" "$W/$name.out"
