@@ -14,8 +14,8 @@
 #                  disasm, size (default all). The report is always
 #                  written, from whatever DIR/<kernel>/runs holds.
 #     -e LIST      extensions to run with part ext, comma list of:
-#                  tracing_cost, attach_time, recorder_throughput (default
-#                  all)
+#                  tracing_cost, attach_time, recorder_throughput,
+#                  contention_cost (default all)
 #     -k VAR=DIR   boot the kernel artifacts in DIR (kernel/build.sh
 #                  layout, e.g. a copy of its out dir with a rebuilt
 #                  extra/cs_bench.ko) for variant VAR instead of building
@@ -48,7 +48,10 @@
 #               fentry/fexit per callback, kprobe/kretprobe per callback
 #               (icount, -smp 1);
 #               recorder_throughput: events/s chainscope record keeps
-#               without loss (plain TCG, -smp 2). Output: DIR/ext/NAME/
+#               without loss (plain TCG, -smp 2); contention_cost:
+#               chainscope contention attached in tracepoints and probes
+#               mode vs not (calls, (un)registrations) and what it saw
+#               of a callers + writer run (icount, -smp 1). Output: DIR/ext/NAME/
 #               (result.json, runs/, runs.tsv). CS_BENCH_REC_RATES=LIST
 #               overrides the chain calls/s tried by the latter.
 #   disasm      the notifier functions of both shipped kernels, from
