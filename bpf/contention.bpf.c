@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * chainscope contention: waits for the lock of blocking (rwsem) and SRCU
- * (mutex) notifier chains, from notifier:notifier_lock_wait, cross-checked
- * against lock:contention_begin/contention_end on the same lock.
+ * (mutex) notifier chains, in both modes from one source:
+ * lock:contention_begin -> contention_end on the locks of the heads in
+ * watched_heads (bpf/chain_lock.bpf.h). Only contended acquisitions wait,
+ * so only they are seen there: the histogram, count, sum and max are
+ * theirs, and so are the top waiters.
+ *
+ * Tracepoints mode (our kernel) adds the notifier events, which never
+ * touch the lock: they name the blocking and SRCU heads user space did
+ * not know (chain_lock_learn(), without -c), and they count every
+ * acquisition (cs_cont_val.acquired):
+ *  - write: each notifier_register, _unregister, _register_error and
+ *    _unregister_error (after boot every (un)registration of a blocking
+ *    or SRCU chain takes its lock for writing once, refused ones too);
+ *  - read: each notifier_call_end of a plain or robust pass over a
+ *    blocking chain that ran a callback. A call that finds the chain
+ *    empty (unlocked peek) skips the rwsem, and a robust call's rollback
+ *    pass runs under the read hold of its val_up pass. The one miss: a
+ *    caller that saw a block unlocked, then found the chain empty under
+ *    the rwsem (its last block unregistered in between), took the lock
+ *    and ran no callback: no event tells that pass from an empty call.
  *
  * As in latency.bpf.c each program comes as a tp_btf/raw_tp pair, and
  * the statistics maps come in two generations (see latency.bpf.c).
- *
- * lock:contention_begin/end fire for every sleeping lock in the system;
- * they return at once unless the lock is a watched chain's: with -c, the
- * rwsem or mutex inside that chain's head (CO-RE offsets); without, any
- * lock notifier_lock_wait has shown to be a chain's (watched_locks).
- *
- * probes mode (targ_probes, any kernel from 5.19 on): no notifier event
- * at all. The waits come from lock:contention_begin -> contention_end
- * alone, on the locks inside the heads user space names (-c, or the
- * curated table in watched_heads); only contended acquisitions are seen.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -24,10 +32,9 @@
 
 #include "contention.h"
 #include "chainscope.bpf.h"
+#include "chain_lock.bpf.h"
 
-const volatile __u64 targ_head = 0;	/* only this chain head (0: all) */
 const volatile int targ_units = CS_UNITS_US;
-const volatile bool targ_probes = false;	/* waits from lock:contention_* */
 
 struct cont_waits {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -61,62 +68,11 @@ struct {
 	.values = { &waiters_0 },
 };
 
-/* Without -c: lock address -> chain head, from notifier_lock_wait. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CS_WATCHED_LOCKS);
-	__type(key, __u64);
-	__type(value, __u64);
-} watched_locks SEC(".maps");
-
-/* probes mode without -c: head -> kind (blocking or srcu), from user space */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CS_WATCHED_LOCKS);
-	__type(key, __u64);
-	__type(value, __u32);
-} watched_heads SEC(".maps");
-
-/* probes mode: the op (read/write) of a contention_begin, per (task, lock) */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, CS_MAP_ENTRIES);
-	__type(key, struct cs_lt_key);
-	__type(value, __u32);
-} lt_op SEC(".maps");
-
-/*
- * lock:contention_begin timestamps and finished begin->end times, per
- * (task, lock). Entries for locks that turn out not to be a notifier
- * chain's are never consumed, so these are LRU maps: old ones just go.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, CS_MAP_ENTRIES);
-	__type(key, struct cs_lt_key);
-	__type(value, __u64);
-} lt_begin SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, CS_MAP_ENTRIES);
-	__type(key, struct cs_lt_key);
-	__type(value, __u64);
-} lt_done SEC(".maps");
-
 static struct cs_cont_val zero_cont;
 static struct cs_waiter_val zero_waiter;
 
-/* include/trace/events/lock.h: LCB_F_* */
-#define CS_LCB_F_SPIN	(1U << 0)
-#define CS_LCB_F_READ	(1U << 1)
-#define CS_LCB_F_WRITE	(1U << 2)
-#define CS_LCB_F_PERCPU	(1U << 4)
-#define CS_LCB_F_MUTEX	(1U << 5)
-
-/* One acquisition's wait into waits and (if it waited) waiters. */
-static __always_inline struct cs_cont_val *record_wait(void *head, void *lock, int kind,
-							int op, __u64 wait_ns)
+/* The (head, op) entry of the current generation, kind and lock set. */
+static __always_inline struct cs_cont_val *cont_entry(__u64 head, __u32 kind, __u32 op)
 {
 	struct cs_cont_key key = {};
 	struct cs_cont_val *v;
@@ -126,206 +82,130 @@ static __always_inline struct cs_cont_val *record_wait(void *head, void *lock, i
 	map = bpf_map_lookup_elem(&waits, &zero);
 	if (!map)
 		return NULL;
-	key.head = (__u64)head;
+	key.head = head;
 	key.op = op;
 	v = cs_lookup_or_init(map, &key, &zero_cont);
 	if (!v)
 		return NULL;
 	v->kind = kind;
-	v->lock = (__u64)lock;
-	CS_HIST_ADD(v, wait_ns, targ_units);
-	if (wait_ns)
-		__sync_fetch_and_add(&v->contended, 1);
-
-	if (wait_ns) {
-		struct cs_waiter_key wkey = {};
-		struct cs_waiter_val *w;
-		__u64 id = bpf_get_current_pid_tgid();
-
-		wkey.head = (__u64)head;
-		wkey.pid = (__u32)id;
-		map = bpf_map_lookup_elem(&waiters, &zero);
-		if (map) {
-			w = cs_lookup_or_init(map, &wkey, &zero_waiter);
-			if (w) {
-				if (!w->count) {
-					w->tgid = id >> 32;
-					bpf_get_current_comm(w->comm, sizeof(w->comm));
-				}
-				__sync_fetch_and_add(&w->count, 1);
-				__sync_fetch_and_add(&w->total_ns, wait_ns);
-				cs_update_max(&w->max_ns, wait_ns);
-			}
-		}
-	}
+	v->lock = chain_lock_of(head, kind);
 	return v;
 }
 
-static __always_inline int handle_lock_wait(void *head, void *lock, int kind,
-					    int op, __u64 wait_ns)
+/* One contended acquisition's wait into waits and waiters. */
+static __always_inline void record_wait(const struct cs_lt_val *lt)
 {
-	struct cs_lt_key lkey = {};
+	struct cs_waiter_key wkey = {};
+	struct cs_waiter_val *w;
 	struct cs_cont_val *v;
-	__u64 *lt, lock_addr = (__u64)lock;
+	__u64 id, ns = lt->ts;
+	__u32 zero = 0;
+	void *map;
 
-	if (targ_head && (__u64)head != targ_head)
-		return 0;
-	/* from now on, lock:contention_* on this lock are this chain's */
-	if (!targ_head && !bpf_map_lookup_elem(&watched_locks, &lock_addr)) {
-		__u64 hd = (__u64)head;
-		int err;
-
-		/* (int): see cs_lookup_or_init() */
-		err = (int)bpf_map_update_elem(&watched_locks, &lock_addr, &hd,
-					       BPF_NOEXIST);
-		if (err == -CS_E2BIG || err == -CS_ENOMEM)
-			cs_stat_inc(CS_STAT_DROPPED);
-	}
-	v = record_wait(head, lock, kind, op, wait_ns);
+	v = cont_entry(lt->head, lt->kind, lt->op);
 	if (!v)
-		return 0;
+		return;
+	CS_HIST_ADD(v, ns, targ_units);
 
-	/* did the lock tracepoints see this acquisition wait? */
-	lkey.task = (__u64)bpf_get_current_task();
-	lkey.lock = (__u64)lock;
-	lt = bpf_map_lookup_elem(&lt_done, &lkey);
-	if (lt) {
-		__u64 ns = *lt;
-
-		bpf_map_delete_elem(&lt_done, &lkey);
-		__sync_fetch_and_add(&v->lt_count, 1);
-		__sync_fetch_and_add(&v->lt_sum_ns, ns);
-		cs_update_max(&v->lt_max_ns, ns);
+	id = bpf_get_current_pid_tgid();
+	wkey.head = lt->head;
+	wkey.pid = (__u32)id;
+	map = bpf_map_lookup_elem(&waiters, &zero);
+	if (!map)
+		return;
+	w = cs_lookup_or_init(map, &wkey, &zero_waiter);
+	if (!w)
+		return;
+	if (!w->count) {
+		w->tgid = id >> 32;
+		bpf_get_current_comm(w->comm, sizeof(w->comm));
 	}
+	__sync_fetch_and_add(&w->count, 1);
+	__sync_fetch_and_add(&w->total_ns, ns);
+	cs_update_max(&w->max_ns, ns);
+}
+
+/* tracepoints mode: one acquisition of a (learned or watched) chain's lock */
+static __always_inline int count_acquired(void *head, int kind, __u32 op)
+{
+	struct cs_cont_val *v;
+
+	if (!chain_lock_learn((__u64)head, kind))
+		return 0;
+	v = cont_entry((__u64)head, kind, op);
+	if (v)
+		__sync_fetch_and_add(&v->acquired, 1);
 	return 0;
 }
 
-/*
- * probes mode: the chain head whose rwsem (blocking) or mutex (srcu) this
- * lock is, by the CO-RE offsets of the head structs; 0 if none.
- */
-static __always_inline __u64 lock_head(void *lock, bool mutex)
+static __always_inline int handle_member(void *head, int kind)
 {
-	__u64 addr = (__u64)lock, head;
-	__u32 *kind;
-
-	if (mutex)
-		head = addr - bpf_core_field_offset(struct srcu_notifier_head, mutex);
-	else
-		head = addr - bpf_core_field_offset(struct blocking_notifier_head, rwsem);
-	if (targ_head)
-		return head == targ_head ? head : 0;
-	kind = bpf_map_lookup_elem(&watched_heads, &head);
-	if (!kind || *kind != (mutex ? CS_KIND_SRCU : CS_KIND_BLOCKING))
-		return 0;
-	return head;
+	return count_acquired(head, kind, CS_LOCK_WRITE);
 }
 
-/* Is this lock the rwsem or mutex of a chain being watched? */
-static __always_inline bool lock_watched(void *lock)
+static __always_inline int handle_call_end(void *head, int kind, int type, int nr_calls)
 {
-	__u64 addr = (__u64)lock;
-
-	if (targ_head)
-		return addr == targ_head +
-			bpf_core_field_offset(struct blocking_notifier_head, rwsem) ||
-		       addr == targ_head +
-			bpf_core_field_offset(struct srcu_notifier_head, mutex);
-	return bpf_map_lookup_elem(&watched_locks, &addr);
-}
-
-static __always_inline int handle_contention_begin(void *lock, unsigned int flags)
-{
-	struct cs_lt_key key = {};
-	__u64 now;
-
-	/* only sleeping rwsems and mutexes can be a notifier chain's lock */
-	if (!(flags & CS_LCB_F_MUTEX) &&
-	    (!(flags & (CS_LCB_F_READ | CS_LCB_F_WRITE)) ||
-	     (flags & (CS_LCB_F_SPIN | CS_LCB_F_PERCPU))))
-		return 0;
-	if (targ_probes) {
-		if (!lock_head(lock, flags & CS_LCB_F_MUTEX))
-			return 0;
-	} else if (!lock_watched(lock)) {
+	/* enum notifier_call_type: 2 is the rollback pass of a robust call */
+	if (kind != CS_KIND_BLOCKING || type == 2 || nr_calls <= 0) {
+		chain_lock_learn((__u64)head, kind);	/* an SRCU chain: its mutex */
 		return 0;
 	}
-	key.task = (__u64)bpf_get_current_task();
-	key.lock = (__u64)lock;
-	now = bpf_ktime_get_ns();
-	if (targ_probes) {
-		/* our core: a mutex (srcu) is only taken to (un)register: write */
-		__u32 op = (flags & CS_LCB_F_MUTEX) ? CS_LOCK_WRITE | CS_LOCK_MUTEX :
-			   (flags & CS_LCB_F_READ) ? CS_LOCK_READ : CS_LOCK_WRITE;
-
-		bpf_map_update_elem(&lt_op, &key, &op, BPF_NOEXIST);
-	}
-	/*
-	 * A mutex reports begin twice (optimistic spin, then sleep) and end
-	 * once: keep the first timestamp.
-	 */
-	bpf_map_update_elem(&lt_begin, &key, &now, BPF_NOEXIST);
-	return 0;
+	return count_acquired(head, kind, CS_LOCK_READ);
 }
 
 static __always_inline int handle_contention_end(void *lock)
 {
-	struct cs_lt_key key = {};
-	__u64 *ts, ns;
+	struct cs_lt_val lt;
 
-	if (!targ_probes && !lock_watched(lock))
-		return 0;
-	key.task = (__u64)bpf_get_current_task();
-	key.lock = (__u64)lock;
-	ts = bpf_map_lookup_elem(&lt_begin, &key);
-	if (!ts)
-		return 0;	/* (probes mode: also every lock not watched) */
-	ns = bpf_ktime_get_ns() - *ts;
-	bpf_map_delete_elem(&lt_begin, &key);
-	if (targ_probes) {
-		__u32 *opp = bpf_map_lookup_elem(&lt_op, &key), op;
-		bool mutex;
-		__u64 head;
-
-		if (!opp)
-			return 0;
-		op = *opp;
-		bpf_map_delete_elem(&lt_op, &key);
-		mutex = op & CS_LOCK_MUTEX;
-		head = lock_head(lock, mutex);
-		if (head)
-			record_wait((void *)head, lock, mutex ? CS_KIND_SRCU : CS_KIND_BLOCKING,
-				    op & ~CS_LOCK_MUTEX, ns ? ns : 1);
-		return 0;
-	}
-	bpf_map_update_elem(&lt_done, &key, &ns, BPF_ANY);
+	if (chain_lock_end(lock, &lt))
+		record_wait(&lt);
 	return 0;
 }
 
-SEC("tp_btf/notifier_lock_wait")
-int BPF_PROG(lock_wait_btf, void *head, void *lock, enum notifier_chain_kind kind,
-	     enum notifier_lock_op op, u64 wait_ns)
-{
-	return handle_lock_wait(head, lock, kind, op, wait_ns);
+#define CS_MEMBER_PROGS(ev)							\
+SEC("tp_btf/" #ev)								\
+int BPF_PROG(ev##_btf, void *cb, void *head, struct notifier_block *nb,	\
+	     int priority, enum notifier_chain_kind kind, int err)		\
+{										\
+	return handle_member(head, kind);					\
+}										\
+										\
+SEC("raw_tp/" #ev)								\
+int BPF_PROG(ev##_raw, void *cb, void *head, struct notifier_block *nb,	\
+	     int priority, enum notifier_chain_kind kind, int err)		\
+{										\
+	return handle_member(head, kind);					\
 }
 
-SEC("raw_tp/notifier_lock_wait")
-int BPF_PROG(lock_wait_raw, void *head, void *lock, enum notifier_chain_kind kind,
-	     enum notifier_lock_op op, u64 wait_ns)
+CS_MEMBER_PROGS(notifier_register)
+CS_MEMBER_PROGS(notifier_unregister)
+CS_MEMBER_PROGS(notifier_register_error)
+CS_MEMBER_PROGS(notifier_unregister_error)
+
+SEC("tp_btf/notifier_call_end")
+int BPF_PROG(call_end_btf, void *head, enum notifier_chain_kind kind, unsigned long val,
+	     int nr_to_call, enum notifier_call_type type, int ret, int nr_calls)
 {
-	return handle_lock_wait(head, lock, kind, op, wait_ns);
+	return handle_call_end(head, kind, type, nr_calls);
+}
+
+SEC("raw_tp/notifier_call_end")
+int BPF_PROG(call_end_raw, void *head, enum notifier_chain_kind kind, unsigned long val,
+	     int nr_to_call, enum notifier_call_type type, int ret, int nr_calls)
+{
+	return handle_call_end(head, kind, type, nr_calls);
 }
 
 SEC("tp_btf/contention_begin")
 int BPF_PROG(contention_begin_btf, void *lock, unsigned int flags)
 {
-	return handle_contention_begin(lock, flags);
+	return chain_lock_begin(lock, flags);
 }
 
 SEC("raw_tp/contention_begin")
 int BPF_PROG(contention_begin_raw, void *lock, unsigned int flags)
 {
-	return handle_contention_begin(lock, flags);
+	return chain_lock_begin(lock, flags);
 }
 
 SEC("tp_btf/contention_end")

@@ -21,8 +21,10 @@
  *    kernel. They write the same records, with what the API cannot tell
  *    as the tracepoints' "unknown": nr_to_call -1 on plain and robust
  *    passes (every caller of the API passes -1, so that is also what our
- *    core records); no lock waits. Passes of a chain whose callbacks are
- *    not all attached yet are no events there (counted instead).
+ *    core records). Passes of a chain whose callbacks are not all
+ *    attached yet are no events there (counted instead).
+ * Lock waits come from lock:contention_begin/end in both modes
+ * (lock_contention_*, below).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -31,6 +33,7 @@
 
 #include "record.h"
 #include "chainscope.bpf.h"
+#include "chain_lock.bpf.h"
 #include "exec_ctx.bpf.h"
 
 /* e->ctx is cs_exec_ctx()'s value: the file format must not drift from it */
@@ -163,8 +166,10 @@ static __always_inline int rec_member(__u16 type, void *cb, void *head,
 				      struct notifier_block *nb, int priority,
 				      int kind, int err)
 {
-	struct cs_rec_event *e = rec_cb_start(type, cb, head, nb, priority, kind);
+	struct cs_rec_event *e;
 
+	chain_lock_learn((__u64)head, kind);
+	e = rec_cb_start(type, cb, head, nb, priority, kind);
 	if (!e)
 		return 0;
 	e->ret = err;
@@ -276,8 +281,10 @@ int BPF_PROG(rec_call_end, void *head, enum notifier_chain_kind kind,
 	     unsigned long val, int nr_to_call, enum notifier_call_type type, int ret,
 	     int nr_calls)
 {
-	struct cs_rec_event *e = rec_start(CS_REC_CALL_END, head, kind);
+	struct cs_rec_event *e;
 
+	chain_lock_learn((__u64)head, kind);
+	e = rec_start(CS_REC_CALL_END, head, kind);
 	if (!e)
 		return 0;
 	e->val = val;
@@ -289,17 +296,37 @@ int BPF_PROG(rec_call_end, void *head, enum notifier_chain_kind kind,
 	return 0;
 }
 
-SEC("tp_btf/notifier_lock_wait")
-int BPF_PROG(rec_lock_wait, void *head, void *lock, enum notifier_chain_kind kind,
-	     enum notifier_lock_op op, u64 wait_ns)
-{
-	struct cs_rec_event *e = rec_start(CS_REC_LOCK_WAIT, head, kind);
+/* --- lock waits, both modes ------------------------------------------------ */
 
+/*
+ * CS_REC_LOCK_WAIT: one contended acquisition of a watched chain's rwsem
+ * or mutex (bpf/chain_lock.bpf.h), at its lock:contention_end: `lock`,
+ * `lock_op`, `duration_ns` = the wait (at least 1). Uncontended
+ * acquisitions are no events. Tracepoints mode learns the heads from the
+ * notifier events (rec_member(), rec_call_end()).
+ */
+SEC("tp_btf/contention_begin")
+int BPF_PROG(lock_contention_begin, void *lock, unsigned int flags)
+{
+	if (stopping)
+		return 0;
+	return chain_lock_begin(lock, flags);
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(lock_contention_end, void *lock, int ret)
+{
+	struct cs_rec_event *e;
+	struct cs_lt_val lt;
+
+	if (!chain_lock_end(lock, &lt))
+		return 0;
+	e = rec_start(CS_REC_LOCK_WAIT, (void *)lt.head, lt.kind);
 	if (!e)
 		return 0;
 	e->lock = (__u64)lock;
-	e->lock_op = op;
-	e->duration_ns = wait_ns;
+	e->lock_op = lt.op;
+	e->duration_ns = lt.ts;
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

@@ -25,7 +25,7 @@ enum cs_rec_type {
 	CS_REC_STOP,			/* notifier_stop */
 	CS_REC_CALL_BEGIN,		/* notifier_call_begin */
 	CS_REC_CALL_END,		/* notifier_call_end */
-	CS_REC_LOCK_WAIT,		/* notifier_lock_wait */
+	CS_REC_LOCK_WAIT,		/* a contended chain lock (lock:contention_*) */
 	CS_REC_LOSS,			/* in-stream loss marker (version 2) */
 	CS_REC_SNAPSHOT,		/* a chain's membership, walked (version 3) */
 	CS_REC_MAX,
@@ -74,8 +74,8 @@ struct cs_rec_event {
 	__u64 cb;		/* callback (membership, run, return, stop) */
 	__u64 nb;		/* notifier_block (same events) */
 	__u64 val;		/* event value (run, return, stop, call_*) */
-	__u64 lock;		/* lock_wait: the rwsem/mutex */
-	__u64 duration_ns;	/* return: duration_ns; lock_wait: wait_ns */
+	__u64 lock;		/* lock wait: the rwsem/mutex */
+	__u64 duration_ns;	/* return: duration_ns; lock wait: the wait (lock:contention_*) */
 	__u32 pid;		/* thread id */
 	__u32 cpu;
 	__s32 priority;		/* membership, run, return, stop */
@@ -85,7 +85,7 @@ struct cs_rec_event {
 	__u16 type;		/* enum cs_rec_type */
 	__u8 kind;		/* enum notifier_chain_kind */
 	__u8 call_type;		/* call_*: enum notifier_call_type */
-	__u8 lock_op;		/* lock_wait: enum notifier_lock_op */
+	__u8 lock_op;		/* lock wait: CS_LOCK_READ, CS_LOCK_WRITE */
 	__u8 ctx;		/* execution context: task, softirq, hardirq, NMI */
 	__u8 reason;		/* loss: enum cs_rec_loss_reason */
 	__u8 __pad;

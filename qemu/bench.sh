@@ -14,8 +14,8 @@
 #                  disasm, size (default all). The report is always
 #                  written, from whatever DIR/<kernel>/runs holds.
 #     -e LIST      extensions to run with part ext, comma list of:
-#                  tracing_cost, attach_time, recorder_throughput (default
-#                  all)
+#                  tracing_cost, attach_time, recorder_throughput,
+#                  contention_cost (default all)
 #     -k VAR=DIR   boot the kernel artifacts in DIR (kernel/build.sh
 #                  layout, e.g. a copy of its out dir with a rebuilt
 #                  extra/cs_bench.ko) for variant VAR instead of building
@@ -48,7 +48,10 @@
 #               fentry/fexit per callback, kprobe/kretprobe per callback
 #               (icount, -smp 1);
 #               recorder_throughput: events/s chainscope record keeps
-#               without loss (plain TCG, -smp 2). Output: DIR/ext/NAME/
+#               without loss (plain TCG, -smp 2); contention_cost:
+#               chainscope contention attached in tracepoints and probes
+#               mode vs not (calls, (un)registrations) and what it saw
+#               of a callers + writer run (icount, -smp 1). Output: DIR/ext/NAME/
 #               (result.json, runs/, runs.tsv). CS_BENCH_REC_RATES=LIST
 #               overrides the chain calls/s tried by the latter.
 #   disasm      the notifier functions of both shipped kernels, from
@@ -74,7 +77,7 @@ log() { echo "[$(date +%H:%M:%S)] bench.sh: $*" >&2; }
 
 SMOKE=0 DOCS=0 OUT='' NICOUNT=2 NCONT=5 PARTS=icount,contention,ext,disasm,size
 KERNELS=${CS_KERNEL:-6.1,6.12}
-EXTENSIONS="tracing_cost attach_time recorder_throughput"
+EXTENSIONS="tracing_cost attach_time recorder_throughput contention_cost"
 declare -A ART=()
 ARGS="$*"
 case " $ARGS " in *" --smoke "*) SMOKE=1 ;; esac
@@ -290,6 +293,18 @@ ext_recorder_throughput() {
 		"csbench.stages=recorder csbench.rates=$EXT_REC_RATES csbench.rn=4 csbench.rms=2000 csbench.rbuf=1"
 	python3 "$HERE/bench_report.py" --ext recorder_throughput "$1" ||
 		die "bench_report.py --ext recorder_throughput failed"
+}
+
+# (5) Lock waits: chainscope contention takes them from
+# lock:contention_begin/end in both modes. One icount boot (-smp 1): the
+# blocking chain's call loop and blocking/SRCU (un)registrations with no
+# tracer, with contention in tracepoints mode and in probes mode, then
+# a callers + writer run per mode and what contention saw of it.
+ext_contention_cost() {
+	ext_boot "$1" contcost chainscope 1 900 "$ICOUNT_QEMU" \
+		"csbench.stages=contcost csbench.tsizes=1,16 csbench.cn=16 csbench.cms=200"
+	python3 "$HERE/bench_report.py" --ext contention_cost "$1" ||
+		die "bench_report.py --ext contention_cost failed"
 }
 
 part_ext() {

@@ -62,6 +62,8 @@ EXT_SECTIONS = [
     ("attach_time", "(3) Attach time for 10, 100 and 1000 watched callbacks: "
      "kprobe.multi vs fentry/fexit vs kprobe per callback", "ext_attach_time"),
     ("recorder_throughput", "(4) Recorder throughput", "ext_recorder_throughput"),
+    ("contention_cost", "(5) Lock waits from lock:contention_*: what "
+     "`chainscope contention` costs and answers", "ext_contention_cost"),
 ]
 
 

@@ -19,6 +19,12 @@
 #                                     (icount, -smp 1; needs CS_GUEST_BINS)
 #                         recorder:   chainscope record against a paced
 #                                     load of rising rate (plain TCG -smp 2)
+#                         contcost:   chainscope contention attached
+#                                     (tracepoints, probes) vs not: calls,
+#                                     (un)registrations, then what it saw
+#                                     of a contend run (icount, -smp 1;
+#                                     needs CS_GUEST_BINS; tsizes, chunks,
+#                                     reps, cn, cms)
 #                         Add a stage by adding a function stage_NAME.
 #   csbench.kinds=LIST    chain kinds [atomic,blocking,raw,srcu]
 #   csbench.sizes=LIST    callbacks per chain [0,1,4,16,64,256,1024]
@@ -309,6 +315,54 @@ stage_attachtime() {
 			done
 		done
 		r=$((r + 1))
+	done
+}
+
+# Lock waits' cost and answer: for each mode (no tracer, chainscope
+# contention in tracepoints mode on every chain, in probes mode on the
+# blocking chain), the blocking chain's call loop and blocking and SRCU
+# (un)registrations with the tracer attached ("mode=M" appended); then,
+# per traced mode, a fresh tracer over one "contend 2 1 CN CMS" run and a
+# line "ccanswer mode=M rd_acq= rd_cont= wr_acq= wr_cont= wr_max_us= top="
+# from its output (acquisitions: tracepoints mode only).
+cc_field() { # cc_field LINE NAME: NAME=value of a contention header line
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2[=~]\([0-9]*\).*/\1/p" | head -n 1
+}
+stage_contcost() {
+	command -v chainscope > /dev/null || fail "no chainscope binary (CS_GUEST_BINS)"
+	for mode in off tracepoints probes; do
+		case $mode in
+		off) ;;
+		tracepoints) tracer_start "cc-$mode" chainscope contention --mode tracepoints -u ;;
+		probes) tracer_start "cc-$mode" chainscope contention --mode probes -u \
+			-c cs_bench_blocking ;;
+		esac
+		for n in $(list "$TSIZES"); do
+			bench "call blocking $n $CHUNKS" "mode=$mode"
+			bench "reg blocking $n $REPS" "mode=$mode"
+			bench "reg srcu $n $REPS" "mode=$mode"
+		done
+		tracer_stop
+		[ "$mode" = off ] && continue
+		echo reset > "$CTL" || fail "cs_bench reset failed"
+		if [ "$mode" = tracepoints ]; then
+			tracer_start "cca-$mode" chainscope contention --mode tracepoints -u \
+				-c cs_bench_blocking
+		else
+			tracer_start "cca-$mode" chainscope contention --mode probes -u \
+				-c cs_bench_blocking
+		fi
+		bench "contend 2 1 $CN $CMS" "mode=$mode"
+		tracer_stop
+		o=$OUT/cca-$mode.out
+		rd=$(grep '^chain: cs_bench_blocking (blocking) op: read ' "$o" | head -n 1)
+		wr=$(grep '^chain: cs_bench_blocking (blocking) op: write ' "$o" | head -n 1)
+		top=$(awk '/^  top waiters:/ { getline; print $1; exit }' "$o")
+		echo "ccanswer mode=$mode rd_acq=$(cc_field "$rd" acquisitions) rd_cont=$(cc_field "$rd" contended)" \
+			"wr_acq=$(cc_field "$wr" acquisitions) wr_cont=$(cc_field "$wr" contended)" \
+			"wr_max_us=$(cc_field "$wr" max) top=${top:-none}" >> "$RES"
+		echo reset > "$CTL" || fail "cs_bench reset failed"
+		echo "bench: contcost $mode done"
 	done
 }
 

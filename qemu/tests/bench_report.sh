@@ -161,6 +161,48 @@ for c in "no-lines|no attach lines|call kind=atomic n=1 iters=1 ovh=0 ns=1 mode=
 	fi
 done
 
+# --- contention_cost: x off per mode, what contention answered -------------
+# call: ns per call = (ns - ovh) / iters, minimum; reg/unreg: median of
+# (ns - ovh). off: call 1000, reg 400, unreg 600; tracepoints: call
+# 1100 (x1.1), reg 440 (x1.1); probes: the same as off (x1).
+C=$TMP/cc
+CR=$C/runs/contcost/guest/bench/results.txt
+ccall() { echo "call kind=blocking n=16 iters=10 ovh=100 ns=$(($2 * 10 + 100)),$(($2 * 10 + 500)) mode=$1"; }
+creg() { echo "reg kind=blocking n=16 reps=3 ovh=0 reg_ns=$2,$2,$(($2 * 9)) unreg_ns=$3,1,$3 mode=$1"; }
+results "$CR" "$(ccall off 1000)" "$(creg off 400 600)" \
+	"$(ccall tracepoints 1100)" "$(creg tracepoints 440 600)" \
+	"$(ccall probes 1000)" "$(creg probes 400 600)" \
+	"contend callers=2 writer=1 n=16 ms=200 elapsed_ns=1 calls=30,12 writes=7 mode=tracepoints" \
+	"ccanswer mode=tracepoints rd_acq=42 rd_cont=3 wr_acq=14 wr_cont=5 wr_max_us=900 top=cs_bench_w" \
+	"contend callers=2 writer=1 n=16 ms=200 elapsed_ns=1 calls=20,20 writes=6 mode=probes" \
+	"ccanswer mode=probes rd_acq= rd_cont=2 wr_acq= wr_cont=4 wr_max_us=800 top=cs_bench_w"
+run python3 "$REPORT" --ext contention_cost "$C"
+if [ "$rc" = 0 ]; then
+	pass cc.parses
+	expect_eq cc.call-off "$C" '[p["off_ns"] for p in r["raw"]["points"] if p["op"] == "call"][0]' 1000
+	expect_eq cc.call-tp "$C" '[p["tracepoints_x_off"] for p in r["raw"]["points"] if p["op"] == "call"][0]' 1.1
+	expect_eq cc.reg-tp "$C" '[p["tracepoints_x_off"] for p in r["raw"]["points"] if p["op"] == "reg"][0]' 1.1
+	expect_eq cc.unreg-probes "$C" '[p["probes_x_off"] for p in r["raw"]["points"] if p["op"] == "unreg"][0]' 1
+	expect_eq cc.cell "$C" '[x for x in r["rows"] if x[0] == "call blocking"][0][3]' '1,100.0 (x1.100)'
+	expect_eq cc.answer-calls "$C" 'r["raw"]["answers"]["tracepoints"]["calls"]' 42
+	expect_eq cc.answer-probes "$C" 'r["raw"]["answers"]["probes"]["wr_cont"]' 4
+	if grep -q 'read acquisitions 42 (cs_bench calls: 42)' "$C/result.json"; then
+		pass cc.answer-note
+	else
+		fail cc.answer-note "$(cat "$C/result.json")"
+	fi
+else
+	fail cc.parses "exit $rc: $err"
+fi
+# a line without its mode is an error
+results "$CR" "$(ccall off 1000)" "call kind=blocking n=16 iters=10 ovh=100 ns=1100"
+run python3 "$REPORT" --ext contention_cost "$C"
+if [ "$rc" != 0 ] && grep -q 'no or unknown mode' <<<"$err"; then
+	pass cc.no-mode
+else
+	fail cc.no-mode "exit $rc: $err"
+fi
+
 # --- both render in bench.md without core runs (qemu/bench.sh -s ext) ----
 D=$TMP/full
 mkdir -p "$D/ext"

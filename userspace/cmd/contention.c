@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * chainscope contention: how long blocking and SRCU notifier chains wait
- * for their lock (notifier:notifier_lock_wait), per chain and lock op,
- * cross-checked against lock:contention_begin/end, with the top waiters.
+ * for their lock (lock:contention_begin/end on the chains' rwsems and
+ * mutexes, bpf/contention.bpf.c), per chain and lock op, with the top
+ * waiters; in tracepoints mode out of how many acquisitions.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,12 +31,14 @@ static const char doc[] =
 "Summarize how long notifier chains wait for their lock.\n"
 "\n"
 "Blocking chains take an rwsem (read to call, write to (un)register),\n"
-"SRCU chains a mutex to (un)register. Per chain and op: a log2 histogram\n"
-"of the wait, how many acquisitions had to wait (contended), max, and\n"
-"what lock:contention_begin/end saw for the same acquisitions; per chain\n"
-"the top " "5" " waiting threads by total wait. --mode probes (any 5.19+\n"
-"kernel): from lock:contention_begin/end alone, on the locks of -c or of\n"
-"the well-known heads; contended acquisitions only.\n"
+"SRCU chains a mutex to (un)register. The waits come from\n"
+"lock:contention_begin/end on those locks (Linux 5.19+), in both modes.\n"
+"Per chain and op: a log2 histogram of the contended acquisitions' waits,\n"
+"how many (contended), max; per chain the top " "5" " waiting threads by\n"
+"total wait. Tracepoints mode (our kernel) also counts every acquisition\n"
+"(acquisitions=) from the notifier events and watches every blocking and\n"
+"SRCU chain they name; probes mode watches the chain of -c or the\n"
+"well-known ones, and sees contended acquisitions only.\n"
 "\v"
 CS_EXIT_DOC
 "\n"
@@ -119,13 +122,14 @@ static void print_waiters(const struct cs_waiter_entry *w, int n, __u64 head)
 }
 
 static int print_interval(struct cs_cont *ct, const struct ksyms *ks,
-			  bool lock_tps, struct cs_health *seen)
+			  struct cs_health *seen)
 {
 	const char *unit = cs_units_suffix(env.c.units);
 	struct cs_cont_sample smp;
 	struct cs_cont_entry *ce;
 	struct cs_waiter_entry *we;
 	int nc, nw, i, err = 0;
+	bool tps = env.c.mode == CS_MODE_TRACEPOINTS;
 	json_object *root, *locks, *tops = NULL;
 	char head[CS_SYMSTR_LEN], lock[CS_SYMSTR_LEN];
 	struct cs_summary s;
@@ -143,12 +147,13 @@ static int print_interval(struct cs_cont *ct, const struct ksyms *ks,
 		root = cs_json_root("contention", env.c.units);
 		cs_pm_json_mode(&env.c, root);
 		cs_report_health(&health, seen, false, root);
-		json_object_object_add(root, "lock_tracepoints", json_object_new_boolean(lock_tps));
+		/* tracepoints mode: "acquisitions" per lock; probes mode: none */
+		json_object_object_add(root, "acquisitions", json_object_new_boolean(tps));
 		locks = json_object_new_array();
 		tops = json_object_new_array();
 		for (i = 0; i < nc; i++) {
 			const struct cs_cont_val *v = &ce[i].val;
-			json_object *o = json_object_new_object(), *lt;
+			json_object *o = json_object_new_object();
 
 			cs_json_sym(o, "chain", ks, ce[i].key.head);
 			json_object_object_add(o, "kind", json_object_new_string(cs_kind_name(v->kind)));
@@ -156,19 +161,11 @@ static int print_interval(struct cs_cont *ct, const struct ksyms *ks,
 			cs_json_sym(o, "lock", ks, v->lock);
 			cs_summarize(v->slots, v->count, v->max_ns, env.c.units, &s);
 			cs_json_summary(o, &s, v->sum_ns, v->max_ns, env.c.units);
-			json_object_object_add(o, "contended", json_object_new_uint64(v->contended));
+			json_object_object_add(o, "contended", json_object_new_uint64(v->count));
+			if (tps)
+				json_object_object_add(o, "acquisitions",
+						       json_object_new_uint64(v->acquired));
 			json_object_object_add(o, "histogram", cs_json_hist(v->slots, CS_MAX_SLOTS));
-			if (lock_tps && env.c.mode == CS_MODE_TRACEPOINTS) {
-				lt = json_object_new_object();
-				json_object_object_add(lt, "count", json_object_new_uint64(v->lt_count));
-				json_object_object_add(lt, "sum",
-						       json_object_new_uint64(cs_ns_to_units(v->lt_sum_ns, env.c.units)));
-				json_object_object_add(lt, "max",
-						       json_object_new_uint64(cs_ns_to_units(v->lt_max_ns, env.c.units)));
-				json_object_object_add(lt, "sum_ns", json_object_new_uint64(v->lt_sum_ns));
-				json_object_object_add(lt, "max_ns", json_object_new_uint64(v->lt_max_ns));
-				json_object_object_add(o, "lock_tracepoint", lt);
-			}
 			json_object_array_add(locks, o);
 			if (i == nc - 1 || ce[i + 1].key.head != ce[i].key.head) {
 				json_object *t = json_object_new_object();
@@ -188,24 +185,24 @@ static int print_interval(struct cs_cont *ct, const struct ksyms *ks,
 	if (env.c.interval)
 		cs_print_time_header();
 	if (!nc)
-		printf("no notifier chain lock was taken\n");
+		printf(tps ? "no notifier chain lock was taken\n"
+			   : "no notifier chain lock was contended\n");
 	for (i = 0; i < nc; i++) {
 		const struct cs_cont_val *v = &ce[i].val;
+		char acq[40] = "";
 
 		cs_summarize(v->slots, v->count, v->max_ns, env.c.units, &s);
 		ksyms__format(ks, ce[i].key.head, head, sizeof(head));
 		ksyms__format(ks, v->lock, lock, sizeof(lock));
-		printf("\nchain: %s (%s) op: %s lock: %s  count=%llu contended=%llu "
+		if (tps)
+			snprintf(acq, sizeof(acq), "acquisitions=%llu ",
+				 (unsigned long long)v->acquired);
+		printf("\nchain: %s (%s) op: %s lock: %s  %scontended=%llu "
 		       "max=%llu%s p50~%llu%s p99~%llu%s\n",
 		       head, cs_kind_name(v->kind), op_name(ce[i].key.op), lock,
-		       s.count, (unsigned long long)v->contended, s.max, unit,
-		       s.p50, unit, s.p99, unit);
-		print_log2_hist(v->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
-		if (lock_tps && env.c.mode == CS_MODE_TRACEPOINTS)
-			printf("  lock tracepoint saw %llu contended acquisitions totaling "
-			       "%llu%s (max %llu%s)\n", (unsigned long long)v->lt_count,
-			       cs_ns_to_units(v->lt_sum_ns, env.c.units), unit,
-			       cs_ns_to_units(v->lt_max_ns, env.c.units), unit);
+		       acq, s.count, s.max, unit, s.p50, unit, s.p99, unit);
+		if (s.count)
+			print_log2_hist(v->slots, CS_MAX_SLOTS, cs_units_name(env.c.units));
 		if (i == nc - 1 || ce[i + 1].key.head != ce[i].key.head)
 			print_waiters(we, nw, ce[i].key.head);
 	}
@@ -232,8 +229,7 @@ static int interval_one(void *ctx)
 {
 	struct interval *iv = ctx;
 
-	return print_interval(iv->ct, cs_cont_ksyms(iv->ct), cs_cont_lock_tps(iv->ct),
-			      &iv->seen);
+	return print_interval(iv->ct, cs_cont_ksyms(iv->ct), &iv->seen);
 }
 
 int cmd_contention(int argc, char **argv)

@@ -290,7 +290,6 @@ static int rec_startup(struct rec_run *r)
 		{ "notifier_stop", 8 },
 		{ "notifier_call_begin", 5 },
 		{ "notifier_call_end", 7 },
-		{ "notifier_lock_wait", 5 },
 	};
 	size_t i;
 	int err;
@@ -338,7 +337,7 @@ static int rec_open(struct rec_run *r)
 			return err;
 	}
 	err = rec_prog_load(&r->skel, env.cmd, env.c.verbose, r->probes, env.buf_mib,
-			    r->ks_start);
+			    r->ks_start, r->heads, r->kinds, env.nr_chains);
 	if (err)
 		return err;
 	/* the chain walker, for the snapshots (without it: none, and a warning) */
@@ -375,7 +374,9 @@ static int rec_begin(struct rec_run *r)
 		};
 
 		r->pm = cs_pm_start(r->skel->obj, r->ks_start, &o);
-		return r->pm ? CS_EXIT_OK : CS_EXIT_ERROR;
+		if (!r->pm)
+			return CS_EXIT_ERROR;
+		return rec_prog_attach_locks(r->skel, env.cmd);
 	}
 	return rec_prog_attach_tracepoints(r->skel, env.cmd);
 }
@@ -386,7 +387,8 @@ static int rec_go(struct rec_run *r)
 	cs_setup_signals();
 	warn("Tracing notifier events into %s (mode %s: %s)... %s\n", r->out_name,
 	     cs_mode_name(r->c.mode), r->probes ? "fentry/fexit on the chain API, "
-	     "kprobe.multi on the callbacks" : "tp_btf programs",
+	     "kprobe.multi on the callbacks, lock:contention_* on the chain locks" :
+	     "tp_btf programs, lock:contention_* on the chain locks",
 	     env.command ? "Until the command exits or Ctrl-C." :
 	     env.duration ? "Until -d expires or Ctrl-C." : "Hit Ctrl-C to end.");
 	if (env.duration)

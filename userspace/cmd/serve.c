@@ -232,10 +232,10 @@ static int live_setup(void *ctx, const struct ksyms *ks)
 }
 
 /*
- * Lock waits come from contention's programs, loaded beside latency's
- * where they work: notifier_lock_wait (tracepoints mode) or
- * lock:contention_begin/end (probes mode). Without them, or if they fail
- * to load, serve goes on without lock waits (a warning).
+ * Lock waits come from contention's programs, loaded beside latency's:
+ * lock:contention_begin/end on the chains' locks, in both modes (the
+ * contended acquisitions). Without them, or if they fail to load, serve
+ * goes on without lock waits (a warning).
  */
 static void start_locks(struct live *l)
 {
@@ -245,10 +245,9 @@ static void start_locks(struct live *l)
 		.head = l->nr_heads == 1 ? l->heads[0] : 0,
 	};
 
-	if (env.c.mode == CS_MODE_TRACEPOINTS ? !cs_btf_has_tp("notifier_lock_wait", 5)
-					      : !cs_cont_has_lock_tps()) {
-		warn("%s: warning: no lock waits: the kernel has no notifier_lock_wait "
-		     "(or lock:contention_begin/end in probes mode)\n", env.c.cmd);
+	if (!cs_cont_has_lock_tps()) {
+		warn("%s: warning: no lock waits: the kernel has no "
+		     "lock:contention_begin/end (Linux 5.19+)\n", env.c.cmd);
 		return;
 	}
 	if (cs_cont_start(&run, &l->ct))

@@ -316,7 +316,8 @@ int cs_om_write(FILE *f, const struct cs_om_set *s)
 	}
 
 	family(f, "chainscope_lock_wait_seconds", "histogram",
-	       "Time spent waiting for a notifier chain's lock, per op (read, write).");
+	       "Time spent waiting for a notifier chain's lock by the acquisitions "
+	       "that found it taken (lock:contention_begin/end), per op (read, write).");
 	for (i = 0; i < s->nr_locks; i++) {
 		struct lock_arg a = { &s->locks[i], !lrep || lrep[i] };
 		char o[16];

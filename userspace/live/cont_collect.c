@@ -48,8 +48,7 @@ struct cs_cont {
 	struct cs_gen_map waits_gen, waiters_gen;
 	struct ksyms *own_ks;		/* read here (no run->ks), else NULL */
 	const struct ksyms *ks;
-	bool lock_tps;
-	char how[160];
+	char how[224];
 };
 
 int cs_cont_drain(struct cs_cont *ct, struct cs_cont_sample *smp)
@@ -86,30 +85,47 @@ int cs_cont_drain(struct cs_cont *ct, struct cs_cont_sample *smp)
 	return 0;
 }
 
-static void pick_programs(const struct cs_common *c, struct contention_bpf *skel, bool btf,
-			  bool lock_tps)
+/*
+ * Both modes: lock:contention_begin/end. Tracepoints mode: the notifier
+ * events too (heads learned, acquisitions counted).
+ */
+static void pick_programs(const struct cs_common *c, struct contention_bpf *skel, bool btf)
 {
 	bool tps = c->mode == CS_MODE_TRACEPOINTS;
+	struct bpf_program *p;
 
-	bpf_program__set_autoload(skel->progs.lock_wait_btf, tps && btf);
-	bpf_program__set_autoload(skel->progs.lock_wait_raw, tps && !btf);
-	bpf_program__set_autoload(skel->progs.contention_begin_btf, lock_tps && btf);
-	bpf_program__set_autoload(skel->progs.contention_begin_raw, lock_tps && !btf);
-	bpf_program__set_autoload(skel->progs.contention_end_btf, lock_tps && btf);
-	bpf_program__set_autoload(skel->progs.contention_end_raw, lock_tps && !btf);
+	bpf_object__for_each_program(p, skel->obj) {
+		const char *name = bpf_program__name(p);
+		size_t len = strlen(name);
+		bool is_btf = len > 4 && !strcmp(name + len - 4, "_btf");
+
+		bpf_program__set_autoload(p, is_btf == btf &&
+					  (tps || !strncmp(name, "contention_", 11)));
+	}
 }
 
-/*
- * probes mode without -c: the blocking and SRCU heads of the curated
- * table (cs_chain_known_heads()). Returns how many, or -1.
- */
-static int watch_known_heads(const struct cs_common *c, struct contention_bpf *skel,
-			     const struct ksyms *ks)
+int cs_cont_watch_heads(int fd, const char *cmd, const struct ksyms *ks, const __u64 *heads,
+			const int *kinds, int nr)
 {
-	int fd = bpf_map__fd(skel->maps.watched_heads);
 	struct cs_chain *known = NULL;
-	int i, n, nr = 0;
+	int i, n, watched = 0;
 
+	if (nr) {
+		for (i = 0; i < nr; i++) {
+			__u32 kind = kinds[i] == CS_KIND_ANY ? CS_LOCK_KIND_ANY : (__u32)kinds[i];
+
+			if (kinds[i] != CS_KIND_ANY && kind != CS_KIND_BLOCKING &&
+			    kind != CS_KIND_SRCU)
+				continue;	/* raw and atomic chains take no sleeping lock */
+			if (bpf_map_update_elem(fd, &heads[i], &kind, BPF_ANY)) {
+				warn("%s: error: cannot watch chain 0x%llx: %s\n", cmd,
+				     (unsigned long long)heads[i], strerror(errno));
+				return -1;
+			}
+			watched++;
+		}
+		return watched;
+	}
 	n = cs_chain_known_heads(ks, &known);
 	for (i = 0; i < n; i++) {
 		__u32 kind = known[i].kind;
@@ -117,15 +133,15 @@ static int watch_known_heads(const struct cs_common *c, struct contention_bpf *s
 		if (kind != CS_KIND_BLOCKING && kind != CS_KIND_SRCU)
 			continue;
 		if (bpf_map_update_elem(fd, &known[i].head, &kind, BPF_ANY)) {
-			warn("%s: error: cannot watch chain %s: %s\n", c->cmd,
+			warn("%s: error: cannot watch chain %s: %s\n", cmd,
 			     known[i].name, strerror(errno));
 			free(known);
 			return -1;
 		}
-		nr++;
+		watched++;
 	}
 	free(known);
-	return nr;
+	return watched;
 }
 
 /* Open, load and attach contention.bpf.c for ct; 0, or -1 after one line */
@@ -133,11 +149,9 @@ static int cont_attach(struct cs_cont *ct, __u64 head)
 {
 	const struct cs_common *c = ct->c;
 	const struct ksyms *ks = ct->ks;
-	bool lock_tps = ct->lock_tps;
+	bool tps = c->mode == CS_MODE_TRACEPOINTS;
 	struct contention_bpf *skel;
-	char *how = ct->how;
-	size_t how_len = sizeof(ct->how);
-	int err, nr_locks;
+	int err, nr_heads, any = CS_KIND_ANY;
 	bool btf;
 
 	skel = ct->skel = contention_bpf__open();
@@ -145,20 +159,17 @@ static int cont_attach(struct cs_cont *ct, __u64 head)
 		warn("%s: error: failed to open BPF skeleton\n", c->cmd);
 		return -1;
 	}
-	skel->rodata->targ_head = head;
 	skel->rodata->targ_units = c->units;
-	skel->rodata->targ_probes = c->mode == CS_MODE_PROBES;
+	skel->rodata->targ_learn = tps && !head;
 	if (cs_map_entries()) {
 		bpf_map__set_max_entries(skel->maps.waits_0, cs_map_entries());
 		bpf_map__set_max_entries(skel->maps.waits_1, cs_map_entries());
 		bpf_map__set_max_entries(skel->maps.waiters_0, cs_map_entries());
 		bpf_map__set_max_entries(skel->maps.waiters_1, cs_map_entries());
 	}
-	if (head)	/* -c: the lock is found from the head (CO-RE offsets) */
-		bpf_map__set_max_entries(skel->maps.watched_locks, 1);
-	btf = !c->raw_tp && cs_tp_btf_usable(c->mode == CS_MODE_TRACEPOINTS ?
-						"notifier_lock_wait" : "contention_begin");
-	pick_programs(c, skel, btf, lock_tps);
+	btf = !c->raw_tp && cs_tp_btf_usable("contention_begin") &&
+	      (!tps || cs_tp_btf_usable("notifier_call_end"));
+	pick_programs(c, skel, btf);
 
 	err = contention_bpf__load(skel);
 	if (err) {
@@ -169,16 +180,18 @@ static int cont_attach(struct cs_cont *ct, __u64 head)
 	cs_gen_init(&ct->waits_gen, skel->maps.waits, skel->maps.waits_0, skel->maps.waits_1);
 	cs_gen_init(&ct->waiters_gen, skel->maps.waiters, skel->maps.waiters_0,
 		    skel->maps.waiters_1);
-	if (c->mode == CS_MODE_PROBES) {
-		nr_locks = head ? 1 : watch_known_heads(c, skel, ks);
-		if (nr_locks < 0)
-			return -1;
-		snprintf(how, how_len, "mode probes: lock:contention_begin/end on the "
-			 "locks of %d chains, contended acquisitions only", nr_locks);
-	} else {
-		snprintf(how, how_len, "mode tracepoints: %s programs",
-			 btf ? "tp_btf" : "raw_tp");
-	}
+	nr_heads = cs_cont_watch_heads(bpf_map__fd(skel->maps.watched_heads), c->cmd, ks,
+				       &head, &any, head ? 1 : 0);
+	if (nr_heads < 0)
+		return -1;
+	if (tps)
+		snprintf(ct->how, sizeof(ct->how), "mode tracepoints: %s programs, "
+			 "lock:contention_begin/end on the locks of %s; acquisitions from "
+			 "the notifier events", btf ? "tp_btf" : "raw_tp",
+			 head ? "1 chain" : "every blocking and SRCU chain seen");
+	else
+		snprintf(ct->how, sizeof(ct->how), "mode probes: lock:contention_begin/end "
+			 "on the locks of %d chains, contended acquisitions only", nr_heads);
 	err = contention_bpf__attach(skel);
 	if (err) {
 		warn("%s: error: failed to attach BPF programs: %s\n", c->cmd,
@@ -194,20 +207,24 @@ static int cont_attach(struct cs_cont *ct, __u64 head)
  */
 static int cont_startup(struct cs_cont_run *run, struct cs_cont *ct, __u64 *head)
 {
+	/* tracepoints mode: the events that count acquisitions */
 	struct cs_tp tps[] = {
-		{ "notifier_lock_wait", 5 },
+		{ "notifier_call_end", 7 },
+		{ "notifier_register", 6 },
+		{ "notifier_unregister", 6 },
+		{ "notifier_register_error", 6 },
+		{ "notifier_unregister_error", 6 },
 	};
 	struct cs_common *c = run->c;
 	int err;
 
-	err = cs_mode_startup(c, tps, 1, false);
+	err = cs_mode_startup(c, tps, sizeof(tps) / sizeof(tps[0]), false);
 	if (err)
 		return err;
-	ct->lock_tps = cs_cont_has_lock_tps();
-	if (c->mode == CS_MODE_PROBES && !ct->lock_tps) {
-		warn("%s: error: no event source: no notifier tracepoints, and probes mode "
-		     "needs lock:contention_begin/end (Linux 5.19+), which this kernel's "
-		     "BTF does not have\n", c->cmd);
+	if (!cs_cont_has_lock_tps()) {
+		warn("%s: error: no event source: contention needs "
+		     "lock:contention_begin/end (Linux 5.19+) in both modes, which this "
+		     "kernel's BTF does not have\n", c->cmd);
 		return CS_EXIT_NO_MODE;
 	}
 	ct->ks = ct->own_ks = cs_load_ksyms(c->cmd);
@@ -234,7 +251,6 @@ int cs_cont_start(struct cs_cont_run *run, struct cs_cont **out)
 	ct->c = c;
 	if (run->ks) {
 		ct->ks = run->ks;
-		ct->lock_tps = cs_cont_has_lock_tps();
 	} else {
 		err = cont_startup(run, ct, &head);
 		if (err)
@@ -246,9 +262,6 @@ int cs_cont_start(struct cs_cont_run *run, struct cs_cont **out)
 			cs_cont_stop(ct);
 			return CS_EXIT_OK;
 		}
-		if (!ct->lock_tps)
-			warn("%s: lock:contention_begin/end not in this kernel: no cross-check\n",
-			     c->cmd);
 		cs_setup_libbpf(c->verbose);
 	}
 	if (cont_attach(ct, head)) {
@@ -275,11 +288,6 @@ const char *cs_cont_how(const struct cs_cont *ct)
 const struct ksyms *cs_cont_ksyms(const struct cs_cont *ct)
 {
 	return ct->ks;
-}
-
-bool cs_cont_lock_tps(const struct cs_cont *ct)
-{
-	return ct->lock_tps;
 }
 
 void cs_cont_wait(struct cs_cont *ct)

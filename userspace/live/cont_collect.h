@@ -58,14 +58,22 @@ struct cs_cont;
 int cs_cont_start(struct cs_cont_run *run, struct cs_cont **out);
 /*
  * After the start-up probes: the kernel's BTF has lock:contention_begin/end
- * (Linux 5.19+), probes mode's source and tracepoints mode's cross-check
+ * (Linux 5.19+), the source of the lock waits in both modes
  */
 bool cs_cont_has_lock_tps(void);
-/* "mode tracepoints: tp_btf programs", ..., for the banner */
+/*
+ * Fill the watched_heads map fd of contention.bpf.c or record.bpf.c
+ * (bpf/chain_lock.bpf.h): the nr heads given, of kinds[i] (CS_KIND_ANY:
+ * whichever lock it has; raw and atomic ones are left out), or with none
+ * given the blocking and SRCU heads of the curated table. How many, or
+ * -1 (said).
+ */
+struct ksyms;
+int cs_cont_watch_heads(int fd, const char *cmd, const struct ksyms *ks, const __u64 *heads,
+			const int *kinds, int nr);
+/* "mode tracepoints: tp_btf programs, ...", for the banner */
 const char *cs_cont_how(const struct cs_cont *ct);
 const struct ksyms *cs_cont_ksyms(const struct cs_cont *ct);
-/* lock:contention_begin/end are attached too: the cross-check */
-bool cs_cont_lock_tps(const struct cs_cont *ct);
 /* Sleep one interval */
 void cs_cont_wait(struct cs_cont *ct);
 /* Swap and drain both map generations into s; 0 or -EIO, said. Free with cs_cont_sample_free(). */

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "chainscope.h"
+#include "cont_collect.h"
 #include "live.h"
 #include "probes.h"
 #include "record.h"
@@ -55,9 +56,11 @@ int rec_prog_attach_tracepoints(struct record_bpf *skel, const char *cmd)
 }
 
 int rec_prog_load(struct record_bpf **skelp, const char *cmd, bool verbose, bool probes,
-		  long buf_mib, const struct ksyms *ks)
+		  long buf_mib, const struct ksyms *ks, const __u64 *heads, const int *kinds,
+		  int nr_heads)
 {
 	struct record_bpf *skel;
+	bool locks = cs_cont_has_lock_tps();
 	int err;
 
 	cs_setup_libbpf(verbose);
@@ -76,10 +79,43 @@ int rec_prog_load(struct record_bpf **skelp, const char *cmd, bool verbose, bool
 		skel->rodata->cs_pm_die_chain = cs_pm_die_chain_addr(ks);
 	else	/* (probes mode's own maps: cs_pm_autoload()) */
 		bpf_map__set_max_entries(skel->maps.rec_pm_stacks, 1);
+	/* lock waits: both modes; tracepoints mode learns heads without -c */
+	bpf_program__set_autoload(skel->progs.lock_contention_begin, locks);
+	bpf_program__set_autoload(skel->progs.lock_contention_end, locks);
+	skel->rodata->targ_learn = !probes && !nr_heads;
+	if (!locks)
+		warn("%s: warning: no lock waits: the kernel has no "
+		     "lock:contention_begin/end (Linux 5.19+)\n", cmd);
 	err = record_bpf__load(skel);
 	if (err) {
 		warn("%s: error: failed to load BPF skeleton: %s\n", cmd, strerror(-err));
 		return CS_EXIT_ERROR;
+	}
+	if (locks && cs_cont_watch_heads(bpf_map__fd(skel->maps.watched_heads), cmd, ks,
+					 heads, kinds, nr_heads) < 0)
+		return CS_EXIT_ERROR;
+	return CS_EXIT_OK;
+}
+
+int rec_prog_attach_locks(struct record_bpf *skel, const char *cmd)
+{
+	struct bpf_program *progs[] = {
+		skel->progs.lock_contention_end, skel->progs.lock_contention_begin,
+	};
+	struct bpf_link **links[] = {
+		&skel->links.lock_contention_end, &skel->links.lock_contention_begin,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		if (!bpf_program__autoload(progs[i]))
+			continue;
+		*links[i] = bpf_program__attach(progs[i]);
+		if (!*links[i]) {
+			warn("%s: error: failed to attach %s: %s\n", cmd,
+			     bpf_program__name(progs[i]), strerror(errno));
+			return CS_EXIT_ERROR;
+		}
 	}
 	return CS_EXIT_OK;
 }
@@ -136,6 +172,12 @@ int rec_prog_stop(struct record_bpf *skel, struct ring_buffer *rb, struct cs_pm 
 		pm_notes(skel);
 		cs_pm_stop(*pm);		/* the probes' links */
 		*pm = NULL;
+	} else if (cs_read_stat(bpf_map__fd(skel->maps.stats), CS_STAT_DROPPED)) {
+		/* tracepoints mode: chain_lock_learn() found watched_heads full */
+		printf("NOTE: lock waits: %llu events named a blocking or SRCU chain "
+		       "past the %d whose locks are watched\n", (unsigned long long)
+		       cs_read_stat(bpf_map__fd(skel->maps.stats), CS_STAT_DROPPED),
+		       CS_WATCHED_LOCKS);
 	}
 	record_bpf__detach(skel);
 	/*

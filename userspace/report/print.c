@@ -121,8 +121,9 @@ void cs_report_print_text(const struct report *r)
 		(unsigned long long)t->lost, (unsigned long long)t->missed,
 		cs_trace_source_name(t->hdr.source));
 	if (t->hdr.source == CS_TRACE_SOURCE_PROBES)
-		fprintf(r->out, "NOTE: a probes recording: no lock waits, and callback "
-			"times include the probes' overhead\n");
+		fprintf(r->out, "NOTE: a probes recording: lock waits of the -c or "
+			"well-known chains only, and callback times include the probes' "
+			"overhead\n");
 	if (t->lost)
 		fprintf(r->out, "WARNING: %llu events were lost while recording\n",
 			(unsigned long long)t->lost);

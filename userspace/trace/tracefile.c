@@ -36,7 +36,7 @@ static const char *const type_names[CS_REC_MAX] = {
 	[CS_REC_STOP] = "notifier_stop",
 	[CS_REC_CALL_BEGIN] = "notifier_call_begin",
 	[CS_REC_CALL_END] = "notifier_call_end",
-	[CS_REC_LOCK_WAIT] = "notifier_lock_wait",
+	[CS_REC_LOCK_WAIT] = "lock_wait",
 	[CS_REC_LOSS] = "loss",
 	[CS_REC_SNAPSHOT] = "snapshot",
 };
@@ -243,13 +243,18 @@ static int load_records(const unsigned char *p, struct cs_trace *t, __u64 nr,
 			free(copy);
 			return -1;
 		}
-		/* probes mode loads no notifier_lock_wait program */
-		if (h->source == CS_TRACE_SOURCE_PROBES && e.type == CS_REC_LOCK_WAIT) {
+		/*
+		 * probes mode's lock waits come from lock:contention_*: only
+		 * acquisitions that waited, at least 1 ns (a recording of our
+		 * core's notifier_lock_wait, tracepoints, may hold 0-ns ones)
+		 */
+		if (h->source == CS_TRACE_SOURCE_PROBES && e.type == CS_REC_LOCK_WAIT &&
+		    !e.duration_ns) {
 			free(copy);
 			return cs_trace_bad(err, errlen, "corrupted",
-					    roff + offsetof(struct cs_rec_event, type),
-					    "a lock wait in a probes recording (probes mode "
-					    "records none)");
+					    roff + offsetof(struct cs_rec_event, duration_ns),
+					    "a lock wait of 0 ns in a probes recording (its "
+					    "lock waits are contended acquisitions)");
 		}
 		if (copy)
 			copy[i] = e;

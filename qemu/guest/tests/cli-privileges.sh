@@ -90,9 +90,9 @@ ctl "writers blocking 1 3"
 ctl wait
 cs_stop
 h=$(grep -E "^chain: $HP \(blocking\) op: read " "$OUT" | head -n 1)
-expect_eq "nobody: read acquisitions" "$(field count "$h")" 5
+expect_eq "nobody: read acquisitions" "$(field acquisitions "$h")" 5
 h=$(grep -E "^chain: $HP \(blocking\) op: write " "$OUT" | head -n 1)
-expect_eq "nobody: write acquisitions" "$(field count "$h")" 6
+expect_eq "nobody: write acquisitions" "$(field acquisitions "$h")" 6
 CS=$CS_REAL
 cs_cleanup
 echo "capabilities, not uid: no caps exit 3; uid 65534 with CAP_BPF+CAP_PERFMON traces"

@@ -33,6 +33,6 @@ ctl wait
 cs_stop
 grep -q "raw_tp programs" "$W/rawc.err" || fail "contention --raw-tp did not use raw_tp"
 h=$(header "^chain: cs_loadgen_blocking \(blocking\) op: read ")
-expect_eq "raw_tp: read acquisitions" "$(field count "$h")" 5
+expect_eq "raw_tp: read acquisitions" "$(field acquisitions "$h")" 5
 cs_cleanup
 echo "raw_tp fallback matches"

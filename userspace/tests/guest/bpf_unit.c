@@ -151,10 +151,10 @@ static const struct {
 	{ "lat-generations", t_lat_generations },
 	{ "ping", t_ping },
 	{ "cont-waits", t_cont_waits },
-	{ "cont-lock-crosscheck", t_cont_lock_crosscheck },
+	{ "cont-not-chain-lock", t_cont_not_chain_lock },
+	{ "cont-acquisitions", t_cont_acquisitions },
 	{ "cont-filter", t_cont_filter },
-	{ "cont-unwatched-lock", t_cont_unwatched_lock },
-	{ "cont-filter-lock", t_cont_filter_lock },
+	{ "cont-learn-full", t_cont_learn_full },
 };
 
 static int pin_ping(const char *path)

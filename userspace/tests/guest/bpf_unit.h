@@ -59,10 +59,10 @@ bool t_lat_generations(void);
 
 /* bpf_unit_contention.c */
 bool t_cont_waits(void);
-bool t_cont_lock_crosscheck(void);
+bool t_cont_not_chain_lock(void);
+bool t_cont_acquisitions(void);
 bool t_cont_filter(void);
-bool t_cont_unwatched_lock(void);
-bool t_cont_filter_lock(void);
+bool t_cont_learn_full(void);
 /* --bench: "bench:" lines on stdout; 0 or 1 */
 int bench(void);
 

@@ -235,7 +235,7 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		"$CS" latency --mode tracepoints
 	expect serve-host-kernel-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
 		"$CS" serve --mode tracepoints
-	expect contention-host-kernel-no-tracepoints 5 "no notifier:notifier_lock_wait tracepoint" \
+	expect contention-host-kernel-no-tracepoints 5 "no notifier:notifier_call_end tracepoint" \
 		"$CS" contention --mode tracepoints
 	# auto: no notifier tracepoints, so probes (stops before its bpf() feature probes)
 	expect latency-host-kernel-auto-probes 0 "start-up probes passed \(mode probes\)" "$CS" latency
@@ -245,18 +245,18 @@ fi
 
 # Synthetic BTF: upstream's events only, ours with a wrong prototype, ours.
 "$MKBTF" "$TMP/upstream.btf" notifier_register:5 notifier_unregister:5 notifier_run:6 &&
-"$MKBTF" "$TMP/proto.btf" notifier_return:7 notifier_lock_wait:5 &&
+"$MKBTF" "$TMP/proto.btf" notifier_return:7 notifier_call_end:7 &&
 "$MKBTF" "$TMP/ours.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_lock_wait:5 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off &&
+	notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off &&
 "$MKBTF" "$TMP/noctx.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_lock_wait:5 &&
+	notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 &&
 "$MKBTF" "$TMP/nobase.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_lock_wait:5 var:__preempt_count &&
-"$MKBTF" "$TMP/noends.btf" notifier_return:8 notifier_lock_wait:5 &&
+	notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 var:__preempt_count &&
+"$MKBTF" "$TMP/noends.btf" notifier_return:8 notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 &&
 "$MKBTF" "$TMP/stock.btf" contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off \
 	func:atomic_notifier_call_chain &&
 "$MKBTF" "$TMP/oursapi.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_lock_wait:5 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off \
+	notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off \
 	func:atomic_notifier_call_chain ||
 	{ fail mkbtf "cannot write synthetic BTF"; exit 1; }
 expect upstream-btf-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
@@ -270,7 +270,7 @@ expect mode-probes-no-api 9 "no event source: .*no function atomic_notifier_call
 	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" latency -C --mode probes
 expect mode-probes-no-lock-tps 9 "no event source: .*needs lock:contention_begin/end" \
 	env CHAINSCOPE_BTF="$TMP/upstream.btf" "$CS" contention
-expect mode-tracepoints-contention 5 "no notifier:notifier_lock_wait tracepoint" \
+expect mode-tracepoints-contention 5 "no notifier:notifier_call_end tracepoint" \
 	env CHAINSCOPE_BTF="$TMP/stock.btf" "$CS" contention --mode tracepoints
 expect mode-auto-stock-latency 0 "start-up probes passed \(mode probes\)" \
 	env CHAINSCOPE_BTF="$TMP/stock.btf" "$CS" latency -C

@@ -163,7 +163,7 @@ snapbad bad-snap-order "corrupted at byte offset $((256 + 96 + 80)): snapshot of
 snapbad bad-snap-length "corrupted at byte offset $((256 + 96 + 84)): snapshot of head 0xffffffffc0001000, position 1: its length disagrees with position 0's$"
 snapbad bad-snap-dup "corrupted at byte offset $((256 + 2 * 96 + 32)): snapshot of head 0xffffffffc0001000 lists block 0xffff888000002000 twice \(positions 1 and 2\)$"
 snapbad bad-snap-head "corrupted at byte offset $((256 + 5 * 96 + 16)): head 0xffffffffc0002000 has a snapshot already \(byte offset $((256 + 3 * 96))\)$"
-snapbad bad-snap-cut "corrupted at byte offset $((256 + 2 * 96 + 88)): snapshot of head 0xffffffffc0001000 \(from byte offset 256\) cut short: position 2 of 3 is due, this is notifier_lock_wait$"
+snapbad bad-snap-cut "corrupted at byte offset $((256 + 2 * 96 + 88)): snapshot of head 0xffffffffc0001000 \(from byte offset 256\) cut short: position 2 of 3 is due, this is lock_wait$"
 snapbad bad-snap-prio "corrupted at byte offset $((256 + 96 + 72)): snapshot of head 0xffffffffc0001000, position 1: priority 10 after priority 0"
 snapbad bad-snap-state "corrupted at byte offset $((256 + 76)): snapshot state 2 \(0 stable, 1 unstable\)$"
 snapbad bad-snap-end "corrupted at byte offset $((256 + 16 * 96)): snapshot of head 0xffffffffc0002000 \(from byte offset $((256 + 15 * 96))\) cut short: the records end at position 1 of 2$"
@@ -184,17 +184,38 @@ expect2 snap-before-start "corrupted at byte offset $((256 + 4 * 96)): snapshot 
 poke "$TMP/snaplate.cstrace" $((256 + 4 * 96)) '\xff\xff\xff\xff\xff\xff\xff\xff'
 expect2 snap-after-end "corrupted at byte offset $((256 + 4 * 96)): snapshot of head 0xffffffffc0002100 walked at 18446744073709551615 ns, after the recording ended \([0-9]+ ns\)$" \
 	"$CS" check "$TMP/snaplate.cstrace"
-# a probes recording (header source 1) has no lock waits: probes mode
-# loads no notifier_lock_wait program; `clean` has some (record 0 of
-# them, wherever it is, is named with its offset)
+# a probes recording (header source 1) has lock waits from
+# lock:contention_*, contended ones only: a 0-ns wait there (`clean` is a
+# tracepoints recording of our core's notifier_lock_wait, with uncontended
+# acquisitions as 0 ns) is refused, named with its offset; with every
+# wait made 1 ns or more the same recording reads
 "$GEN" clean "$TMP/probeslock.cstrace"
 poke "$TMP/probeslock.cstrace" 176 '\x01'
 run "$CS" report "$TMP/probeslock.cstrace"
-if [ "$rc" = 2 ] && grep -Eq 'corrupted at byte offset [0-9]+: a lock wait in a probes recording \(probes mode records none\)$' <<<"$err" &&
+# record 0 is a lock wait of 0 ns: its duration_ns at 256 + 56
+if [ "$rc" = 2 ] && grep -Eq 'corrupted at byte offset 312: a lock wait of 0 ns in a probes recording \(its lock waits are contended acquisitions\)$' <<<"$err" &&
    [ "$(wc -l <<<"$err")" = 1 ]; then
-	pass probes-lock-wait-refused
+	pass probes-lock-wait-0ns-refused
 else
-	fail probes-lock-wait-refused "exit $rc: ${err:0:300}"
+	fail probes-lock-wait-0ns-refused "exit $rc: ${err:0:300}"
+fi
+nrec=$(( ($(stat -c %s "$TMP/probeslock.cstrace") - 256) / 96 ))	# (up to the trailer)
+i=0
+while [ $i -lt "$nrec" ]; do
+	off=$((256 + i * 96))
+	[ "$(dd if="$TMP/probeslock.cstrace" bs=1 skip=$off count=7 status=none | tr -d '\000')" = CSTRAIL ] && break
+	# type (u16 at 88) 9 = lock wait, duration_ns (u64 at 56) 0: make it 1
+	if [ "$(od -An -tu2 -j $((off + 88)) -N2 "$TMP/probeslock.cstrace" | tr -d ' ')" = 9 ] &&
+	   [ "$(od -An -tu8 -j $((off + 56)) -N8 "$TMP/probeslock.cstrace" | tr -d ' ')" = 0 ]; then
+		poke "$TMP/probeslock.cstrace" $((off + 56)) '\x01'
+	fi
+	i=$((i + 1))
+done
+run "$CS" report "$TMP/probeslock.cstrace"
+if [ "$rc" = 0 ] && grep -q '^chain: test_chain .*op: read' <<<"$out"; then
+	pass probes-lock-wait-contended-read
+else
+	fail probes-lock-wait-contended-read "exit $rc: ${err:0:300} ${out:0:300}"
 fi
 # salvage: a snapshot cut short by the recorder's death is dropped whole
 "$GEN" --unfinished bad-snap-end "$TMP/snapcut.cstrace"
@@ -482,7 +503,7 @@ fi
 # (__preempt_count, or pcpu_hot's member) and this_cpu_off.
 TPS="notifier_register:6 notifier_unregister:6 notifier_register_error:6
      notifier_unregister_error:6 notifier_run:6 notifier_return:8 notifier_stop:8
-     notifier_call_begin:5 notifier_call_end:7 notifier_lock_wait:5"
+     notifier_call_begin:5 notifier_call_end:7"
 if [ "$(id -u)" != 0 ]; then
 	skip record-needs-preempt-count "not root: the privilege probe comes first"
 elif ! "$MKBTF" "$TMP/rec.btf" $TPS var:__preempt_count var:this_cpu_off ||
