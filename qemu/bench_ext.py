@@ -480,6 +480,13 @@ def ext_contention_cost(extdir):
             f"the blocking chain): {acq}contended reads {a.get('rd_cont')}, "
             f"contended writes {a.get('wr_cont')} (max {a.get('wr_max_us')} us), "
             f"top waiter {a.get('top')}.")
+    if ans and all(not a.get("rd_cont") and not a.get("wr_cont") for a in ans.values()):
+        notes.append("Nothing contended in this boot: with one vCPU the callers "
+                     "and the writer take turns. That both modes see the same "
+                     "contended acquisitions, and who waited how long, is "
+                     "asserted by the guest tests on two vCPUs "
+                     "(cli-probes-contention: the same counts from both modes "
+                     "on one run; cli-contention: acquisitions = calls).")
     return {
         "title": "What `chainscope contention` costs and what it answers: the "
                  "cs_bench loops with it attached in tracepoints and in probes "

@@ -358,9 +358,11 @@ stage_contcost() {
 		rd=$(grep '^chain: cs_bench_blocking (blocking) op: read ' "$o" | head -n 1)
 		wr=$(grep '^chain: cs_bench_blocking (blocking) op: write ' "$o" | head -n 1)
 		top=$(awk '/^  top waiters:/ { getline; print $1; exit }' "$o")
-		echo "ccanswer mode=$mode rd_acq=$(cc_field "$rd" acquisitions) rd_cont=$(cc_field "$rd" contended)" \
-			"wr_acq=$(cc_field "$wr" acquisitions) wr_cont=$(cc_field "$wr" contended)" \
-			"wr_max_us=$(cc_field "$wr" max) top=${top:-none}" >> "$RES"
+		# (no section: nothing contended; acquisitions: tracepoints mode only)
+		rc_=$(cc_field "$rd" contended) wc_=$(cc_field "$wr" contended) wm_=$(cc_field "$wr" max)
+		echo "ccanswer mode=$mode rd_acq=$(cc_field "$rd" acquisitions) rd_cont=${rc_:-0}" \
+			"wr_acq=$(cc_field "$wr" acquisitions) wr_cont=${wc_:-0}" \
+			"wr_max_us=${wm_:-0} top=${top:-none}" >> "$RES"
 		echo reset > "$CTL" || fail "cs_bench reset failed"
 		echo "bench: contcost $mode done"
 	done
