@@ -69,8 +69,8 @@ static const struct argp_option opts[] = {
 
 static const char doc[] =
 "Latency histograms per chain and callback (notifier_return duration_ns)\n"
-"and lock-wait histograms per chain (notifier_lock_wait), from a trace\n"
-"file written by 'chainscope record'. No BPF, no root needed.\n"
+"and lock-wait histograms per chain (lock:contention_* on its lock), from\n"
+"a trace file written by 'chainscope record'. No BPF, no root needed.\n"
 "\v"
 "Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
 "2 usage error or an unreadable/invalid trace file.\n"
