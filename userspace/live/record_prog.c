@@ -151,19 +151,30 @@ static void pm_notes(struct record_bpf *skel)
 int rec_prog_stop(struct record_bpf *skel, struct ring_buffer *rb, struct cs_pm **pm,
 		  struct rec_ctx *rc, const char *cmd)
 {
-	__u64 deadline, lost, lost_nmi;
+	__u64 deadline, next_missed, lost, lost_nmi;
 	int err;
 
 	/*
 	 * Stop new passes, let the ones under way end (up to 2 s), then stop
-	 * everything and take what is left in the buffer.
+	 * everything and take what is left in the buffer. Recursion misses
+	 * are polled as in the main loop, every 100 ms: their loss records
+	 * are placed where they are noticed (check looks for the lost event
+	 * in the 500 ms before), and a pass whose call_end a miss took stays
+	 * open until the deadline, 2 s later.
 	 */
+	rec_poll_missed(rc, skel->obj);
 	skel->bss->stopping = true;
 	rec_passes_stop();
 	deadline = rec_mono_ns() + 2000000000ULL;
+	next_missed = rec_mono_ns() + 100000000ULL;
 	while (!rc->err && ring_buffer__consume(rb) >= 0 && rec_passes_open() &&
-	       rec_mono_ns() < deadline)
+	       rec_mono_ns() < deadline) {
 		usleep(1000);
+		if (rec_mono_ns() >= next_missed) {
+			rec_poll_missed(rc, skel->obj);
+			next_missed = rec_mono_ns() + 100000000ULL;
+		}
+	}
 	if (rec_passes_open())
 		warn("%s: warning: %u chain passes still open when recording ended\n",
 		     cmd, rec_passes_open());
