@@ -426,7 +426,7 @@ static int rec_loop(struct rec_run *r)
 		if (err >= 0 && rec_mono_ns() >= next_missed) {
 			if (!rec_poll_missed(&r->rc, r->skel->obj))
 				r->rc.err = cs_trace_flush(r->rc.w);
-			next_missed = rec_mono_ns() + 100000000ULL;
+			next_missed = rec_mono_ns() + CS_REC_MISSED_POLL_NS;
 		}
 		if (err < 0 || r->rc.err) {
 			warn("%s: error: %s: %s\n", env.cmd,

@@ -29,6 +29,8 @@ __u64 rec_mono_ns(void);
 /* ring_buffer__new()'s callback, ctx a struct rec_ctx: the event into the file */
 int rec_handle_event(void *ctx, void *data, size_t size);
 /* New recursion misses of obj's programs as a loss record; rc->err */
+/* How often the recording and stopping loops poll recursion misses. */
+#define CS_REC_MISSED_POLL_NS 100000000ULL
 int rec_poll_missed(struct rec_ctx *rc, struct bpf_object *obj);
 /* The losses rec_pending (map_fd) holds as loss records; rc->err */
 int rec_flush_pending(struct rec_ctx *rc, int map_fd);

@@ -166,13 +166,13 @@ int rec_prog_stop(struct record_bpf *skel, struct ring_buffer *rb, struct cs_pm 
 	skel->bss->stopping = true;
 	rec_passes_stop();
 	deadline = rec_mono_ns() + 2000000000ULL;
-	next_missed = rec_mono_ns() + 100000000ULL;
+	next_missed = rec_mono_ns() + CS_REC_MISSED_POLL_NS;
 	while (!rc->err && ring_buffer__consume(rb) >= 0 && rec_passes_open() &&
 	       rec_mono_ns() < deadline) {
 		usleep(1000);
 		if (rec_mono_ns() >= next_missed) {
 			rec_poll_missed(rc, skel->obj);
-			next_missed = rec_mono_ns() + 100000000ULL;
+			next_missed = rec_mono_ns() + CS_REC_MISSED_POLL_NS;
 		}
 	}
 	if (rec_passes_open())
