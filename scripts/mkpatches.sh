@@ -29,7 +29,7 @@
 # their modules, and the functional one (kind kunit) is also applied
 # alone to the stock tree and built there.  An "nfc" or "kdoc" patch
 # (kernel/series/series) must leave the object code of kernel/notifier.o
-# unchanged.
+# unchanged, as must a "move" patch (functions reordered).
 #
 # Exit: 0 all proven, 1 a patch failed a check, 2 usage or no identity.
 set -euo pipefail
@@ -142,11 +142,25 @@ enable_kunit() { # enable_kunit T B [SYMBOL]
 # addresses: jump targets as offsets into their function, calls and
 # relocations by symbol, and GCC's clone suffixes (.constprop.0, ...)
 # dropped, as is the alignment padding after each function, so that
-# moving or cloning a function is no change.
+# moving or cloning a function is no change.  A reference into a merged
+# string section (.rodata.str*) is shown as the string it points at, as
+# the section's order follows the order of the strings in the source.
 text_of() { # text_of OBJ
 	objdump -dr --no-show-raw-insn "$1" | python3 -c '
-import re, sys
+import re, subprocess, sys, tempfile
 clean = lambda n: re.sub(r"\.(constprop|isra|part|cold)\.[0-9]+", "", n)
+strs = {}
+for sec in re.findall(r"\s(\.rodata\.str[\w.]*)\s", subprocess.run(
+        ["readelf", "-S", "-W", sys.argv[1]], capture_output=True, text=True).stdout):
+    with tempfile.NamedTemporaryFile() as t:
+        subprocess.run(["objcopy", "-O", "binary", "--only-section=" + sec, sys.argv[1],
+                        t.name], check=True, capture_output=True)
+        strs[sec] = open(t.name, "rb").read()
+def string_at(m):
+    data, off = strs[m.group(2)], int(m.group(3) or "0", 16)
+    off += 4 if m.group(1) in ("R_X86_64_PC32", "R_X86_64_PLT32") else 0
+    end = data.find(b"\0", off)
+    return "%s %r" % (m.group(1), data[off:end if end >= 0 else len(data)])
 funcs, cur = {}, None
 for line in sys.stdin:
     m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line.rstrip())
@@ -160,6 +174,7 @@ for line in sys.stdin:
     ins = re.sub(r"#\s*[0-9a-f]+ <[^>]*>", "", m.group(1))
     ins = re.sub(r"\b[0-9a-f]+ <([^>+]+)(\+0x[0-9a-f]+)?>",
                  lambda g: "<%s%s>" % (clean(g.group(1)), g.group(2) or ""), ins)
+    ins = re.sub(r"(R_X86_64_\w+)\s+(\.rodata\.str[\w.]*?)([+-]0x[0-9a-f]+)?$", string_at, ins)
     ins = re.sub(r"(R_X86_64_\w+)\s+(\S+)", lambda g: g.group(1) + " " + clean(g.group(2)), ins)
     funcs[cur].append(" ".join(ins.split()))
 pad = re.compile(r"^(nop[wlq]?\b.*|xchg %ax,%ax|int3|cs nopw.*|data16.*)$")
@@ -170,7 +185,7 @@ for f in sorted(funcs):
     print("%s:" % f)
     for i in funcs[f]:
         print("\t" + i)
-'
+' "$1"
 }
 
 status=0
@@ -197,21 +212,43 @@ for kver in "${KVERS[@]}"; do
 	"${GIT[@]}" add -A
 	"${GIT[@]}" commit -q -m "Linux $(make -s -C "$SRC" kernelversion) ($(dpkg-query -W -f='${Version}' "linux-source-$kver"))"
 
+	# The rewrite's kernel/notifier.c as its patch posts it: with the
+	# tree's own kernel-doc when a kdoc patch follows, so that each
+	# changes one thing.  The move and split patches before it are cut
+	# from the tree's file and this one (series_split.py).
+	rewrite=$(awk '!/^#/ && NF && $2 == "rewrite" { print $1; exit }' "$S/series")
+	[ -n "$rewrite" ] || die "kernel/series/series has no patch of kind rewrite"
+	OURS=$WORK/rewrite-$kver.c
+	if awk -v r="$rewrite" '!/^#/ && NF { if (hit) { k = $2; exit } if ($1 == r) hit = 1 }
+		END { exit k != "kdoc" }' "$S/series"; then
+		python3 "$HERE/series_kdoc.py" "$STATES/$rewrite/$CORE_C" \
+			"$P/stock/$CORE_C" "$OURS" ||
+			die "$kver: $rewrite: no state with the tree's kernel-doc"
+	else
+		cp "$STATES/$rewrite/$CORE_C" "$OURS"
+	fi
+	groups=()
+
 	prev=''
-	while read -r name kind next; do
+	while read -r name kind; do
 		case "$kind" in
+		move | split)
+			if [ "$kind" = split ]; then
+				[ -f "$S/$name.units" ] || die "kernel/series/$name.units missing"
+				groups+=("$S/$name.units")
+			fi
+			move=()
+			[ "$kind" = move ] && move=(--move)
+			python3 "$HERE/series_split.py" "$P/stock/$CORE_C" "$OURS" \
+				"$G/$CORE_C" ${move[@]+"${move[@]}"} ${groups[@]+"${groups[@]}"} ||
+				die "$kver: $name: no state between the tree's file and the rewrite"
+			;;
 		rewrite | step | nfc)
 			cp "$STATES/$name/$CORE_C" "$G/$CORE_C"
 			if [ -f "$STATES/$name/$CORE_H" ]; then
 				cp "$STATES/$name/$CORE_H" "$G/$CORE_H"
 			fi
-			# a rewrite followed by its kernel-doc patch: the tree's
-			# kernel-doc first, so that each changes one thing
-			if [ "$kind" = rewrite ] && [ "$next" = kdoc ]; then
-				python3 "$HERE/series_kdoc.py" "$STATES/$name/$CORE_C" \
-					"$P/stock/$CORE_C" "$G/$CORE_C" ||
-					die "$kver: $name: no state with the tree's kernel-doc"
-			fi
+			[ "$kind" = rewrite ] && cp "$OURS" "$G/$CORE_C"
 			;;
 		kdoc)
 			[ -n "$prev" ] || die "kernel/series/series: $name: kdoc must follow a rewrite"
@@ -240,19 +277,29 @@ for kver in "${KVERS[@]}"; do
 		"${GIT[@]}" add -A
 		"${GIT[@]}" commit -q -s -F - < <(message "$name" "$kver")
 		prev=$name
-	done < <(awk '!/^#/ && NF { n[++i] = $1; k[i] = $2 }
-		END { for (j = 1; j <= i; j++) print n[j], k[j], (j < i ? k[j + 1] : "-") }' "$S/series")
+	done < <(awk '!/^#/ && NF { print $1, $2 }' "$S/series")
 
 	n=$(awk '!/^#/ && NF' "$S/series" | wc -l)
 	dest=$OUT/$kver
 	rm -rf "$dest"
-	"${GIT[@]}" format-patch -q --cover-letter -o "$dest" "HEAD~$n..HEAD"
+	# a move patch's anchors (kernel/series/NAME.anchors): lines shown in
+	# place, so that no line of the tree's counts as added by the move
+	anchors=()
+	while read -r name kind; do
+		[ "$kind" = move ] && [ -f "$S/$name.anchors" ] || continue
+		while IFS= read -r line; do
+			case "$line" in '#'* | '') continue ;; esac
+			anchors+=("--anchored=$line")
+		done <"$S/$name.anchors"
+	done < <(awk '!/^#/ && NF { print $1, $2 }' "$S/series")
+	"${GIT[@]}" format-patch -q --cover-letter ${anchors[@]+"${anchors[@]}"} \
+		-o "$dest" "HEAD~$n..HEAD"
 
 	# The cover letter: subject and text from kernel/series/cover.msg.
 	cover=$dest/0000-cover-letter.patch
 	if [ "$BUILD" = 1 ]; then
 		# "patch 2 leaves" or "patches 2 and 3 leave": the nfc and kdoc ones
-		same=$(awk '!/^#/ && NF { i++; if ($2 == "nfc" || $2 == "kdoc") l[++n] = i }
+		same=$(awk '!/^#/ && NF { i++; if ($2 == "nfc" || $2 == "kdoc" || $2 == "move") l[++n] = i }
 			END { s = l[1]; for (j = 2; j <= n; j++) s = s (j < n ? ", " : " and ") l[j]
 			      print (n > 1 ? "patches " s " leave" : "patch " s " leaves") }' "$S/series")
 		proof="Each patch passes checkpatch.pl --strict and builds on its own
@@ -296,8 +343,12 @@ $same the object code of kernel/notifier.o unchanged."
 	cp "$cfg/.config" "$B/.config"
 	make -s -C "$T" O="$B" olddefconfig >"$B/config.log" 2>&1 ||
 		die "$kver: olddefconfig failed (see $B/config.log)"
+	# the base's code, for a first patch that must not change it
+	compile "$T" "$B" "$WORK/build-$kver-0.log" kernel/notifier.o ||
+		die "$kver: the pristine tree does not build kernel/notifier.o"
+	prev_text=$WORK/text-$kver-0
+	text_of "$B/kernel/notifier.o" >"$prev_text"
 	i=0
-	prev_text=''
 	while read -r name kind; do
 		i=$((i + 1))
 		rev="HEAD~$((n - i))"
@@ -320,7 +371,8 @@ $same the object code of kernel/notifier.o unchanged."
 		fi
 		text=$WORK/text-$kver-$i
 		text_of "$B/kernel/notifier.o" >"$text"
-		if { [ "$kind" = nfc ] || [ "$kind" = kdoc ]; } && [ -n "$prev_text" ]; then
+		if { [ "$kind" = nfc ] || [ "$kind" = kdoc ] || [ "$kind" = move ]; } &&
+			[ -n "$prev_text" ]; then
 			if cmp -s "$prev_text" "$text"; then
 				echo "object code unchanged: $kver/$(printf '%04d' "$i") ($name)"
 			else

@@ -53,6 +53,104 @@ rc=$?
 [ "$rc" = 1 ] && grep -q 'error: 0007-notifier-trace-pass.diff does not revert cleanly' <<<"$out"
 check stale-diff-named $? "rc=$rc out=$out"
 
+# series_split.py: the states between the tree's file and ours, on two
+# small files (the tree's own file is not needed for this).
+sp=$TMP/split
+mkdir -p "$sp"
+cat >"$sp/stock.c" <<'C'
+// SPDX-License-Identifier: GPL-2.0-only
+#include <linux/a.h>
+
+/*
+ *	Section one routines.
+ */
+
+static int old_helper(int x)
+{
+	return x;
+}
+
+int one_register(int x)
+{
+	return old_helper(x);
+}
+EXPORT_SYMBOL_GPL(one_register);
+
+int one_call(int x)
+{
+	return x + 1;
+}
+EXPORT_SYMBOL_GPL(one_call);
+C
+cat >"$sp/ours.c" <<'C'
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What the file does.
+ */
+
+#include <linux/a.h>
+#include <linux/b.h>
+
+/*
+ *	Section one
+ */
+
+static int new_helper(int x)
+{
+	return x;
+}
+
+int one_call(int x)
+{
+	return x + 1;
+}
+EXPORT_SYMBOL_GPL(one_call);
+
+int one_register(int x)
+{
+	return new_helper(x);
+}
+EXPORT_SYMBOL_GPL(one_register);
+C
+printf 'new_helper\none_register  # in place\n-old_helper\n' >"$sp/g1.units"
+python3 "$REPO/scripts/series_split.py" "$sp/stock.c" "$sp/ours.c" "$sp/none.c" &&
+	cmp -s "$sp/stock.c" "$sp/none.c"
+check split-no-group-is-the-tree $? "$(diff "$sp/stock.c" "$sp/none.c" 2>&1 | head -5)"
+# the helper goes after the section comment (the unit ours has in front of
+# it), the writer is replaced where the tree has it, the old helper goes
+python3 "$REPO/scripts/series_split.py" "$sp/stock.c" "$sp/ours.c" "$sp/g1.c" "$sp/g1.units" &&
+	[ "$(grep -E '^(static )?int |^/\*|^#' "$sp/g1.c" | tr '\n' '|')" = \
+		"#include <linux/a.h>|/*|static int new_helper(int x)|int one_register(int x)|int one_call(int x)|" ] &&
+	grep -q 'return new_helper(x);' "$sp/g1.c" && ! grep -q old_helper "$sp/g1.c"
+check split-group-in-place $? "$(cat "$sp/g1.c" 2>&1)"
+# --move: our order, no line changed
+python3 "$REPO/scripts/series_split.py" "$sp/stock.c" "$sp/ours.c" "$sp/mv.c" --move "$sp/g1.units" &&
+	[ "$(grep -E '^(static )?int ' "$sp/mv.c" | tr '\n' '|')" = \
+		"static int new_helper(int x)|int one_call(int x)|int one_register(int x)|" ] &&
+	[ "$(sort "$sp/g1.c" | md5sum)" = "$(sort "$sp/mv.c" | md5sum)" ]
+check split-move-changes-no-line $? "$(diff "$sp/g1.c" "$sp/mv.c" 2>&1 | head -10)"
+for bad in 'no_such_unit:is no unit of' '-no_such_unit:is no unit of'; do
+	printf '%s\n' "${bad%%:*}" >"$sp/bad.units"
+	out=$(python3 "$REPO/scripts/series_split.py" "$sp/stock.c" "$sp/ours.c" "$sp/bad.c" "$sp/bad.units" 2>&1)
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q "${bad#*:}" <<<"$out"
+	check "split-unknown-unit-refused.${bad%%:*}" $? "rc=$rc out=$out"
+done
+# every unit a split patch of the series names is a unit of the rewrite
+rewrite=$("$REPO/scripts/series.sh" list rewrite | head -n 1)
+names=$(python3 "$REPO/scripts/series_split.py" --units "$TMP/raw61/$rewrite/kernel/notifier.c")
+bad=''
+for u in "$REPO"/kernel/series/*.units; do
+	base=${u##*/}
+	while IFS= read -r line; do
+		name=$(sed 's/#.*//; s/^ *//; s/ *$//' <<<"$line")
+		case "$name" in '' | -*) continue ;; esac
+		grep -qxF -- "$name" <<<"$names" || bad="$bad $base:$name"
+	done <"$u"
+done
+[ -n "$names" ] && [ -z "$bad" ]
+check split-units-are-ours $? "not a unit of the rewrite:$bad"
+
 # No identity, or a placeholder one, no series: exit 2 with one line
 # before anything is written. A repository-local identity would win over
 # the crafted global ones.
