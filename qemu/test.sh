@@ -299,12 +299,12 @@ selftest hang-killed selftest-hang 3 -t 20
 for kver in ${CS_DEBUG_KERNELS:-6.1}; do
 	p=$(prefix_of debug "$kver")
 	[ "$DEBUG" = 1 ] && selected "$p" || continue
-	log "debug soak on $kver (lockdep, PROVE_RCU, KASAN; stress_iters=$SOAK_ITERS)"
+	log "debug soak on $kver (lockdep, PROVE_RCU, KASAN; torture stress_iters=$SOAK_ITERS)"
 	start=$(date +%s)
 	# 3000 s: the soak takes about 7 min alone on the machine (a hang
 	# bound for a guest CI slows, not a time limit)
 	CS_KERNEL=$kver guest_run "$p" chainscope debug -p soak -t 3000 \
-		-a "chainscope.kunit=stress_iters=$SOAK_ITERS"
+		-a "chainscope.torture=stress_iters=$SOAK_ITERS"
 	log "debug soak on $kver took $(($(date +%s) - start)) s"
 done
 
