@@ -52,9 +52,6 @@ PKG=linux-source-$KVER
 # Files of ours that land in the tree, "repo path:tree path".
 OURS="kernel/notifier.c:kernel/notifier.c
 kernel/notifier_kunit.c:kernel/notifier_kunit.c
-kernel/notifier_kunit_harness.h:kernel/notifier_kunit_harness.h
-kernel/notifier_kunit_fixture.h:kernel/notifier_kunit_fixture.h
-kernel/notifier_kunit_concurrency.h:kernel/notifier_kunit_concurrency.h
 kernel/notifier_trace_kunit.c:kernel/notifier_trace_kunit.c
 include-trace/trace/events/notifier.h:include/trace/events/notifier.h"
 # The core: what the stock variant takes back from the tree (or removes,

@@ -74,8 +74,7 @@ OUT=$(cd "$OUT" && pwd)
 # Our files that the series adds to or changes in the tree.
 CORE_C=kernel/notifier.c
 CORE_H=include/trace/events/notifier.h
-KUNIT_FILES="kernel/notifier_kunit.c kernel/notifier_kunit_harness.h
-kernel/notifier_kunit_fixture.h kernel/notifier_kunit_concurrency.h"
+KUNIT_FILES="kernel/notifier_kunit.c"
 # The KUnit suite of the events: a patch of its own (kind kunit-trace),
 # as it needs the series' trace header; its Kconfig and Makefile hunks
 # are kernel/series/<tree>/NAME.kconfig.patch.
