@@ -90,6 +90,7 @@ MODULE_PARM_DESC(warn_cases,
 #define NT_CHURN_BLOCKS		8
 #define NT_IRQ_ROUNDS		16
 #define NT_TIMER_ROUNDS		4
+#define NT_DOUBLE_PRIO		2317	/* names double_register's block */
 
 /* ---------------------------------------------------------------------- */
 /* Results                                                                 */
@@ -1010,7 +1011,8 @@ static void nt_test_power_off(struct nt_res *r, long arg)
  * block stays on the chain once.  The line before the WARN announces it
  * (a harness excuses announced warnings only), the one before that names
  * the refused registration as a notifier_register_error event prints it,
- * where the kernel has that event.
+ * where the kernel has that event: the callback, and a priority no other
+ * block has, as the pointers may print only as "(____ptrval____)".
  */
 static void nt_test_double_register(struct nt_res *r, long arg)
 {
@@ -1032,6 +1034,7 @@ static void nt_test_double_register(struct nt_res *r, long arg)
 	nb = &d->b.nb;
 	nt_chain_init(c, NT_RAW);
 	nb->notifier_call = nt_count_cb;
+	nb->priority = NT_DOUBLE_PRIO;
 	if (!nt_check(r, !nt_op(c, NT_REGISTER, nb, NULL), "register failed"))
 		goto out;
 	pr_info("double_register: event: %ps head=%p nb=%p priority=%d kind=raw err=%d\n",

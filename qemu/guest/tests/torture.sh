@@ -10,7 +10,10 @@
 # ("expect WARN: ..."): the console check excuses that one splat only.
 # On our kernels the refused registration must also have emitted the
 # notifier_register_error event for the module's callback, with the
-# head, block and priority the module printed and err=-17: result
+# head, block and priority the module printed and err=-17 (the pointers
+# as the kernel prints them: hashed, or "(____ptrval____)" while the
+# hash key is not ready, as in a guest short of entropy; the priority
+# is one no other block has): result
 # $CS_VARIANT.torture.double_register_event (skipped on stock kernels,
 # which have no such event).
 #
