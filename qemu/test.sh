@@ -13,7 +13,8 @@
 #     -n       no debug soak (faster local runs)
 #
 # Test names: host.<suite>.<case>, <variant>.<test>,
-# <variant>.kunit.<suite>.<case>, selftest.<case>, bench.smoke, debug.<...>,
+# <variant>.kunit.<suite>.<case>, <variant>.torture.<test> (the torture
+# module's tests), selftest.<case>, bench.smoke, debug.<...>,
 # build.<...> (kernel builds; build.notrace-*: the core without
 # tracepoints; build.patches-*: the patch series, make patches).
 # <variant> is stock or chainscope on 6.1, stock-612 or chainscope-612 on
