@@ -29,7 +29,9 @@ static const struct argp_option opts[] = {
 };
 
 static const char doc[] =
-"Check a trace file (chainscope record) against the notifier chain rules.\n"
+"Check a trace file against the notifier chain rules: a .cstrace\n"
+"(chainscope record) or a trace-cmd trace.dat of the notifier:* events\n"
+"(trace-cmd record -e notifier; told apart by the first bytes).\n"
 "\n"
 "Passes are paired per task and execution context by (head, val, call\n"
 "type) frames, nested as they ran. Rules, by the name a violation shows:\n"
@@ -132,12 +134,34 @@ static const char doc[] =
 "\v"
 "Exit status: 0 no violation, 1 violations (one line each), 2 usage error\n"
 "or an unreadable/invalid trace file, 8 out of memory (the check is\n"
-"incomplete).\n"
+"incomplete); a trace.dat: 12 one that cannot be read, 13 a trace clock\n"
+"that is not in nanoseconds, 14 a name outside the kernel symbol\n"
+"alphabet, 15 the parser process died on it.\n"
 "\n"
 "Examples:\n"
 "  chainscope check n.cstrace             # violations, then the summary\n"
 "  chainscope check -q n.cstrace || echo violations\n"
-"  chainscope check --salvage cut.cstrace # a recording cut short\n";
+"  chainscope check --salvage cut.cstrace # a recording cut short\n"
+"  chainscope check trace.dat             # trace-cmd record -e notifier\n";
+
+static bool has_snapshot(const struct cs_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_events; i++)
+		if (t->events[i].type == CS_REC_SNAPSHOT)
+			return true;
+	return false;
+}
+
+static size_t nr_registrations(const struct cs_trace *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr_events; i++)
+		n += t->events[i].type == CS_REC_REGISTER;
+	return n;
+}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -162,16 +186,22 @@ int cmd_check(int argc, char **argv)
 	char err[512], path[CS_SAFE_STR_LEN(512)];
 	struct cs_check_stats s;
 	struct cs_trace t;
+	bool tracedat;
 	int rc;
 
 	memset(&env, 0, sizeof(env));
 	env.cmd = argv[0];
 	cs_parse_args(&argp, argc, argv, &env);
-	if (cs_trace_read(env.file, &t, err, sizeof(err))) {
+	rc = cs_trace_read_input(env.cmd, env.file, &t, &tracedat, NULL, err, sizeof(err));
+	if (rc) {
 		warn("%s: error: %s: %s\n", env.cmd,
 		     cs_safe_str(env.file, path, sizeof(path)), err);
-		return CS_EXIT_USAGE;
+		return rc;
 	}
+	if (tracedat && !has_snapshot(&t))
+		warn("%s: note: %s: a trace.dat has no membership snapshot: membership "
+		     "is seeded from the %zu registration events it holds\n", env.cmd,
+		     cs_safe_str(env.file, path, sizeof(path)), nr_registrations(&t));
 	rc = cs_check_trace(&t, env.file, env.quiet, stdout, &s);
 	if (rc) {
 		warn("%s: error: %s: %s\n", env.cmd,

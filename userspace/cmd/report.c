@@ -20,6 +20,7 @@
 #include "outfile.h"
 #include "report.h"
 #include "trace_cli.h"
+#include "tracedat.h"
 #include "tracefile.h"
 
 static struct env {
@@ -70,10 +71,21 @@ static const struct argp_option opts[] = {
 static const char doc[] =
 "Latency histograms per chain and callback (notifier_return duration_ns)\n"
 "and lock-wait histograms per chain (lock:contention_* on its lock), from\n"
-"a trace file written by 'chainscope record'. No BPF, no root needed.\n"
+"a trace file. No BPF, no root needed.\n"
 "\v"
+"Inputs (FILE, told apart by their first bytes, not their name):\n"
+"  .cstrace   written by 'chainscope record'\n"
+"  trace.dat  written by trace-cmd (trace-cmd record -e notifier ...),\n"
+"             read with libtracecmd: the notifier:* events by field name;\n"
+"             notifier_return - notifier_run is the latency where\n"
+"             duration_ns is not in the file; a file of upstream's three\n"
+"             cb-only events (Linux 6.4+) gives run counts, no latency\n"
+"\n"
 "Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
-"2 usage error or an unreadable/invalid trace file.\n"
+"2 usage error or an unreadable/invalid trace file; a trace.dat: 12 one\n"
+"that cannot be read, 13 a trace clock that is not in nanoseconds\n"
+"(counter, uptime, x86-tsc), 14 a name outside the kernel symbol\n"
+"alphabet, 15 the parser process died on it.\n"
 "\n"
 "Outputs: new files are made 0600 and a new --svg directory 0700. An\n"
 "existing one is written only if it is a regular file (a directory) of\n"
@@ -82,12 +94,61 @@ static const char doc[] =
 "\n"
 "Examples:\n"
 "  chainscope report n.cstrace\n"
+"  chainscope report trace.dat             # trace-cmd record -e notifier\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg svg n.cstrace\n"
 "  chainscope report --openmetrics n.cstrace | promtool check metrics\n"
 "  chainscope report --perfetto n.trace.json n.cstrace   # ui.perfetto.dev\n"
 "  chainscope report --folded - n.cstrace | flamegraph.pl > n-flame.svg\n"
 "  chainscope report --folded n.folded --folded-calls n.cstrace\n";
+
+/*
+ * A trace.dat of upstream's cb-only events has no return to time: what
+ * it gives is each callback's runs, in the order the callbacks were
+ * registered (then first run).
+ */
+static void print_runs(FILE *out, const struct cs_trace *t)
+{
+	struct {
+		__u64 cb, runs, regs;
+	} *r = NULL;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < t->nr_events; i++) {
+		const struct cs_rec_event *e = &t->events[i];
+		void *p;
+
+		if (e->type != CS_REC_RUN && e->type != CS_REC_REGISTER)
+			continue;
+		for (j = 0; j < n && r[j].cb != e->cb; j++)
+			;
+		if (j == n) {
+			p = realloc(r, (n + 1) * sizeof(*r));
+			if (!p)
+				break;
+			r = p;
+			r[n].cb = e->cb;
+			r[n].runs = r[n].regs = 0;
+			n++;
+		}
+		if (e->type == CS_REC_RUN)
+			r[j].runs++;
+		else
+			r[j].regs++;
+	}
+	for (j = 0; j < n; j++) {
+		const struct cs_trace_sym *s = cs_trace_sym_find(t, r[j].cb);
+
+		fprintf(out, "runs: callback ");
+		if (s)
+			fprintf(out, "%s", s->name);
+		else
+			fprintf(out, "0x%llx", (unsigned long long)r[j].cb);
+		fprintf(out, " count=%llu registrations=%llu\n", (unsigned long long)r[j].runs,
+			(unsigned long long)r[j].regs);
+	}
+	free(r);
+}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -195,6 +256,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct cs_report_opts o = { .svg_dirfd = -1 };
 	struct cs_trace t;
+	unsigned int dat_flags;
+	bool tracedat;
 	char err[512];
 	int rc;
 
@@ -214,11 +277,12 @@ int cmd_report(int argc, char **argv)
 	/* the exposition is for others to read: no kernel address unless asked */
 	cs_addrs_hide(env.openmetrics && !env.show_addresses);
 
-	if (cs_trace_read(env.file, &t, err, sizeof(err))) {
+	rc = cs_trace_read_input(env.cmd, env.file, &t, &tracedat, &dat_flags, err, sizeof(err));
+	if (rc) {
 		fprintf(stderr, "%s: error: ", env.cmd);
 		cs_report_put_path(stderr, env.file);
 		fprintf(stderr, ": %s\n", err);
-		return CS_EXIT_USAGE;
+		return rc;
 	}
 	if (env.svg_dir) {
 		const char *why;
@@ -252,6 +316,9 @@ int cmd_report(int argc, char **argv)
 	/* a report can be 10^5 lines: write it in 1 MiB blocks, not BUFSIZ */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	rc = cs_report_run(&t, &o, stdout, stderr);
+	if (!rc && tracedat && (dat_flags & CS_TRACEDAT_STOCK) && !env.json &&
+	    !env.openmetrics && !o.quiet)
+		print_runs(stdout, &t);
 	if (fflush(stdout) || ferror(stdout)) {
 		warn("%s: error: writing the report: %s\n", env.cmd, strerror(errno));
 		rc = CS_EXIT_ERROR;

@@ -7,6 +7,8 @@
 #define CHAINSCOPE_TRACE_CLI_H
 
 #include <argp.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <linux/types.h>
 
 struct cs_sym;
@@ -26,6 +28,18 @@ struct cs_trace;
  */
 error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
 			  const char **file);
+
+/*
+ * The FILE of report and check: a .cstrace (cs_trace_read(), with
+ * --salvage) or, told by its magic, a trace-cmd trace.dat (tracedat.h:
+ * converted in a confined child process), which gets one note line on
+ * stderr: its clock, its events, what it cannot give. *tracedat says
+ * which, *dat_flags (may be NULL) the trace.dat's CS_TRACEDAT_* flags. 0, or the command's exit code with err set to one line
+ * (CS_EXIT_USAGE for a .cstrace, as before; CS_EXIT_TRACEDAT* for a
+ * trace.dat).
+ */
+int cs_trace_read_input(const char *cmd, const char *path, struct cs_trace *t,
+			bool *tracedat, unsigned int *dat_flags, char *err, size_t errlen);
 
 /* s from the trace's symbol snapshot (callback_row.h: struct cs_sym) */
 void cs_sym_from_trace(struct cs_sym *s, const struct cs_trace *t, __u64 addr);

@@ -1,0 +1,654 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * cs-gentracedat: trace-cmd trace.dat files for the host tests of
+ * report's and check's trace.dat input (tests/sh/tracedat.sh), written
+ * with libtracecmd's own writer (tracecmd_output_*, as trace-cmd record
+ * does) from a tracefs directory made up here: header_page,
+ * header_event, the notifier events' `format` files, saved_cmdlines, a
+ * kallsyms file and one raw ring-buffer file per CPU (pages as the
+ * kernel's ring buffer writes them). Nothing is read from this machine's
+ * tracefs, nothing is traced.
+ *
+ * The format files are written out by hand, in the kernel's format
+ * syntax, from include-trace/trace/events/notifier.h (the generated
+ * format depends only on the TRACE_EVENT definitions), for three event
+ * sets: ours of today (9 events, notifier_return's duration_ns,
+ * notifier_stop), the 8-event set of 4 classes that replaces it
+ * (membership, run/return with ret, call_begin/end; no notifier_stop, no
+ * duration_ns) and upstream's three cb-only events (Linux 6.4+).
+ *
+ *   cs-gentracedat SCENARIO FILE
+ *   cs-gentracedat --list
+ *   cs-gentracedat --seeds DIR      every scenario into DIR (fuzz seeds)
+ *
+ * The writer's kallsyms step resets /proc/sys/kernel/kptr_restrict when
+ * it can; it runs in a child that has dropped root, so it cannot.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+/* libtracecmd's writer: exported, declared in trace-cmd-private.h only */
+struct tracecmd_output;
+struct tracecmd_event_list {
+	struct tracecmd_event_list *next;
+	const char *glob;
+};
+struct tracecmd_output *tracecmd_output_create_fd(int fd);
+int tracecmd_output_set_trace_dir(struct tracecmd_output *h, const char *dir);
+int tracecmd_output_set_kallsyms(struct tracecmd_output *h, const char *kallsyms);
+int tracecmd_output_set_version(struct tracecmd_output *h, int file_version);
+int tracecmd_output_write_headers(struct tracecmd_output *h, struct tracecmd_event_list *list);
+int tracecmd_write_cmdlines(struct tracecmd_output *h);
+int tracecmd_write_cpus(struct tracecmd_output *h, int cpus);
+int tracecmd_write_options(struct tracecmd_output *h);
+int tracecmd_write_cpu_data(struct tracecmd_output *h, int cpus, char * const *files,
+			    const char *buff_name);
+void tracecmd_set_out_clock(struct tracecmd_output *h, const char *clock);
+void tracecmd_set_quiet(struct tracecmd_output *h, bool quiet);
+void tracecmd_output_close(struct tracecmd_output *h);
+struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *h, unsigned short id,
+					    int size, const void *data);
+#define TRACECMD_OPTION_TRACECLOCK 4
+#define TRACECMD_OPTION_UNAME 5
+
+#define HEAD 0xffffffff82000000ULL	/* cs_test_chain */
+#define HEAD2 0xffffffff82000100ULL	/* cs_inner_chain */
+#define HEAD3 0xffffffff82000200ULL	/* cs_irq_chain */
+#define CB_FAST 0xffffffff81000000ULL
+#define CB_BUSY 0xffffffff81000100ULL
+#define CB_VETO 0xffffffff81000200ULL
+#define CB_INNER 0xffffffff81000300ULL
+#define CB_IRQ 0xffffffff81000400ULL
+#define NB_FAST 0xffffffff82001000ULL
+#define NB_BUSY 0xffffffff82001040ULL
+#define NB_VETO 0xffffffff82001080ULL
+#define NB_INNER 0xffffffff820010c0ULL
+#define NB_IRQ 0xffffffff82001100ULL
+
+enum { RAW, ATOMIC, BLOCKING, SRCU };
+#define NOTIFY_DONE 0
+#define NOTIFY_OK 1
+#define NOTIFY_STOP 0x8001
+#define PAGE 4096
+#define NCPU 2
+
+/* --- event formats -------------------------------------------------------- */
+
+struct fdef {
+	const char *type, *name;
+	int size, sign;
+};
+struct edef {
+	const char *name;
+	const struct fdef *f;
+	int nf, id, off[16], size;
+};
+
+#define F_CB { "void *", "cb", 8, 0 }
+#define F_HEAD { "void *", "head", 8, 0 }
+#define F_NB { "struct notifier_block *", "nb", 8, 0 }
+#define F_PRIO { "int", "priority", 4, 1 }
+#define F_KIND { "enum notifier_chain_kind", "kind", 4, 0 }
+#define F_ERR { "int", "err", 4, 1 }
+#define F_VAL { "unsigned long", "val", 8, 0 }
+#define F_DUR { "u64", "duration_ns", 8, 0 }
+#define F_RET { "int", "ret", 4, 1 }
+#define F_NRC { "int", "nr_calls", 4, 1 }
+#define F_NTC { "int", "nr_to_call", 4, 1 }
+#define F_TYPE { "enum notifier_call_type", "type", 4, 0 }
+#define N(a) (int)(sizeof(a) / sizeof(a[0]))
+
+/* ours, 9 events (include-trace/trace/events/notifier.h of today) */
+static const struct fdef m9[] = { F_CB, F_HEAD, F_NB, F_PRIO, F_KIND, F_ERR };
+static const struct fdef run9[] = { F_CB, F_HEAD, F_NB, F_PRIO, F_KIND, F_VAL };
+static const struct fdef ret9[] = { F_CB, F_HEAD, F_NB, F_PRIO, F_KIND, F_VAL, F_DUR, F_RET };
+static const struct fdef stop9[] = { F_CB, F_HEAD, F_NB, F_PRIO, F_KIND, F_VAL, F_RET, F_NRC };
+static const struct fdef begin9[] = { F_HEAD, F_VAL, F_KIND, F_NTC, F_TYPE };
+static const struct fdef end9[] = { F_HEAD, F_VAL, F_KIND, F_NTC, F_TYPE, F_RET, F_NRC };
+/* the 8-event set: 4 classes, fields in the order the rework lists them */
+static const struct fdef runret8[] = { F_CB, F_HEAD, F_NB, F_PRIO, F_KIND, F_VAL, F_RET };
+static const struct fdef call8[] = { F_HEAD, F_KIND, F_VAL, F_NTC, F_TYPE, F_RET, F_NRC };
+/* upstream's (include/trace/events/notifier.h, 6.4+) */
+static const struct fdef stock[] = { F_CB };
+
+#define E(n, f) { n, f, N(f), 0, { 0 }, 0 }
+static struct edef set9[] = {
+	E("notifier_register", m9), E("notifier_unregister", m9),
+	E("notifier_register_error", m9), E("notifier_unregister_error", m9),
+	E("notifier_run", run9), E("notifier_return", ret9), E("notifier_stop", stop9),
+	E("notifier_call_begin", begin9), E("notifier_call_end", end9),
+};
+static struct edef set8[] = {
+	E("notifier_register", m9), E("notifier_unregister", m9),
+	E("notifier_register_error", m9), E("notifier_unregister_error", m9),
+	E("notifier_run", runret8), E("notifier_return", runret8),
+	E("notifier_call_begin", call8), E("notifier_call_end", call8),
+};
+static struct edef set3[] = {
+	E("notifier_register", stock), E("notifier_unregister", stock),
+	E("notifier_run", stock),
+};
+
+static struct edef *set;
+static int nset;
+
+static void layout(void)
+{
+	int i, j, off;
+
+	for (i = 0; i < nset; i++) {
+		off = 8;	/* struct trace_entry */
+		for (j = 0; j < set[i].nf; j++) {
+			int sz = set[i].f[j].size;
+
+			off = (off + sz - 1) / sz * sz;
+			set[i].off[j] = off;
+			off += sz;
+		}
+		set[i].size = (off + 7) / 8 * 8;
+		set[i].id = 1500 + i;
+	}
+}
+
+static const struct edef *find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nset; i++)
+		if (!strcmp(set[i].name, name))
+			return &set[i];
+	return NULL;
+}
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "cs-gentracedat: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void put_file(const char *dir, const char *name, const char *text, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f))
+		die("cannot write %s: %s", path, strerror(errno));
+	chmod(path, 0644);
+}
+
+static void mkdir_p(const char *dir, const char *sub)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		die("mkdir %s: %s", path, strerror(errno));
+	chmod(path, 0755);
+}
+
+/* field names that a bad scenario puts into a format */
+static const char *bad_field;
+static int bad_offset = -1;
+
+static void write_formats(const char *dir)
+{
+	static char text[8192];
+	int i, j, n;
+
+	mkdir_p(dir, "events");
+	mkdir_p(dir, "events/ftrace");
+	mkdir_p(dir, "events/notifier");
+	n = snprintf(text, sizeof(text),
+		     "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		     "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		     "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		     "\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n");
+	put_file(dir, "events/header_page", text, n);
+	n = snprintf(text, sizeof(text),
+		     "# compressed entry header\n"
+		     "\ttype_len    :    5 bits\n"
+		     "\ttime_delta  :   27 bits\n"
+		     "\tarray       :   32 bits\n\n"
+		     "\tpadding     : type == 29\n"
+		     "\ttime_extend : type == 30\n"
+		     "\ttime_stamp : type == 31\n"
+		     "\tdata max type_len  == 28\n");
+	put_file(dir, "events/header_event", text, n);
+	/* at least one ftrace event: the 3.1.6 writer crashes on none */
+	mkdir_p(dir, "events/ftrace/function");
+	n = snprintf(text, sizeof(text),
+		     "name: function\nID: 1\nformat:\n"
+		     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		     "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		     "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		     "\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+		     "\tfield:unsigned long parent_ip;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+		     "print fmt: \" %%ps <-- %%ps\", (void *)REC->ip, (void *)REC->parent_ip\n");
+	put_file(dir, "events/ftrace/function/format", text, n);
+	for (i = 0; i < nset; i++) {
+		const struct edef *e = &set[i];
+		char sub[256];
+
+		snprintf(sub, sizeof(sub), "events/notifier/%s", e->name);
+		mkdir_p(dir, sub);
+		n = snprintf(text, sizeof(text),
+			     "name: %s\nID: %d\nformat:\n"
+			     "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			     "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+			     "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+			     "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n",
+			     e->name, e->id);
+		for (j = 0; j < e->nf; j++)
+			n += snprintf(text + n, sizeof(text) - n,
+				      "\tfield:%s %s;\toffset:%d;\tsize:%d;\tsigned:%d;\n",
+				      e->f[j].type, e->f[j].name,
+				      bad_field && !strcmp(bad_field, e->f[j].name) ?
+				      bad_offset : e->off[j], e->f[j].size, e->f[j].sign);
+		if (e->nf == 1)
+			n += snprintf(text + n, sizeof(text) - n,
+				      "\nprint fmt: \"%%ps\", REC->cb\n");
+		else if (!strcmp(e->f[0].name, "cb"))
+			n += snprintf(text + n, sizeof(text) - n,
+				      "\nprint fmt: \"%%ps head=%%p nb=%%p priority=%%d\", "
+				      "REC->cb, REC->head, REC->nb, REC->priority\n");
+		else
+			n += snprintf(text + n, sizeof(text) - n,
+				      "\nprint fmt: \"head=%%p val=%%lu nr_to_call=%%d\", "
+				      "REC->head, REC->val, REC->nr_to_call\n");
+		snprintf(sub, sizeof(sub), "events/notifier/%s/format", e->name);
+		put_file(dir, sub, text, n);
+	}
+}
+
+/* --- the ring buffer -------------------------------------------------------- */
+
+struct val {
+	const char *name;
+	unsigned long long v;
+};
+
+struct cpubuf {
+	unsigned char page[PAGE];
+	size_t used;		/* bytes of events in page */
+	unsigned long long base, last;	/* page timestamp, last event's */
+	unsigned long long missed;	/* for the page being filled */
+	bool missed_unknown;
+	FILE *f;
+	int pages;
+};
+static struct cpubuf cpus[NCPU];
+
+static void flush_page(struct cpubuf *c)
+{
+	unsigned long long commit = c->used;
+
+	if (!c->used)
+		return;
+	memset(c->page + 16 + c->used, 0, PAGE - 16 - c->used);
+	if (c->missed || c->missed_unknown) {
+		commit |= 1ULL << 31;			/* RB_MISSED_EVENTS */
+		if (!c->missed_unknown) {
+			commit |= 1ULL << 30;		/* RB_MISSED_STORED */
+			memcpy(c->page + 16 + c->used, &c->missed, 8);
+		}
+	}
+	memcpy(c->page, &c->base, 8);
+	memcpy(c->page + 8, &commit, 8);
+	if (fwrite(c->page, 1, PAGE, c->f) != PAGE)
+		die("write: %s", strerror(errno));
+	c->used = 0;
+	c->missed = 0;
+	c->missed_unknown = false;
+	c->pages++;
+}
+
+/* start the next event on a new page that says `missed` were lost (-1: unknown) */
+static void lose(int cpu, long long missed)
+{
+	flush_page(&cpus[cpu]);
+	if (missed < 0)
+		cpus[cpu].missed_unknown = true;
+	else
+		cpus[cpu].missed = missed;
+}
+
+static void put_u32(struct cpubuf *c, unsigned int x)
+{
+	memcpy(c->page + 16 + c->used, &x, 4);
+	c->used += 4;
+}
+
+static void emit(int cpu, unsigned long long ts, const char *name, int flags, int pid,
+		 const struct val *vals, int nvals)
+{
+	const struct edef *e = find(name);
+	struct cpubuf *c = &cpus[cpu];
+	unsigned char rec[128] = { 0 };
+	unsigned long long delta;
+	unsigned short type;
+	int i, j, words;
+
+	if (!e)
+		return;		/* not in this event set */
+	words = (e->size + 3) / 4;
+	if (c->used + 8 + 4 + words * 4 + 8 > PAGE - 16)
+		flush_page(c);
+	if (!c->used) {
+		c->base = ts;
+		c->last = ts;
+	}
+	if (ts < c->last)
+		die("time goes back on CPU %d", cpu);
+	delta = ts - c->last;
+	if (delta >= (1ULL << 27)) {
+		put_u32(c, 30 | (unsigned int)(delta & ((1u << 27) - 1)) << 5);
+		put_u32(c, (unsigned int)(delta >> 27));
+		delta = 0;
+	}
+	c->last = ts;
+	type = e->id;
+	memcpy(rec, &type, 2);
+	rec[2] = flags;
+	rec[3] = 0;
+	memcpy(rec + 4, &pid, 4);
+	for (i = 0; i < nvals; i++)
+		for (j = 0; j < e->nf; j++)
+			if (!strcmp(e->f[j].name, vals[i].name))
+				memcpy(rec + e->off[j], &vals[i].v, e->f[j].size);
+	put_u32(c, words | (unsigned int)delta << 5);
+	memcpy(c->page + 16 + c->used, rec, words * 4);
+	c->used += words * 4;
+}
+
+/* --- the scenario ---------------------------------------------------------- */
+
+#define V(...) (struct val[]){ __VA_ARGS__ }, (int)(sizeof((struct val[]){ __VA_ARGS__ }) / sizeof(struct val))
+
+static bool with_loss;
+
+static void reg(int cpu, unsigned long long ts, int pid, unsigned long long head,
+		unsigned long long cb, unsigned long long nb, int prio, int kind)
+{
+	emit(cpu, ts, "notifier_register", 0, pid,
+	     V({ "cb", cb }, { "head", head }, { "nb", nb }, { "priority", (unsigned)prio },
+	       { "kind", kind }, { "err", 0 }));
+}
+
+static void begin(int cpu, unsigned long long ts, int fl, int pid, unsigned long long head,
+		  int kind, unsigned long long val)
+{
+	emit(cpu, ts, "notifier_call_begin", fl, pid,
+	     V({ "head", head }, { "kind", kind }, { "val", val },
+	       { "nr_to_call", 0xffffffffu }, { "type", 0 }));
+}
+
+static void end(int cpu, unsigned long long ts, int fl, int pid, unsigned long long head,
+		int kind, unsigned long long val, int ret, int nr)
+{
+	emit(cpu, ts, "notifier_call_end", fl, pid,
+	     V({ "head", head }, { "kind", kind }, { "val", val }, { "nr_to_call", 0xffffffffu },
+	       { "type", 0 }, { "ret", (unsigned)ret }, { "nr_calls", (unsigned)nr }));
+}
+
+/* run at ts, return after dur with ret (and notifier_stop where the set has it) */
+static void call(int cpu, unsigned long long ts, unsigned long long dur, int fl, int pid,
+		 unsigned long long head, unsigned long long cb, unsigned long long nb,
+		 int prio, int kind, unsigned long long val, int ret, int nr_calls,
+		 bool no_return)
+{
+	emit(cpu, ts, "notifier_run", fl, pid,
+	     V({ "cb", cb }, { "head", head }, { "nb", nb }, { "priority", (unsigned)prio },
+	       { "kind", kind }, { "val", val }));
+	if (no_return)
+		return;
+	emit(cpu, ts + dur, "notifier_return", fl, pid,
+	     V({ "cb", cb }, { "head", head }, { "nb", nb }, { "priority", (unsigned)prio },
+	       { "kind", kind }, { "val", val }, { "duration_ns", dur }, { "ret", (unsigned)ret }));
+	if (ret & 0x8000)
+		emit(cpu, ts + dur + 500, "notifier_stop", fl, pid,
+		     V({ "cb", cb }, { "head", head }, { "nb", nb }, { "priority", (unsigned)prio },
+		       { "kind", kind }, { "val", val }, { "ret", (unsigned)ret },
+		       { "nr_calls", (unsigned)nr_calls }));
+}
+
+/*
+ * CPU 0, task 100: cs_test_chain (blocking) with cs_cb_fast (prio 10,
+ * 100 us), cs_cb_busy (5, 500 + 100 i us), cs_cb_veto (0, 10 us,
+ * NOTIFY_STOP in passes 3 and 7), 10 passes; pass 0's busy callback
+ * calls cs_inner_chain (raw, cs_cb_inner 30 us) nested. CPU 1, hardirq:
+ * cs_irq_chain (atomic), cs_cb_irq 50 us, 5 passes. With loss: CPU 0
+ * loses 4 events in pass 5 (busy's return, stored count) and CPU 1 an
+ * unknown number before its pass 3.
+ */
+static void scenario(void)
+{
+	unsigned long long t;
+	int i;
+
+	reg(0, 1000000000ULL, 100, HEAD, CB_FAST, NB_FAST, 10, BLOCKING);
+	reg(0, 1000001000ULL, 100, HEAD, CB_BUSY, NB_BUSY, 5, BLOCKING);
+	reg(0, 1000002000ULL, 100, HEAD, CB_VETO, NB_VETO, 0, BLOCKING);
+	reg(0, 1000003000ULL, 100, HEAD2, CB_INNER, NB_INNER, 0, RAW);
+	reg(1, 1500000000ULL, 200, HEAD3, CB_IRQ, NB_IRQ, 0, ATOMIC);
+	for (i = 0; i < 10; i++) {
+		int vret = (i == 3 || i == 7) ? NOTIFY_STOP : NOTIFY_OK;
+		bool lost = with_loss && i == 5;
+
+		t = 2000000000ULL + i * 10000000ULL;
+		begin(0, t, 0, 100, HEAD, BLOCKING, i);
+		call(0, t + 1000, 100000, 0, 100, HEAD, CB_FAST, NB_FAST, 10, BLOCKING, i,
+		     NOTIFY_OK, 1, false);
+		call(0, t + 200000, 500000 + i * 100000ULL, 0, 100, HEAD, CB_BUSY, NB_BUSY, 5,
+		     BLOCKING, i, NOTIFY_OK, 2, i == 0 || lost);
+		if (i == 0) {
+			begin(0, t + 210000, 0, 100, HEAD2, RAW, 7);
+			call(0, t + 211000, 30000, 0, 100, HEAD2, CB_INNER, NB_INNER, 0, RAW, 7,
+			     NOTIFY_DONE, 1, false);
+			end(0, t + 242000, 0, 100, HEAD2, RAW, 7, NOTIFY_DONE, 1);
+			emit(0, t + 700000, "notifier_return", 0, 100,
+			     V({ "cb", CB_BUSY }, { "head", HEAD }, { "nb", NB_BUSY },
+			       { "priority", 5 }, { "kind", BLOCKING }, { "val", 0 },
+			       { "duration_ns", 500000 }, { "ret", NOTIFY_OK }));
+		}
+		if (lost)
+			lose(0, 4);	/* busy's return and what follows it here */
+		call(0, t + 2000000, 10000, 0, 100, HEAD, CB_VETO, NB_VETO, 0, BLOCKING, i,
+		     vret, 3, false);
+		end(0, t + 2020000, 0, 100, HEAD, BLOCKING, i, vret, 3);
+	}
+	for (i = 0; i < 5; i++) {
+		t = 3000000000ULL + i * 1000000ULL;
+		if (with_loss && i == 3)
+			lose(1, -1);
+		begin(1, t, 0x09, 0, HEAD3, ATOMIC, 0);
+		call(1, t + 1000, 50000, 0x09, 0, HEAD3, CB_IRQ, NB_IRQ, 0, ATOMIC, 0,
+		     NOTIFY_DONE, 1, false);
+		end(1, t + 60000, 0x09, 0, HEAD3, ATOMIC, 0, NOTIFY_DONE, 1);
+	}
+	emit(0, 3100000000ULL, "notifier_unregister", 0, 100,
+	     V({ "cb", CB_VETO }, { "head", HEAD }, { "nb", NB_VETO }, { "priority", 0 },
+	       { "kind", BLOCKING }, { "err", 0 }));
+}
+
+static const char *kallsyms_good =
+	"ffffffff81000000 T cs_cb_fast\n"
+	"ffffffff81000100 T cs_cb_busy\n"
+	"ffffffff81000200 T cs_cb_veto\n"
+	"ffffffff81000300 T cs_cb_inner\n"
+	"ffffffff81000400 T cs_cb_irq\n"
+	"ffffffff81000500 T cs_text_end\n"
+	"ffffffff82000000 D cs_test_chain\n"
+	"ffffffff82000100 D cs_inner_chain\n"
+	"ffffffff82000200 D cs_irq_chain\n"
+	"ffffffff82001000 d cs_nb_fast\n"
+	"ffffffff82001040 d cs_nb_busy\n"
+	"ffffffff82001080 d cs_nb_veto\n"
+	"ffffffff820010c0 d cs_nb_inner\n"
+	"ffffffff82001100 d cs_nb_irq\n"
+	"ffffffff82001140 d cs_data_end\n";
+
+static const char *const scenarios[] = {
+	"ours9", "ours8", "stock", "loss8", "loss9", "clock-mono", "clock-counter",
+	"clock-x86-tsc", "clock-uptime", "badname", "badname-quote", "nonotifier",
+	"badfield",
+};
+
+static int write_one(const char *scen, const char *out)
+{
+	char tmpl[] = "/tmp/cs-gentracedat.XXXXXX", path[4200], *files[NCPU];
+	const char *clock = "local", *kallsyms = kallsyms_good;
+	char kbuf[2048];
+	struct tracecmd_output *h;
+	int i, fd, status;
+	pid_t pid;
+
+	set = set8;
+	nset = N(set8);
+	with_loss = false;
+	bad_field = NULL;
+	if (!strcmp(scen, "ours9") || !strcmp(scen, "loss9")) {
+		set = set9;
+		nset = N(set9);
+	} else if (!strcmp(scen, "stock")) {
+		set = set3;
+		nset = N(set3);
+	} else if (!strncmp(scen, "clock-", 6)) {
+		clock = scen + 6;
+	} else if (!strcmp(scen, "badname")) {
+		snprintf(kbuf, sizeof(kbuf), "%s", kallsyms_good);
+		memcpy(strstr(kbuf, "cs_cb_busy"), "cs-cb_busy", 10);
+		kallsyms = kbuf;
+	} else if (!strcmp(scen, "badname-quote")) {
+		snprintf(kbuf, sizeof(kbuf), "%s", kallsyms_good);
+		memcpy(strstr(kbuf, "cs_test_chain"), "cs\"test$(x", 10);
+		kallsyms = kbuf;
+	} else if (!strcmp(scen, "nonotifier")) {
+		nset = 0;
+	} else if (!strcmp(scen, "badfield")) {
+		bad_field = "val";
+		bad_offset = 4000;
+	} else if (strcmp(scen, "ours8") && strcmp(scen, "loss8")) {
+		fprintf(stderr, "cs-gentracedat: unknown scenario '%s' (--list)\n", scen);
+		return 2;
+	}
+	if (!strncmp(scen, "loss", 4))
+		with_loss = true;
+	layout();
+
+	if (!mkdtemp(tmpl))
+		die("mkdtemp: %s", strerror(errno));
+	chmod(tmpl, 0755);
+	write_formats(tmpl);
+	put_file(tmpl, "saved_cmdlines", "100 cs_loadgen\n200 cs_irqgen\n", 29);
+	put_file(tmpl, "kallsyms", kallsyms, strlen(kallsyms));
+	for (i = 0; i < NCPU; i++) {
+		snprintf(path, sizeof(path), "%s/cpu%d", tmpl, i);
+		files[i] = strdup(path);
+		memset(&cpus[i], 0, sizeof(cpus[i]));
+		cpus[i].f = fopen(path, "w");
+		if (!cpus[i].f)
+			die("%s: %s", path, strerror(errno));
+	}
+	if (nset)
+		scenario();
+	for (i = 0; i < NCPU; i++) {
+		flush_page(&cpus[i]);
+		fclose(cpus[i].f);
+		chmod(files[i], 0644);
+	}
+	fd = open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		die("%s: %s", out, strerror(errno));
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		static const char uname[] = "Linux guest 6.1.0-cs #1 SMP x86_64";
+
+		/* the writer's kallsyms step writes kptr_restrict if it may */
+		if (geteuid() == 0 && (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+				       setresuid(65534, 65534, 65534)))
+			_exit(3);
+		snprintf(path, sizeof(path), "%s/kallsyms", tmpl);
+		h = tracecmd_output_create_fd(fd);
+		if (!h || tracecmd_output_set_trace_dir(h, tmpl) ||
+		    tracecmd_output_set_kallsyms(h, path) || tracecmd_output_set_version(h, 6))
+			_exit(4);
+		tracecmd_set_quiet(h, true);
+		tracecmd_set_out_clock(h, clock);
+		if (tracecmd_output_write_headers(h, NULL) || tracecmd_write_cmdlines(h) ||
+		    tracecmd_write_cpus(h, NCPU) ||
+		    /* as trace-cmd record: the clock follows the CPU data offsets */
+		    !tracecmd_add_option(h, TRACECMD_OPTION_TRACECLOCK, 0, NULL) ||
+		    !tracecmd_add_option(h, TRACECMD_OPTION_UNAME, sizeof(uname), uname) ||
+		    tracecmd_write_options(h) || tracecmd_write_cpu_data(h, NCPU, files, NULL))
+			_exit(5);
+		tracecmd_output_close(h);
+		_exit(0);
+	}
+	close(fd);
+	waitpid(pid, &status, 0);
+	for (i = 0; i < NCPU; i++) {
+		unlink(files[i]);
+		free(files[i]);
+	}
+	snprintf(path, sizeof(path), "rm -rf '%s'", tmpl);
+	if (system(path))
+		fprintf(stderr, "cs-gentracedat: could not remove %s\n", tmpl);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "cs-gentracedat: libtracecmd's writer failed on %s (status %d)\n",
+			scen, status);
+		unlink(out);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
+			puts(scenarios[i]);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "--seeds")) {
+		char path[4096];
+
+		for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s.dat", argv[2], scenarios[i]);
+			if (write_one(scenarios[i], path))
+				return 1;
+		}
+		return 0;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "usage: cs-gentracedat SCENARIO FILE | --list | --seeds DIR\n");
+		return 2;
+	}
+	return write_one(argv[1], argv[2]);
+}

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# report's and check's trace.dat input (trace/tracedat.c): host tests,
+# generator, fuzz target. Included at the end of userspace/Makefile, after
+# record.mk (FUZZ_CC).
+#
+#   .output/cs-gentracedat   trace.dat files written with libtracecmd's own
+#                            writer from a made-up tracefs (tests only)
+#   .output/fuzz_tracedat    libFuzzer target: the conversion and the strict
+#                            reader on its image, in-process (clang)
+#   make test-tracedat       tests/sh/tracedat.sh: the three event sets,
+#                            latency, stops, losses, clocks, names, refusals,
+#                            crafted files and a bounded fuzz run (host only)
+
+TRACEDAT_LIBS = $(shell $(PKG_CONFIG) --libs libtracecmd libtraceevent)
+TRACEDAT_CFLAGS = $(shell $(PKG_CONFIG) --cflags libtracecmd)
+TRACEDAT_FUZZ_RUNS ?= 3000
+
+$(OUTPUT)/cs-gentracedat: $(OUTPUT)/tests/gen/gentracedat.o
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(TRACEDAT_LIBS) -o $@
+
+# Built on demand by the test (which skips it without clang's libFuzzer).
+$(OUTPUT)/fuzz_tracedat: tests/fuzz/fuzz_tracedat.c trace/tracedat.c $(TRACEFILE_SRCS) \
+		core/safestr.c $(wildcard trace/*.h core/*.h) $(BPF_DIR)/record.h | $(OUTPUT)
+	$(call msg,FUZZ,$@)
+	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE $(FUZZ_INC) $(TRACEDAT_CFLAGS) \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		tests/fuzz/fuzz_tracedat.c trace/tracedat.c $(TRACEFILE_SRCS) core/safestr.c \
+		$(TRACEDAT_LIBS) -o $@
+
+.PHONY: test-tracedat
+test: test-tracedat
+test-tracedat: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat
+	$(Q)FUZZ_CC=$(FUZZ_CC) FUZZ_RUNS=$(TRACEDAT_FUZZ_RUNS) \
+		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_tracedat" \
+		bash tests/sh/tracedat.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat \
+		$(OUTPUT)/fuzz_tracedat

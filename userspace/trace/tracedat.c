@@ -1,0 +1,836 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * trace.dat input: see tracedat.h. The libtracecmd calls are
+ * tracecmd_open_fd(), tracecmd_get_tep(), tracecmd_iterate_events(),
+ * tracecmd_get_trace_clock(), tracecmd_get_uname(),
+ * tracecmd_get_in_file_version() and tracecmd_close(); libtraceevent's
+ * tep_find_event_by_name(), tep_find_field(), tep_find_common_field(),
+ * tep_data_type(), tep_read_number() and tep_find_function_info().
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <trace-cmd/trace-cmd.h>
+#include <uthash.h>
+
+#include "symname.h"
+#include "tracedat.h"
+#include "tracefile.h"
+
+/*
+ * Exported by libtracecmd.so.1 but declared only in trace-cmd's private
+ * header (trace-cmd-private.h), which Debian does not ship.
+ */
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+
+#define NOTIFY_STOP_MASK 0x8000
+
+bool cs_tracedat_magic(const void *buf, size_t len)
+{
+	static const unsigned char m[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+	return len >= sizeof(m) && !memcmp(buf, m, sizeof(m));
+}
+
+/* --- the events, by name ------------------------------------------------- */
+
+enum { F_CB, F_HEAD, F_NB, F_PRIO, F_KIND, F_ERR, F_VAL, F_RET, F_DUR, F_NR_CALLS,
+       F_NR_TO_CALL, F_TYPE, F_FLAGS, F_PID, F_PREEMPT, F_MAX };
+static const char *const field_names[F_MAX] = {
+	"cb", "head", "nb", "priority", "kind", "err", "val", "ret", "duration_ns",
+	"nr_calls", "nr_to_call", "type", "common_flags", "common_pid",
+	"common_preempt_count",
+};
+
+static const struct {
+	const char *name;
+	unsigned int type;
+} event_names[] = {
+	{ "notifier_register", CS_REC_REGISTER },
+	{ "notifier_unregister", CS_REC_UNREGISTER },
+	{ "notifier_register_error", CS_REC_REGISTER_ERROR },
+	{ "notifier_unregister_error", CS_REC_UNREGISTER_ERROR },
+	{ "notifier_run", CS_REC_RUN },
+	{ "notifier_return", CS_REC_RETURN },
+	{ "notifier_stop", CS_REC_STOP },
+	{ "notifier_call_begin", CS_REC_CALL_BEGIN },
+	{ "notifier_call_end", CS_REC_CALL_END },
+};
+#define NR_EVENTS (sizeof(event_names) / sizeof(event_names[0]))
+
+struct ev {
+	struct tep_event *e;
+	unsigned int type;
+	struct tep_format_field *f[F_MAX];
+};
+
+/* pairing: per task (pid; pid 0 per CPU) and execution context */
+struct open_run {
+	__u64 head, cb, nb, ts;
+};
+struct open_pass {
+	__u32 nr_runs;
+};
+struct task_state {
+	__u64 key;			/* task << 2 | ctx */
+	struct open_run *runs;
+	size_t nr_runs, cap_runs;
+	struct open_pass *passes;
+	size_t nr_passes, cap_passes;
+	UT_hash_handle hh;
+};
+
+struct addr_ent {
+	__u64 addr;
+	UT_hash_handle hh;
+};
+
+struct conv {
+	struct tep_handle *tep;
+	struct ev ev[NR_EVENTS];
+	struct cs_rec_event *out;
+	size_t nr_out, cap_out;
+	struct task_state *tasks;
+	struct addr_ent *addrs;
+	struct cs_tracedat_info *info;
+	__u64 lost;
+	int rc;
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 4, 5)))
+static int fail(struct conv *c, int code, int unused, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)unused;
+	if (c->rc)
+		return c->rc;
+	va_start(ap, fmt);
+	vsnprintf(c->err, c->errlen, fmt, ap);
+	va_end(ap);
+	c->rc = code;
+	return code;
+}
+
+static int push_out(struct conv *c, const struct cs_rec_event *e)
+{
+	if (c->nr_out == c->cap_out) {
+		size_t cap = c->cap_out ? c->cap_out * 2 : 1024;
+		void *p = realloc(c->out, cap * sizeof(*c->out));
+
+		if (!p)
+			return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
+		c->out = p;
+		c->cap_out = cap;
+	}
+	c->out[c->nr_out++] = *e;
+	return 0;
+}
+
+static int note_addr(struct conv *c, __u64 addr)
+{
+	struct addr_ent *a;
+
+	if (!addr)
+		return 0;
+	HASH_FIND(hh, c->addrs, &addr, sizeof(addr), a);
+	if (a)
+		return 0;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
+	a->addr = addr;
+	HASH_ADD(hh, c->addrs, addr, sizeof(a->addr), a);
+	return 0;
+}
+
+/*
+ * A field's value, sign-extended when the format says signed; a field
+ * the event has not is 0. libtraceevent reads field->offset without
+ * looking at the record's size: the bounds are checked here.
+ */
+static int field(struct conv *c, const struct ev *v, int i, const struct tep_record *r,
+		 __u64 *val)
+{
+	const struct tep_format_field *f = v->f[i];
+	__u64 x;
+
+	*val = 0;
+	if (!f)
+		return 0;
+	if (f->offset < 0 || f->size <= 0 || f->size > 8 || (f->size & (f->size - 1)) ||
+	    r->size < 0 || f->offset > r->size || f->size > r->size - f->offset)
+		return fail(c, CS_EXIT_TRACEDAT, 0, "event %s: field %s (offset %d, size %d) "
+			    "is not a number inside its %d-byte record", event_names[v - c->ev].name,
+			    field_names[i], f->offset, f->size, r->size);
+	x = tep_read_number(c->tep, (const char *)r->data + f->offset, f->size);
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8 &&
+	    (x & (1ULL << (f->size * 8 - 1))))
+		x |= ~0ULL << (f->size * 8);
+	*val = x;
+	return 0;
+}
+
+/* from the kernel's trace_entry flags (include/linux/trace_events.h) */
+#define TRACE_FLAG_HARDIRQ 0x08
+#define TRACE_FLAG_SOFTIRQ 0x10
+#define TRACE_FLAG_NMI 0x40
+
+static struct task_state *task_get(struct conv *c, __u64 key)
+{
+	struct task_state *s;
+
+	HASH_FIND(hh, c->tasks, &key, sizeof(key), s);
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
+		return NULL;
+	}
+	s->key = key;
+	HASH_ADD(hh, c->tasks, key, sizeof(s->key), s);
+	return s;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t sz)
+{
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	n = realloc(*p, (*cap ? *cap * 2 : 8) * sz);
+	if (!n)
+		return -1;
+	*p = n;
+	*cap = *cap ? *cap * 2 : 8;
+	return 0;
+}
+
+/*
+ * Pairing for files whose notifier_return has no duration_ns (the
+ * 8-event set): a return's time minus its run's, the runs of one task
+ * and context on a stack (nested chains run inside a callback), as
+ * bpf/probemode.bpf.h pairs in probes mode. Also the pass a stop belongs
+ * to, for the stops made from NOTIFY_STOP_MASK returns.
+ */
+static int pair(struct conv *c, struct cs_rec_event *e)
+{
+	struct task_state *s = task_get(c, e->task << 2 | e->ctx);
+	size_t i;
+
+	if (!s)
+		return c->rc;
+	switch (e->type) {
+	case CS_REC_CALL_BEGIN:
+		if (grow((void **)&s->passes, &s->cap_passes, s->nr_passes + 1,
+			 sizeof(*s->passes)))
+			return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
+		s->passes[s->nr_passes++].nr_runs = 0;
+		break;
+	case CS_REC_CALL_END:
+		if (s->nr_passes)
+			s->nr_passes--;
+		break;
+	case CS_REC_RUN:
+		if (grow((void **)&s->runs, &s->cap_runs, s->nr_runs + 1, sizeof(*s->runs)))
+			return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
+		s->runs[s->nr_runs++] = (struct open_run){ e->head, e->cb, e->nb, e->ts };
+		if (s->nr_passes)
+			s->passes[s->nr_passes - 1].nr_runs++;
+		break;
+	case CS_REC_RETURN:
+		for (i = s->nr_runs; i > 0; i--) {
+			const struct open_run *r = &s->runs[i - 1];
+
+			if (r->head == e->head && r->cb == e->cb && r->nb == e->nb)
+				break;
+		}
+		if (!(c->info->flags & CS_TRACEDAT_HAS_DURATION)) {
+			if (i && e->ts >= s->runs[i - 1].ts) {
+				e->duration_ns = e->ts - s->runs[i - 1].ts;
+				c->info->nr_timed++;
+			} else {
+				c->info->nr_untimed++;
+			}
+		}
+		if (i)
+			s->nr_runs = i - 1;	/* runs above it lost their return */
+		break;
+	}
+	return 0;
+}
+
+static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
+{
+	struct conv *c = data;
+	struct cs_rec_event e = { 0 };
+	__u64 v[F_MAX];
+	const struct ev *ev = NULL;
+	int id, i;
+
+	(void)h;
+	if (r->missed_events) {
+		struct cs_rec_event l = { 0 };
+
+		/* -1: the page says events were lost, not how many */
+		l.type = CS_REC_LOSS;
+		l.ts = r->ts;
+		l.cpu = cpu;
+		l.val = r->missed_events > 0 ? (__u64)r->missed_events : 1;
+		l.reason = CS_REC_LOSS_RING_FULL;
+		if (c->lost + l.val < c->lost)
+			return fail(c, CS_EXIT_TRACEDAT, 0, "missed-event counts overflow");
+		c->lost += l.val;
+		c->info->nr_loss++;
+		if (push_out(c, &l))
+			return -1;
+	}
+	id = tep_data_type(c->tep, r);
+	for (i = 0; i < (int)NR_EVENTS; i++)
+		if (c->ev[i].e && c->ev[i].e->id == id) {
+			ev = &c->ev[i];
+			break;
+		}
+	if (!ev) {
+		c->info->nr_other++;
+		return 0;
+	}
+	for (i = 0; i < F_MAX; i++)
+		if (field(c, ev, i, r, &v[i]))
+			return -1;
+	e.type = ev->type;
+	e.ts = r->ts;
+	e.cpu = cpu;
+	e.pid = (__u32)v[F_PID];
+	/* pid 0 is each CPU's idle task */
+	e.task = e.pid ? e.pid : (1ULL << 40) | (__u32)cpu;
+	e.ctx = v[F_FLAGS] & TRACE_FLAG_NMI ? CS_REC_CTX_NMI :
+		v[F_FLAGS] & TRACE_FLAG_HARDIRQ ? CS_REC_CTX_HARDIRQ :
+		v[F_FLAGS] & TRACE_FLAG_SOFTIRQ ? CS_REC_CTX_SOFTIRQ : CS_REC_CTX_TASK;
+	e.head = v[F_HEAD];
+	e.kind = (__u8)v[F_KIND];
+	switch (e.type) {
+	case CS_REC_REGISTER:
+	case CS_REC_UNREGISTER:
+	case CS_REC_REGISTER_ERROR:
+	case CS_REC_UNREGISTER_ERROR:
+		e.cb = v[F_CB];
+		e.nb = v[F_NB];
+		e.priority = (__s32)v[F_PRIO];
+		e.ret = (__s32)v[F_ERR];
+		break;
+	case CS_REC_RUN:
+	case CS_REC_RETURN:
+	case CS_REC_STOP:
+		e.cb = v[F_CB];
+		e.nb = v[F_NB];
+		e.priority = (__s32)v[F_PRIO];
+		e.val = v[F_VAL];
+		if (e.type != CS_REC_RUN)
+			e.ret = (__s32)v[F_RET];
+		if (e.type == CS_REC_RETURN)
+			e.duration_ns = v[F_DUR];
+		if (e.type == CS_REC_STOP)
+			e.nr_calls = (__s32)v[F_NR_CALLS];
+		break;
+	case CS_REC_CALL_BEGIN:
+	case CS_REC_CALL_END:
+		e.val = v[F_VAL];
+		e.nr_to_call = (__s32)v[F_NR_TO_CALL];
+		e.call_type = (__u8)v[F_TYPE];
+		if (e.type == CS_REC_CALL_END) {
+			e.ret = (__s32)v[F_RET];
+			e.nr_calls = (__s32)v[F_NR_CALLS];
+		}
+		break;
+	}
+	if (v[F_KIND] > 0xff || v[F_TYPE] > 0xff)
+		return fail(c, CS_EXIT_TRACEDAT, 0, "event %s at %llu: kind %llu or type %llu "
+			    "out of range", event_names[ev - c->ev].name,
+			    (unsigned long long)r->ts, (unsigned long long)v[F_KIND],
+			    (unsigned long long)v[F_TYPE]);
+	/* upstream's events name no block: the callback stands for it */
+	if (c->info->flags & CS_TRACEDAT_STOCK)
+		e.nb = e.cb;
+	if (note_addr(c, e.head) || note_addr(c, e.cb) || note_addr(c, e.nb) ||
+	    pair(c, &e) || push_out(c, &e))
+		return -1;
+	c->info->nr_events++;
+	/* the 8-event set has no notifier_stop: a stop is such a return */
+	if (e.type == CS_REC_RETURN && (e.ret & NOTIFY_STOP_MASK) &&
+	    !(c->info->flags & CS_TRACEDAT_HAS_STOP)) {
+		struct task_state *s = task_get(c, e.task << 2 | e.ctx);
+
+		if (!s)
+			return -1;
+		e.type = CS_REC_STOP;
+		e.duration_ns = 0;
+		e.nr_calls = s->nr_passes ? (__s32)s->passes[s->nr_passes - 1].nr_runs : 1;
+		if (push_out(c, &e))
+			return -1;
+		c->info->nr_stops++;
+	}
+	return 0;
+}
+
+/* --- the image ----------------------------------------------------------- */
+
+struct sym_out {
+	__u64 addr;
+	char name[CS_SYMNAME_MAX + 24];
+};
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym_out *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* the symbols of the file's kallsyms for every address the events name */
+static int resolve(struct conv *c, struct sym_out **syms, size_t *nr)
+{
+	struct addr_ent *a, *tmp;
+	size_t n = 0;
+
+	*syms = calloc(HASH_COUNT(c->addrs) + 1, sizeof(**syms));
+	if (!*syms)
+		return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
+	HASH_ITER(hh, c->addrs, a, tmp) {
+		const char *name = NULL, *why = "";
+		unsigned long long start = 0;
+		unsigned long size = 0;
+		struct sym_out *s = &(*syms)[n];
+		long bad;
+
+		if (!tep_find_function_info(c->tep, a->addr, &name, &start, &size) || !name)
+			continue;
+		if (start > a->addr || a->addr - start >= (1u << 20))
+			continue;	/* as the live tools: unknown */
+		bad = cs_symname_bad(name, &why);
+		if (bad >= 0 || strchr(name, '+'))
+			return fail(c, CS_EXIT_TRACEDAT_NAME, 0, "kallsyms name of 0x%llx %s "
+				    "(byte %ld: 0x%02x): refused", (unsigned long long)a->addr,
+				    bad >= 0 ? why : "has a byte that no kernel symbol has",
+				    bad >= 0 ? bad : (long)(strchr(name, '+') - name),
+				    (unsigned char)name[bad >= 0 ? bad : strchr(name, '+') - name]);
+		s->addr = a->addr;
+		if (a->addr == start)
+			snprintf(s->name, sizeof(s->name), "%s", name);
+		else
+			snprintf(s->name, sizeof(s->name), "%s+0x%llx", name,
+				 (unsigned long long)(a->addr - start));
+		n++;
+	}
+	qsort(*syms, n, sizeof(**syms), cmp_sym);
+	*nr = n;
+	return 0;
+}
+
+/* the release from the file's uname ("Linux host 6.1.0 #1 ..."), if it is one */
+static void release_of(const char *uname, char *out, size_t len)
+{
+	const char *p = uname;
+	size_t i, n = 0;
+
+	out[0] = 0;
+	for (i = 0; p && i < 2; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return;
+	while (p[n] && p[n] != ' ' && n + 1 < len) {
+		if (p[n] <= 0x20 || p[n] >= 0x7f) {
+			out[0] = 0;
+			return;
+		}
+		out[n] = p[n];
+		n++;
+	}
+	out[n] = 0;
+}
+
+static int build_image(struct conv *c, const char *release, void **img, size_t *len)
+{
+	struct cs_trace_header hdr = { 0 };
+	struct cs_trace_trailer tr = { 0 };
+	struct cs_trace_footer ft = { 0 };
+	struct sym_out *syms = NULL;
+	size_t nr_syms = 0, strtab = 0, i, off, total;
+	__u64 start = c->nr_out ? c->out[0].ts : 0, end = start;
+	char *p;
+
+	if (resolve(c, &syms, &nr_syms))
+		goto out;
+	for (i = 0; i < c->nr_out; i++) {
+		if (c->out[i].ts < start)
+			start = c->out[i].ts;
+		if (c->out[i].ts > end)
+			end = c->out[i].ts;
+	}
+	for (i = 0; i < nr_syms; i++)
+		strtab += strlen(syms[i].name) + 1;
+	memcpy(hdr.magic, CS_TRACE_MAGIC, sizeof(hdr.magic));
+	hdr.version = CS_TRACE_VERSION;
+	hdr.header_size = CS_TRACE_HEADER_SIZE;
+	hdr.record_size = sizeof(struct cs_rec_event);
+	hdr.clock = CS_TRACE_CLOCK_MONOTONIC;
+	hdr.start_ns = start;
+	snprintf(hdr.release, sizeof(hdr.release), "%s", release);
+	hdr.source = CS_TRACE_SOURCE_TRACEPOINTS;
+	memcpy(tr.magic, CS_TRACE_TRAILER_MAGIC, sizeof(tr.magic));
+	tr.trailer_size = sizeof(tr) + nr_syms * sizeof(struct cs_trace_fsym) + strtab;
+	tr.nr_syms = nr_syms;
+	tr.nr_records = c->nr_out;
+	tr.lost = c->lost;
+	tr.end_ns = end;
+	tr.strtab_size = strtab;
+	off = CS_TRACE_HEADER_SIZE + c->nr_out * sizeof(struct cs_rec_event);
+	total = off + tr.trailer_size + sizeof(ft);
+	ft.trailer_off = off;
+	memcpy(ft.magic, CS_TRACE_END_MAGIC, sizeof(ft.magic));
+	p = aligned_alloc(8, (total + 7) & ~(size_t)7);
+	if (!p) {
+		fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
+		goto out;
+	}
+	memcpy(p, &hdr, sizeof(hdr));
+	memset(p + sizeof(hdr), 0, CS_TRACE_HEADER_SIZE - sizeof(hdr));
+	if (c->nr_out)
+		memcpy(p + CS_TRACE_HEADER_SIZE, c->out, c->nr_out * sizeof(*c->out));
+	memcpy(p + off, &tr, sizeof(tr));
+	off += sizeof(tr);
+	strtab = 0;
+	for (i = 0; i < nr_syms; i++) {
+		struct cs_trace_fsym fs = { syms[i].addr, strtab, CS_TRACE_NO_MODULE };
+
+		memcpy(p + off, &fs, sizeof(fs));
+		off += sizeof(fs);
+		strtab += strlen(syms[i].name) + 1;
+	}
+	for (i = 0; i < nr_syms; i++) {
+		size_t n = strlen(syms[i].name) + 1;
+
+		memcpy(p + off, syms[i].name, n);
+		off += n;
+	}
+	memcpy(p + off, &ft, sizeof(ft));
+	*img = p;
+	*len = total;
+out:
+	free(syms);
+	return c->rc;
+}
+
+/* --- conversion ---------------------------------------------------------- */
+
+/* clocks in nanoseconds that order and subtract (trace_clocks[] in the kernel) */
+static const char *const ns_clocks[] = {
+	"local", "global", "perf", "mono", "mono_raw", "boot", "tai",
+};
+
+static int check_clock(struct conv *c, const char *clock)
+{
+	size_t i;
+
+	if (!clock || !*clock) {
+		c->info->flags |= CS_TRACEDAT_NO_CLOCK;
+		clock = "local";
+	}
+	snprintf(c->info->clock, sizeof(c->info->clock), "%s", clock);
+	for (i = 0; i < sizeof(ns_clocks) / sizeof(ns_clocks[0]); i++)
+		if (!strcmp(clock, ns_clocks[i]))
+			return 0;
+	for (i = 0; c->info->clock[i]; i++)
+		if (c->info->clock[i] < 0x21 || c->info->clock[i] > 0x7e)
+			c->info->clock[i] = '?';
+	return fail(c, CS_EXIT_TRACEDAT_CLOCK, 0, "trace clock \"%s\" is not in nanoseconds "
+		    "(counter, uptime, x86-tsc: no conversion in the file); record with "
+		    "trace-cmd record -C local (or global, mono, boot)", c->info->clock);
+}
+
+static void free_conv(struct conv *c)
+{
+	struct task_state *s, *stmp;
+	struct addr_ent *a, *atmp;
+
+	HASH_ITER(hh, c->tasks, s, stmp) {
+		HASH_DEL(c->tasks, s);
+		free(s->runs);
+		free(s->passes);
+		free(s);
+	}
+	HASH_ITER(hh, c->addrs, a, atmp) {
+		HASH_DEL(c->addrs, a);
+		free(a);
+	}
+	free(c->out);
+}
+
+int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info *info,
+			char *err, size_t errlen)
+{
+	struct conv c = { .info = info, .err = err, .errlen = errlen };
+	struct tracecmd_input *h;
+	char release[96];
+	size_t i, j;
+
+	memset(info, 0, sizeof(*info));
+	*img = NULL;
+	*len = 0;
+	err[0] = 0;
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!h) {
+		close(fd);
+		return fail(&c, CS_EXIT_TRACEDAT, 0, "libtracecmd cannot read this trace.dat "
+			    "(tracecmd_open_fd failed)");
+	}
+	c.tep = tracecmd_get_tep(h);
+	info->file_version = tracecmd_get_in_file_version(h);
+	if (!c.tep) {
+		fail(&c, CS_EXIT_TRACEDAT, 0, "trace.dat without event formats");
+		goto out;
+	}
+	if (tep_get_long_size(c.tep) != 8 || tep_is_file_bigendian(c.tep)) {
+		fail(&c, CS_EXIT_TRACEDAT, 0, "trace.dat of a %d-byte-long %s-endian kernel: "
+		     "only x86-64's layout is read", tep_get_long_size(c.tep),
+		     tep_is_file_bigendian(c.tep) ? "big" : "little");
+		goto out;
+	}
+	if (check_clock(&c, tracecmd_get_trace_clock(h)))
+		goto out;
+	for (i = 0; i < NR_EVENTS; i++) {
+		struct ev *v = &c.ev[i];
+
+		v->type = event_names[i].type;
+		v->e = tep_find_event_by_name(c.tep, "notifier", event_names[i].name);
+		if (!v->e)
+			continue;
+		info->nr_formats++;
+		for (j = 0; j < F_MAX; j++) {
+			v->f[j] = tep_find_field(v->e, field_names[j]);
+			if (!v->f[j])
+				v->f[j] = tep_find_common_field(v->e, field_names[j]);
+		}
+		if (v->type == CS_REC_STOP)
+			info->flags |= CS_TRACEDAT_HAS_STOP;
+		if (v->type == CS_REC_RETURN && v->f[F_DUR])
+			info->flags |= CS_TRACEDAT_HAS_DURATION;
+		if (!v->f[F_PID] || !v->f[F_FLAGS]) {
+			fail(&c, CS_EXIT_TRACEDAT, 0, "event notifier:%s has no common_pid or "
+			     "common_flags in its format", event_names[i].name);
+			goto out;
+		}
+	}
+	if (!info->nr_formats) {
+		fail(&c, CS_EXIT_TRACEDAT, 0, "no notifier:* event format in the file (was it "
+		     "recorded with trace-cmd record -e notifier?)");
+		goto out;
+	}
+	if (c.ev[4].e && !c.ev[4].f[F_HEAD])
+		info->flags |= CS_TRACEDAT_STOCK;
+	if (tracecmd_iterate_events(h, NULL, 0, on_record, &c) < 0 && !c.rc)
+		fail(&c, CS_EXIT_TRACEDAT, 0, "libtracecmd failed reading the records");
+	if (c.rc)
+		goto out;
+	release_of(tracecmd_get_uname(h), release, sizeof(release));
+	build_image(&c, release, img, len);
+out:
+	tracecmd_close(h);
+	free_conv(&c);
+	return c.rc;
+}
+
+/* --- the parser process -------------------------------------------------- */
+
+/* what the child sends: this, then err (rc != 0) or the image */
+struct msg {
+	__s32 rc;
+	__u32 pad;
+	__u64 len;
+	struct cs_tracedat_info info;
+};
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p = (const char *)p + w;
+		n -= w;
+	}
+	return 0;
+}
+
+/* read up to n bytes; the count read */
+static size_t read_all(int fd, void *p, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)p + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	return got;
+}
+
+/*
+ * No privilege left: as root, nobody (65534) without groups; every
+ * capability set emptied; no_new_privs. Then limits: memory, CPU time,
+ * no file written, no core, few descriptors.
+ */
+static int confine(__u64 file_size)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+	__u64 as = (1ULL << 30) + 64 * file_size;
+	struct rlimit rl;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || prctl(PR_SET_DUMPABLE, 0))
+		return -1;
+	if (geteuid() == 0 &&
+	    (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	     setresuid(65534, 65534, 65534)))
+		return -1;
+	if (syscall(SYS_capset, &hdr, data) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	rl.rlim_cur = rl.rlim_max = as > (16ULL << 30) ? (16ULL << 30) : as;
+	if (setrlimit(RLIMIT_AS, &rl))
+		return -1;
+	rl.rlim_cur = rl.rlim_max = 120;
+	if (setrlimit(RLIMIT_CPU, &rl))
+		return -1;
+	rl.rlim_cur = rl.rlim_max = 0;
+	if (setrlimit(RLIMIT_FSIZE, &rl) || setrlimit(RLIMIT_CORE, &rl))
+		return -1;
+	rl.rlim_cur = rl.rlim_max = 32;
+	return setrlimit(RLIMIT_NOFILE, &rl);
+}
+
+static void child(int fd, int out, __u64 file_size)
+{
+	struct msg m = { 0 };
+	char err[512] = "";
+	void *img = NULL;
+	size_t len = 0;
+
+	if (confine(file_size)) {
+		m.rc = CS_EXIT_TRACEDAT;
+		snprintf(err, sizeof(err), "cannot confine the parser process: %s",
+			 strerror(errno));
+	} else {
+		m.rc = cs_tracedat_convert(fd, &img, &len, &m.info, err, sizeof(err));
+	}
+	m.len = m.rc ? strlen(err) : len;
+	if (write_all(out, &m, sizeof(m)) ||
+	    write_all(out, m.rc ? (void *)err : img, m.len))
+		_exit(1);
+	_exit(0);
+}
+
+int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
+		     char *err, size_t errlen)
+{
+	struct stat st;
+	struct msg m;
+	int p[2], status, rc;
+	void *buf = NULL;
+	size_t got;
+	pid_t pid;
+
+	memset(t, 0, sizeof(*t));
+	memset(info, 0, sizeof(*info));
+	if (fstat(fd, &st) || pipe2(p, O_CLOEXEC)) {
+		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		close(fd);
+		return CS_EXIT_TRACEDAT;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot start the parser process: %s", strerror(errno));
+		close(fd);
+		close(p[0]);
+		close(p[1]);
+		return CS_EXIT_TRACEDAT;
+	}
+	if (!pid) {
+		close(p[0]);
+		child(fd, p[1], st.st_size);
+	}
+	close(fd);
+	close(p[1]);
+	got = read_all(p[0], &m, sizeof(m));
+	rc = CS_EXIT_TRACEDAT_CRASH;
+	if (got == sizeof(m) && m.rc == 0 && m.len >= CS_TRACE_HEADER_SIZE &&
+	    m.len <= 256 * (__u64)st.st_size + (1u << 20)) {
+		buf = aligned_alloc(8, (m.len + 7) & ~(__u64)7);
+		if (buf && read_all(p[0], buf, m.len) == m.len)
+			rc = 0;
+		else if (!buf)
+			snprintf(err, errlen, "out of memory for the converted trace");
+	} else if (got == sizeof(m) && m.rc > 0 && m.len < errlen) {
+		if (read_all(p[0], err, m.len) == m.len) {
+			err[m.len] = 0;
+			rc = m.rc;
+		}
+	}
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFSIGNALED(status)) {
+		snprintf(err, errlen, "the trace.dat parser (libtracecmd, in a child process) "
+			 "died of signal %d (%s): the file is malformed or hostile",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+		rc = CS_EXIT_TRACEDAT_CRASH;
+	} else if (rc == CS_EXIT_TRACEDAT_CRASH || (WIFEXITED(status) && WEXITSTATUS(status))) {
+		if (!err[0] || rc == 0 || rc == CS_EXIT_TRACEDAT_CRASH)
+			snprintf(err, errlen, "the trace.dat parser process ended without "
+				 "an answer (exit %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		rc = CS_EXIT_TRACEDAT_CRASH;
+	}
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	*info = m.info;
+	info->clock[sizeof(info->clock) - 1] = 0;
+	if (cs_trace_parse(buf, m.len, t, err, errlen)) {
+		free(buf);
+		return CS_EXIT_TRACEDAT;
+	}
+	t->buf = buf;
+	t->len = m.len;
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * trace-cmd's trace.dat as a chainscope trace (tracedat.c): the
+ * `notifier:*` events of the file, read with Debian's libtracecmd and
+ * libtraceevent (fields by name, from the formats stored in the file),
+ * become the record stream a .cstrace gives, so every rule, histogram
+ * and export applies unchanged. userspace/record.md, "trace.dat input".
+ *
+ * The conversion writes a version-3 .cstrace image in memory, which the
+ * strict reader (cs_trace_parse()) then validates like any file. The
+ * commands run it in a child process without privileges and with
+ * resource limits (cs_tracedat_read()): libtracecmd was not written
+ * against hostile input.
+ */
+#ifndef CHAINSCOPE_TRACEDAT_H
+#define CHAINSCOPE_TRACEDAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+struct cs_trace;
+
+/* Exit codes of the trace.dat input (report, check: after 0-11) */
+enum {
+	CS_EXIT_TRACEDAT = 12,		/* trace.dat the library or we refuse */
+	CS_EXIT_TRACEDAT_CLOCK = 13,	/* a trace clock that cannot be compared */
+	CS_EXIT_TRACEDAT_NAME = 14,	/* a name outside the kernel symbol alphabet */
+	CS_EXIT_TRACEDAT_CRASH = 15,	/* the parser process died (signal, limit) */
+};
+
+/* What the file was, for the commands' notes */
+struct cs_tracedat_info {
+	char clock[32];		/* the trace clock the file names ("local") */
+	__u32 file_version;	/* trace.dat version (6, 7) */
+	__u32 nr_formats;	/* notifier event formats in the file */
+	__u64 nr_events;	/* notifier events read */
+	__u64 nr_other;		/* records of other events, skipped */
+	__u64 nr_loss;		/* loss markers made from missed events */
+	__u64 nr_timed;		/* returns timed from their run (no duration_ns) */
+	__u64 nr_untimed;	/* returns without a matching run */
+	__u64 nr_stops;		/* stops made from NOTIFY_STOP_MASK returns */
+	__u32 flags;		/* CS_TRACEDAT_* */
+};
+
+enum {
+	CS_TRACEDAT_STOCK = 1 << 0,	/* upstream's cb-only events: no latency */
+	CS_TRACEDAT_HAS_DURATION = 1 << 1,	/* notifier_return has duration_ns */
+	CS_TRACEDAT_HAS_STOP = 1 << 2,	/* the file has notifier_stop's format */
+	CS_TRACEDAT_NO_CLOCK = 1 << 3,	/* no clock stored: "local" assumed */
+};
+
+/* The first bytes of a trace.dat: 0x17 0x08 0x44 "tracing" */
+bool cs_tracedat_magic(const void *buf, size_t len);
+
+/*
+ * Convert the trace.dat open on fd (which the call closes) into a
+ * .cstrace image (malloc'd, *img, *len). In-process: the fuzz target's
+ * entry. 0, or an exit code (CS_EXIT_TRACEDAT*) with err set to one line.
+ */
+int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info *info,
+			char *err, size_t errlen);
+
+/*
+ * The commands': cs_tracedat_convert() in a child process (no
+ * privileges, no capabilities, rlimits), then the strict reader on its
+ * image. 0, or an exit code with err set to one line.
+ */
+int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
+		     char *err, size_t errlen);
+
+#endif /* CHAINSCOPE_TRACEDAT_H */
