@@ -40,6 +40,13 @@ unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 
 #define NOTIFY_STOP_MASK 0x8000
 
+/* sanitizers reserve terabytes of address space: no RLIMIT_AS under them */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CS_NO_AS_LIMIT 1
+#endif
+#endif
+
 bool cs_tracedat_magic(const void *buf, size_t len)
 {
 	static const unsigned char m[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -710,25 +717,49 @@ static size_t read_all(int fd, void *p, size_t n)
  * capability set emptied; no_new_privs. Then limits: memory, CPU time,
  * no file written, no core, few descriptors.
  */
-static int confine(__u64 file_size)
+static int confine(__u64 file_size, pid_t parent)
 {
+	static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU };
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2] = { { 0 } };
+	const char *cpu = secure_getenv("CHAINSCOPE_TRACEDAT_CPU");
 	__u64 as = (1ULL << 30) + 64 * file_size;
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	struct rlimit rl;
+	size_t i;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || prctl(PR_SET_DUMPABLE, 0))
+	/*
+	 * Nothing to say on stderr (the answer goes through the pipe), and
+	 * a write there would break RLIMIT_FSIZE when it is a file.
+	 */
+	if (null < 0 || dup2(null, STDERR_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
 		return -1;
+	close(null);
+	/* the library's crash is this process's death by that signal */
+	for (i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++)
+		signal(deadly[i], SIG_DFL);
 	if (geteuid() == 0 &&
 	    (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
 	     setresuid(65534, 65534, 65534)))
 		return -1;
 	if (syscall(SYS_capset, &hdr, data) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
+	/* after the uid change, which clears it: die with chainscope */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || prctl(PR_SET_DUMPABLE, 0) ||
+	    getppid() != parent)
+		return -1;
 	rl.rlim_cur = rl.rlim_max = as > (16ULL << 30) ? (16ULL << 30) : as;
+#ifndef CS_NO_AS_LIMIT
 	if (setrlimit(RLIMIT_AS, &rl))
 		return -1;
-	rl.rlim_cur = rl.rlim_max = 120;
+#endif
+	/*
+	 * CPU: 10 s and 1 s per 8 MiB of file (libtraceevent's kbuffer
+	 * loops forever on some crafted pages): SIGXCPU, then SIGKILL a
+	 * second later. CHAINSCOPE_TRACEDAT_CPU=S overrides (tests).
+	 */
+	rl.rlim_cur = cpu && atoi(cpu) > 0 ? (rlim_t)atoi(cpu) : 10 + file_size / (8u << 20);
+	rl.rlim_max = rl.rlim_cur + 1;
 	if (setrlimit(RLIMIT_CPU, &rl))
 		return -1;
 	rl.rlim_cur = rl.rlim_max = 0;
@@ -738,14 +769,14 @@ static int confine(__u64 file_size)
 	return setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-static void child(int fd, int out, __u64 file_size)
+static void child(int fd, int out, __u64 file_size, pid_t parent)
 {
 	struct msg m = { 0 };
 	char err[512] = "";
 	void *img = NULL;
 	size_t len = 0;
 
-	if (confine(file_size)) {
+	if (confine(file_size, parent)) {
 		m.rc = CS_EXIT_TRACEDAT;
 		snprintf(err, sizeof(err), "cannot confine the parser process: %s",
 			 strerror(errno));
@@ -766,8 +797,8 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 	struct msg m;
 	int p[2], status, rc;
 	void *buf = NULL;
+	pid_t pid, parent;
 	size_t got;
-	pid_t pid;
 
 	memset(t, 0, sizeof(*t));
 	memset(info, 0, sizeof(*info));
@@ -777,6 +808,7 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 		return CS_EXIT_TRACEDAT;
 	}
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot start the parser process: %s", strerror(errno));
@@ -787,7 +819,7 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 	}
 	if (!pid) {
 		close(p[0]);
-		child(fd, p[1], st.st_size);
+		child(fd, p[1], st.st_size, parent);
 	}
 	close(fd);
 	close(p[1]);

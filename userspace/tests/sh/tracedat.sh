@@ -1,0 +1,246 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Host tests of report's and check's trace.dat input (trace/tracedat.c) on
+# files that libtracecmd's own writer makes (tests/gen/gentracedat.c): the
+# three event sets, latency from crafted timestamps, stops, execution
+# context, loss placement, clocks, names, refusals, a file the library
+# crashes on, the exports, and a bounded libFuzzer run. One line per case:
+# "PASS: host.tracedat.<case>", "FAIL: ...: why" or "SKIP: ...: why".
+# Nothing here traces: no tracefs, no trace-cmd record.
+#
+#   tests/sh/tracedat.sh CHAINSCOPE CS-GENTRACEDAT FUZZ-BINARY
+#   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from the Makefile build the fuzzer)
+set -uo pipefail
+
+CS=$(readlink -f "${1:?usage: tracedat.sh CHAINSCOPE CS-GENTRACEDAT FUZZ}")
+GEN=$(readlink -f "${2:?}")
+FUZZ=${3:?}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DATA=$HERE/../data
+PREFIX=host.tracedat
+# shellcheck source=userspace/tests/sh/lib.sh
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+for s in $("$GEN" --list); do
+	if ! "$GEN" "$s" "$TMP/$s.dat" 2>"$TMP/generr"; then
+		fail "gen.$s" "$(cat "$TMP/generr")"
+	fi
+done
+
+# the library's own reader takes what the generator wrote
+if command -v trace-cmd >/dev/null; then
+	n=$(trace-cmd report "$TMP/ours8.dat" 2>/dev/null | grep -c ' notifier_')
+	if [ "$n" = 110 ]; then pass gen.trace-cmd-reads; else
+		fail gen.trace-cmd-reads "trace-cmd report shows $n notifier events, want 110"; fi
+else
+	skip gen.trace-cmd-reads "trace-cmd not installed"
+fi
+
+# row CALLBACK FIELD: from report -j in $out
+row() {
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+r = [c for c in d["callbacks"] if c["callback"] == sys.argv[2]]
+print(r[0][sys.argv[3]] if len(r) == 1 else "none")' "$out" "$1" "$2"
+}
+hist() {
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+r = [c for c in d["callbacks"] if c["callback"] == sys.argv[2]][0]
+print(" ".join("%d-%d:%d" % (b["min"], b["max"], b["count"]) for b in r["histogram"] if b["count"]))' \
+	"$out" "$1"
+}
+
+# --- our two event sets: the same numbers, by field name ------------------------
+for s in ours9 ours8; do
+	run "$CS" report -j "$TMP/$s.dat"
+	want="cs_cb_fast 10 100 0|cs_cb_busy 10 1400 0|cs_cb_veto 10 10 2|cs_cb_inner 1 30 0|cs_cb_irq 5 50 0"
+	got=""
+	for cb in cs_cb_fast cs_cb_busy cs_cb_veto cs_cb_inner cs_cb_irq; do
+		got+="${got:+|}$cb $(row $cb count) $(row $cb max) $(row $cb stop)"
+	done
+	if [ "$rc" = 0 ] && [ "$got" = "$want" ]; then pass "$s.counts"; else
+		fail "$s.counts" "exit $rc: got '$got', want '$want'; ${err:0:300}"; fi
+	# 500..1400 us in 100 us steps
+	h=$(hist cs_cb_busy 2>&1)
+	if [ "$h" = "256-511:1 512-1023:5 1024-2047:4" ]; then pass "$s.histogram"; else
+		fail "$s.histogram" "cs_cb_busy: $h"; fi
+	p=$(python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+c = [x for x in d["chains"] if x["chain"] == "cs_test_chain"][0]
+print(c["passes"], c["stopped"], c["callbacks"])' "$out" 2>&1)
+	if [ "$p" = "10 2 30" ]; then pass "$s.passes-stops"; else
+		fail "$s.passes-stops" "cs_test_chain passes stopped callbacks: $p"; fi
+	if [ "$nerr" = 1 ] && grep -q "trace-cmd trace.dat v6, clock local: " <<<"$err"; then
+		pass "$s.clock-named"; else fail "$s.clock-named" "stderr: $err"; fi
+	cp <(echo "$out") "$TMP/$s.json"
+	run "$CS" check "$TMP/$s.dat"
+	if [ "$rc" = 0 ] && grep -q ' 0 violations' <<<"$out" &&
+	   grep -q 'membership is seeded from the 5 registration events' <<<"$err"; then
+		pass "$s.check-clean-seeded"
+	else
+		fail "$s.check-clean-seeded" "exit $rc: ${out:0:300} ${err:0:300}"
+	fi
+done
+if grep -q 'latency = notifier_return - notifier_run' <<<"$("$CS" report "$TMP/ours8.dat" 2>&1 >/dev/null)" &&
+   grep -q 'duration_ns from notifier_return' <<<"$("$CS" report "$TMP/ours9.dat" 2>&1 >/dev/null)"; then
+	pass latency-source-named
+else
+	fail latency-source-named "the note does not say where latency came from"
+fi
+# diff gates the two sets against each other: nothing differs
+run "$CS" diff "$TMP/ours9.json" "$TMP/ours8.json"
+if [ "$rc" = 0 ]; then pass diff-9-vs-8; else fail diff-9-vs-8 "exit $rc: ${out:0:400}"; fi
+
+# --- execution context: CPU 1's chain ran in hardirq (common_flags 0x08) ----------
+run "$CS" report --perfetto "$TMP/p.json" "$TMP/ours8.dat"
+ctx=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in d if e.get("name") == "thread_name"}
+def where(chain):
+    return ",".join(sorted({names[(e["pid"], e["tid"])] for e in d
+                            if e.get("cat") == "pass" and e["name"] == chain}))
+print(where("cs_irq_chain"), where("cs_test_chain"))' "$TMP/p.json" 2>&1)
+if [ "$rc" = 0 ] && [ "$ctx" = "hardirq pid 100" ]; then
+	pass context-from-flags
+else
+	fail context-from-flags "exit $rc: $ctx (want: hardirq pid 100)"
+fi
+
+# --- exports apply unchanged -----------------------------------------------------
+run "$CS" report --openmetrics "$TMP/ours8.dat"
+if [ "$rc" = 0 ] && grep -q 'callback="cs_cb_busy"' <<<"$out"; then pass export.openmetrics; else
+	fail export.openmetrics "exit $rc: ${out:0:200}"; fi
+run "$CS" report --folded "$TMP/f.folded" --svg "$TMP/svg" "$TMP/ours8.dat"
+if [ "$rc" = 0 ] && grep -q 'cs_cb_busy' "$TMP/f.folded" && [ -s "$TMP/svg/cs_test_chain.svg" ]; then
+	pass export.folded-svg; else fail export.folded-svg "exit $rc: ${err:0:300}"; fi
+
+# --- losses: markers where the ring buffer said so --------------------------------
+run "$CS" report -j "$TMP/loss8.dat"
+lost=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lost"])' "$out" 2>&1)
+if [ "$rc" = 0 ] && [ "$lost" = 5 ] && [ "$(row cs_cb_busy count)" = 9 ] &&
+   grep -q '2 loss markers' <<<"$err"; then
+	pass loss.counted
+else
+	fail loss.counted "exit $rc: lost=$lost busy=$(row cs_cb_busy count) ${err:0:300}"
+fi
+run "$CS" check "$TMP/loss8.dat"
+if [ "$rc" = 0 ] && grep -q 'gaps: 2 loss markers (5 events lost): 1 passes excused' <<<"$out"; then
+	pass loss.placed-excuses-pass
+else
+	fail loss.placed-excuses-pass "exit $rc: ${out:0:500}"
+fi
+# the same events gone without the ring buffer saying so: check must see it
+run "$CS" check "$TMP/drop8.dat"
+if [ "$rc" = 1 ] && grep -q 'rule stray-event' <<<"$out"; then pass loss.unmarked-is-violation; else
+	fail loss.unmarked-is-violation "exit $rc: ${out:0:400}"; fi
+run "$CS" check "$TMP/loss9.dat"
+if [ "$rc" = 0 ]; then pass loss.set9; else fail loss.set9 "exit $rc: ${out:0:300}"; fi
+
+# --- upstream's three cb-only events ------------------------------------------------
+run "$CS" report "$TMP/stock.dat"
+if [ "$rc" = 0 ] && grep -q 'runs: callback cs_cb_busy count=10 registrations=1' <<<"$out" &&
+   grep -q 'runs: callback cs_cb_irq count=5 registrations=1' <<<"$out" &&
+   [ "$(grep -c "upstream's notifier events carry only cb" <<<"$err")" = 1 ]; then
+	pass stock.runs-and-one-line
+else
+	fail stock.runs-and-one-line "exit $rc: ${out:0:400} ${err:0:300}"
+fi
+if [ "$(grep -n 'runs: callback' <<<"$out" | head -3 | sed 's/.*callback \([a-z_]*\).*/\1/' | tr '\n' ' ')" = \
+     "cs_cb_fast cs_cb_busy cs_cb_veto " ]; then
+	pass stock.registration-order; else fail stock.registration-order "${out:0:400}"; fi
+run "$CS" check "$TMP/stock.dat"
+if [ "$rc" = 0 ] && grep -q 'membership is seeded from the 5 registration events' <<<"$err"; then
+	pass stock.check; else fail stock.check "exit $rc: ${out:0:300} ${err:0:300}"; fi
+
+# --- refusals: one line, a distinct exit each ---------------------------------------
+for cmd in report check; do
+	expect_exit "$cmd.clock-counter" 13 'trace clock "counter" is not in nanoseconds' \
+		"$CS" "$cmd" "$TMP/clock-counter.dat"
+	expect_exit "$cmd.clock-x86-tsc" 13 'trace clock "x86-tsc"' "$CS" "$cmd" "$TMP/clock-x86-tsc.dat"
+	expect_exit "$cmd.clock-uptime" 13 'trace clock "uptime"' "$CS" "$cmd" "$TMP/clock-uptime.dat"
+	expect_exit "$cmd.bad-name" 14 'kallsyms name of 0xffffffff81000100 .* \(byte 2: 0x2d\): refused' \
+		"$CS" "$cmd" "$TMP/badname.dat"
+	expect_exit "$cmd.bad-name-quote" 14 'kallsyms name of 0xffffffff82000000 .*0x22' \
+		"$CS" "$cmd" "$TMP/badname-quote.dat"
+	expect_exit "$cmd.no-notifier" 12 'no notifier:\* event format' "$CS" "$cmd" "$TMP/nonotifier.dat"
+	expect_exit "$cmd.bad-field" 12 'field val \(offset 4000, size 8\) is not a number inside' \
+		"$CS" "$cmd" "$TMP/badfield.dat"
+	# a file on which libtracecmd 3.1.6 dereferences NULL in tracecmd_close()
+	expect_exit "$cmd.library-crash" 15 'parser \(libtracecmd, in a child process\) died of signal 11' \
+		"$CS" "$cmd" "$DATA/tracedat-crash-close.dat"
+	# ... and one on which libtraceevent's kbuffer loops forever: the
+	# child's CPU limit ends it (CHAINSCOPE_TRACEDAT_CPU: 1 s, not 10)
+	expect_exit "$cmd.library-loop" 15 'died of signal 24 \(CPU time limit exceeded\)' \
+		env CHAINSCOPE_TRACEDAT_CPU=1 "$CS" "$cmd" "$DATA/tracedat-kbuffer-loop.dat"
+done
+# the parser process: no privilege, no capability, limits (read from /proc
+# while it spins on the looping file)
+CHAINSCOPE_TRACEDAT_CPU=3 "$CS" report "$DATA/tracedat-kbuffer-loop.dat" >/dev/null 2>&1 &
+parent=$!
+child=
+for _ in $(seq 50); do
+	child=$(pgrep -P "$parent" | head -n 1)
+	[ -n "$child" ] && grep -q '^NoNewPrivs:.*1' "/proc/$child/status" 2>/dev/null && break
+	sleep 0.1
+done
+st=$(cat "/proc/$child/status" "/proc/$child/limits" 2>/dev/null)
+kill "$parent" 2>/dev/null
+wait "$parent" 2>/dev/null
+want_uid=$(id -u); [ "$want_uid" = 0 ] && want_uid=65534
+if grep -Eq "^Uid:\s+$want_uid\s+$want_uid\s+$want_uid" <<<"$st" &&
+   grep -Eq '^CapEff:\s+0+$' <<<"$st" && grep -Eq '^CapPrm:\s+0+$' <<<"$st" &&
+   grep -Eq '^NoNewPrivs:\s+1' <<<"$st" && grep -Eq '^Max file size\s+0\s+0' <<<"$st" &&
+   grep -Eq '^Max cpu time\s+3\s+4' <<<"$st"; then
+	pass child-confined
+else
+	fail child-confined "child $child: $(grep -E '^(Uid|CapEff|NoNewPrivs|Max (cpu|file))' <<<"$st")"
+fi
+sleep 0.3
+# gone, or a zombie that nobody reaps (its parent is dead: PID 1's)
+if [ -n "$child" ] && [ -e "/proc/$child" ] &&
+   ! grep -q '^State:\s*Z' "/proc/$child/status" 2>/dev/null; then
+	fail child-dies-with-parent "parser $child outlived chainscope"
+	kill -9 "$child" 2>/dev/null
+else
+	pass child-dies-with-parent
+fi
+
+run "$CS" report "$TMP/clock-mono.dat"
+if [ "$rc" = 0 ] && grep -q 'clock mono' <<<"$err"; then pass clock-mono-accepted; else
+	fail clock-mono-accepted "exit $rc: $err"; fi
+head -c 10000 "$TMP/ours8.dat" >"$TMP/cut.dat"
+run "$CS" report "$TMP/cut.dat"
+if [ "$rc" -ge 12 ] && [ "$rc" -le 15 ] && [ "$nerr" = 1 ]; then pass cut-file; else
+	fail cut-file "exit $rc: $err"; fi
+# told apart by magic, not by name
+cp "$TMP/ours8.dat" "$TMP/renamed.cstrace"
+run "$CS" report "$TMP/renamed.cstrace"
+if [ "$rc" = 0 ] && grep -q 'trace-cmd trace.dat' <<<"$err"; then pass magic-not-name; else
+	fail magic-not-name "exit $rc: $err"; fi
+
+# --- fuzz: in process over the seeds (ASan watches the conversion), then mutated
+# inputs through the confined child as the commands run them
+if fuzz_ready; then
+	mkdir -p "$TMP/corpus"
+	"$GEN" --seeds "$TMP/corpus"
+	if out=$("$FUZZ" "$TMP"/corpus/*.dat 2>&1); then
+		pass fuzz-seeds-in-process
+	else
+		fail fuzz-seeds-in-process "$(grep -m3 -E 'ERROR|SUMMARY' <<<"$out")"
+	fi
+	if out=$(FUZZ_TRACEDAT_CHILD=1 FUZZ_RSS_MB=0 FUZZ_MAX_LEN=32768 \
+		 bash "$HERE/../fuzz/fuzz_run.sh" tracedat "$FUZZ" "$TMP/corpus" \
+		 "$DATA/tracedat-crash-close.dat"); then
+		pass fuzz
+	else
+		fail fuzz "$out"
+	fi
+fi
+
+exit $failed
