@@ -19,7 +19,8 @@ dwarves cpio xz-utils kmod rsync python3 qemu-system-x86 busybox-static
 clang llvm libbpf-dev bpftool zlib1g-dev pkg-config libjson-c-dev strace
 libclang-rt-14-dev uthash-dev libfuzzer-14-dev libcap2-bin
 bpftrace linux-perf trace-cmd
-libmicrohttpd-dev prometheus scdoc bash-completion curl man-db"
+libmicrohttpd-dev prometheus scdoc bash-completion curl man-db
+libtracecmd-dev libtraceevent-dev libtracefs-dev"
 
 missing=()
 for p in $PKGS; do
