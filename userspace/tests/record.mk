@@ -11,8 +11,8 @@
 #                             (outfile.h); all on the host
 
 # the trace file: reader, writer, the reader's snapshot rules (not the
-# commands' trace_cli.o, nor tracedat.o, which needs libtracecmd)
-TRACEFILE_LINK := $(filter-out %/trace_cli.o %/tracedat.o,$(TRACE)) $(OUTPUT)/core/outfile.o
+# commands' trace_cli.o, nor the trace.dat input, which needs libtracecmd)
+TRACEFILE_LINK := $(filter-out %/trace_cli.o $(TRACEDAT_OBJS),$(TRACE)) $(OUTPUT)/core/outfile.o
 TRACEFILE_SRCS := $(patsubst $(OUTPUT)/%.o,%.c,$(TRACEFILE_LINK))
 FUZZ_CC ?= clang-14
 FUZZ_RUNS ?= 20000

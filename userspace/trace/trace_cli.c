@@ -1,17 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* What the commands that read a trace file share: see trace_cli.h. */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 #include "callback_row.h"
 #include "chainscope.h"
-#include "safestr.h"
 #include "trace_cli.h"
-#include "tracedat.h"
 #include "tracefile.h"
 
 error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
@@ -46,58 +39,4 @@ void cs_sym_from_trace(struct cs_sym *s, const struct cs_trace *t, __u64 addr)
 	s->name = ts ? ts->name : NULL;
 	s->off = 0;		/* a snapshot's names carry their "+0x.." */
 	s->module = ts ? ts->module : NULL;
-}
-
-static void tracedat_note(const char *cmd, const char *path, const struct cs_trace *t,
-			  const struct cs_tracedat_info *in)
-{
-	char name[CS_SAFE_STR_LEN(1024)];
-	const char *set;
-
-	cs_safe_str(path, name, sizeof(name));
-	set = in->flags & CS_TRACEDAT_STOCK ? "upstream's cb-only events" :
-	      in->flags & CS_TRACEDAT_HAS_DURATION ? "duration_ns from notifier_return" :
-	      "latency = notifier_return - notifier_run";
-	fprintf(stderr, "%s: %s: trace-cmd trace.dat v%u, clock %s%s: %llu notifier events "
-		"(%u formats, %s), %llu loss markers, %llu other events skipped\n", cmd, name,
-		in->file_version, in->clock,
-		in->flags & CS_TRACEDAT_NO_CLOCK ? " (none stored: local assumed)" : "",
-		(unsigned long long)in->nr_events, in->nr_formats, set,
-		(unsigned long long)in->nr_loss, (unsigned long long)in->nr_other);
-	if (in->flags & CS_TRACEDAT_STOCK)
-		fprintf(stderr, "%s: %s: upstream's notifier events carry only cb: "
-			"registration order and run counts, no latency, chains or return values\n",
-			cmd, name);
-	(void)t;
-}
-
-int cs_trace_read_input(const char *cmd, const char *path, struct cs_trace *t,
-			bool *tracedat, unsigned int *dat_flags, char *err, size_t errlen)
-{
-	struct cs_tracedat_info info;
-	unsigned char magic[10];
-	struct stat st;
-	ssize_t n;
-	int fd, rc;
-
-	*tracedat = false;
-	if (dat_flags)
-		*dat_flags = 0;
-	/* O_NONBLOCK: a FIFO opens at once and is refused, never waited on */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
-		n = pread(fd, magic, sizeof(magic), 0);
-		if (n == (ssize_t)sizeof(magic) && cs_tracedat_magic(magic, sizeof(magic))) {
-			*tracedat = true;
-			rc = cs_tracedat_read(fd, t, &info, err, errlen);
-			if (!rc)
-				tracedat_note(cmd, path, t, &info);
-			if (!rc && dat_flags)
-				*dat_flags = info.flags;
-			return rc;
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	return cs_trace_read(path, t, err, errlen) ? CS_EXIT_USAGE : 0;
 }
