@@ -334,32 +334,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 		v[F_FLAGS] & TRACE_FLAG_SOFTIRQ ? CS_REC_CTX_SOFTIRQ : CS_REC_CTX_TASK;
 	e.head = v[F_HEAD];
 	e.kind = (__u8)v[F_KIND];
-	switch (e.type) {
-	case CS_REC_REGISTER:
-	case CS_REC_UNREGISTER:
-	case CS_REC_REGISTER_ERROR:
-	case CS_REC_UNREGISTER_ERROR:
-		e.cb = v[F_CB];
-		e.nb = v[F_NB];
-		e.priority = (__s32)v[F_PRIO];
-		e.ret = (__s32)v[F_ERR];
-		break;
-	case CS_REC_RUN:
-	case CS_REC_RETURN:
-	case CS_REC_STOP:
-		e.cb = v[F_CB];
-		e.nb = v[F_NB];
-		e.priority = (__s32)v[F_PRIO];
-		e.val = v[F_VAL];
-		if (e.type != CS_REC_RUN)
-			e.ret = (__s32)v[F_RET];
-		if (e.type == CS_REC_RETURN)
-			e.duration_ns = v[F_DUR];
-		if (e.type == CS_REC_STOP)
-			e.nr_calls = (__s32)v[F_NR_CALLS];
-		break;
-	case CS_REC_CALL_BEGIN:
-	case CS_REC_CALL_END:
+	if (e.type == CS_REC_CALL_BEGIN || e.type == CS_REC_CALL_END) {
 		e.val = v[F_VAL];
 		e.nr_to_call = (__s32)v[F_NR_TO_CALL];
 		e.call_type = (__u8)v[F_TYPE];
@@ -367,7 +342,22 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 			e.ret = (__s32)v[F_RET];
 			e.nr_calls = (__s32)v[F_NR_CALLS];
 		}
-		break;
+	} else {
+		/* the events about one block: membership, run, return, stop */
+		e.cb = v[F_CB];
+		e.nb = v[F_NB];
+		e.priority = (__s32)v[F_PRIO];
+		if (e.type <= CS_REC_UNREGISTER_ERROR) {
+			e.ret = (__s32)v[F_ERR];
+		} else {
+			e.val = v[F_VAL];
+			if (e.type != CS_REC_RUN)
+				e.ret = (__s32)v[F_RET];
+			if (e.type == CS_REC_RETURN)
+				e.duration_ns = v[F_DUR];
+			if (e.type == CS_REC_STOP)
+				e.nr_calls = (__s32)v[F_NR_CALLS];
+		}
 	}
 	if (v[F_KIND] > 0xff || v[F_TYPE] > 0xff)
 		return fail(c, CS_EXIT_TRACEDAT, 0, "event %s at %llu: kind %llu or type %llu "
