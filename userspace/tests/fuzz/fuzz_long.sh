@@ -7,7 +7,11 @@
 # goes on with the next target. Exit 1 if any target failed.
 #
 #   tests/fuzz/fuzz_long.sh OUTPUT-DIR (userspace/.output, with the fuzz binaries,
-#   cs-gentrace and cs-gencheck built)
+#   cs-gentrace, cs-gencheck and cs-gentracedat built)
+#
+# tracedat runs each input in the confined child, as the commands do
+# (FUZZ_TRACEDAT_CHILD=1; FUZZ_TRACEDAT_CHILD=0 runs it in process, where
+# libtracecmd itself fails within seconds: tests/fuzz/fuzz_tracedat.c).
 set -uo pipefail
 
 out=$(readlink -f "${1:?usage: fuzz_long.sh OUTPUT-DIR}")
@@ -23,18 +27,24 @@ mkdir -p "$seeds/traces"
 "$out/cs-gentrace" --count 2700 deep-closed "$seeds/traces/large-deep.cstrace"
 mkdir -p "$seeds/check"
 "$out/cs-gencheck" --seeds "$seeds/check"
+mkdir -p "$seeds/tracedat"
+"$out/cs-gentracedat" --seeds "$seeds/tracedat"
 
 failed=0
-for t in tracefile report check diff openmetrics; do
+for t in tracefile report check diff openmetrics tracedat; do
 	[ -x "$out/fuzz_$t" ] || { echo "SKIP: fuzz.$t: $out/fuzz_$t not built"; continue; }
 	case $t in
 	diff)	s=("$here/diff-seeds") ;;
 	check)	s=("$seeds/traces" "$seeds/check") ;;
+	tracedat) s=("$seeds/tracedat" "$here/../data/tracedat-crash-close.dat") ;;
 	*)	s=("$seeds/traces") ;;
 	esac
 	mkdir -p "$keep/fuzz-corpus"
 	echo "fuzz.$t: $FUZZ_SECONDS s..."
-	if r=$(FUZZ_MAX_LEN=${FUZZ_MAX_LEN:-16384} bash "$here/fuzz_run.sh" "$t" "$out/fuzz_$t" \
+	env=()
+	[ "$t" = tracedat ] && env=(FUZZ_TRACEDAT_CHILD="${FUZZ_TRACEDAT_CHILD:-1}" FUZZ_RSS_MB=0
+				  FUZZ_MAX_LEN=32768)
+	if r=$(env FUZZ_MAX_LEN="${FUZZ_MAX_LEN:-16384}" "${env[@]}" bash "$here/fuzz_run.sh" "$t" "$out/fuzz_$t" \
 		"$keep/fuzz-corpus/$t" "${s[@]}"); then
 		echo "PASS: fuzz.$t: $r"
 	else
