@@ -30,7 +30,8 @@ static void tracedat_note(const char *cmd, const char *path, const struct cs_tra
 	fprintf(stderr, "%s: %s: trace-cmd trace.dat v%u, clock %s%s: %llu notifier events "
 		"(%u formats, %s), %llu loss markers, %llu other events skipped\n", cmd, name,
 		in->file_version, in->clock,
-		in->flags & CS_TRACEDAT_NO_CLOCK ? " (none stored: local assumed)" : "",
+		in->flags & CS_TRACEDAT_NO_CLOCK ? " (none stored: local assumed)" :
+		!strcmp(in->clock, "tsc2nsec") ? " (x86-tsc, converted to ns by libtracecmd)" : "",
 		(unsigned long long)in->nr_events, in->nr_formats, set,
 		(unsigned long long)in->nr_loss, (unsigned long long)in->nr_other);
 	if (in->flags & CS_TRACEDAT_STOCK)

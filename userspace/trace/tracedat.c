@@ -541,9 +541,14 @@ out:
 
 /* --- conversion ---------------------------------------------------------- */
 
-/* clocks in nanoseconds that order and subtract (trace_clocks[] in the kernel) */
+/*
+ * Clocks in nanoseconds that order and subtract (trace_clocks[] in the
+ * kernel), and "tsc2nsec": what trace-cmd record -C tsc2nsec stores for
+ * x86-tsc with its TSC2NSEC option, which libtracecmd applies (the
+ * timestamps it hands out are nanoseconds).
+ */
 static const char *const ns_clocks[] = {
-	"local", "global", "perf", "mono", "mono_raw", "boot", "tai",
+	"local", "global", "perf", "mono", "mono_raw", "boot", "tai", "tsc2nsec",
 };
 
 static int check_clock(struct conv *c, const char *clock)
@@ -562,8 +567,8 @@ static int check_clock(struct conv *c, const char *clock)
 		if (c->info->clock[i] < 0x21 || c->info->clock[i] > 0x7e)
 			c->info->clock[i] = '?';
 	return fail(c, CS_EXIT_TRACEDAT_CLOCK, 0, "trace clock \"%s\" is not in nanoseconds "
-		    "(counter, uptime, x86-tsc: no conversion in the file); record with "
-		    "trace-cmd record -C local (or global, mono, boot)", c->info->clock);
+		    "and the file holds no conversion (counter, uptime, x86-tsc); record with "
+		    "trace-cmd record -C local (or global, mono, boot, tsc2nsec)", c->info->clock);
 }
 
 static void free_conv(struct conv *c)

@@ -62,6 +62,7 @@ struct tracecmd_option *tracecmd_add_option(struct tracecmd_output *h, unsigned 
 					    int size, const void *data);
 #define TRACECMD_OPTION_TRACECLOCK 4
 #define TRACECMD_OPTION_UNAME 5
+#define TRACECMD_OPTION_TSC2NSEC 14
 
 #define HEAD 0xffffffff82000000ULL	/* cs_test_chain */
 #define HEAD2 0xffffffff82000100ULL	/* cs_inner_chain */
@@ -343,6 +344,9 @@ static void put_u32(struct cpubuf *c, unsigned int x)
 	c->used += 4;
 }
 
+/* tsc2nsec: the clock counts 2 cycles a ns, the file says how to convert */
+static unsigned int ts_scale = 1;
+
 static void emit(int cpu, unsigned long long ts, const char *name, int flags, int pid,
 		 const struct val *vals, int nvals)
 {
@@ -355,6 +359,7 @@ static void emit(int cpu, unsigned long long ts, const char *name, int flags, in
 
 	if (!e)
 		return;		/* not in this event set */
+	ts *= ts_scale;
 	words = (e->size + 3) / 4;
 	if (c->used + 8 + 4 + words * 4 + 8 > PAGE - 16)
 		flush_page(c);
@@ -515,7 +520,7 @@ static const char *kallsyms_good =
 
 static const char *const scenarios[] = {
 	"ours9", "ours8", "stock", "loss8", "loss9", "drop8", "clock-mono", "clock-counter",
-	"clock-x86-tsc", "clock-uptime", "badname", "badname-quote", "nonotifier",
+	"clock-x86-tsc", "clock-uptime", "clock-tsc2nsec", "badname", "badname-quote", "nonotifier",
 	"badfield",
 };
 
@@ -531,6 +536,7 @@ static int write_one(const char *scen, const char *out)
 	set = set8;
 	nset = N(set8);
 	with_loss = false;
+	ts_scale = 1;
 	bad_field = NULL;
 	if (!strcmp(scen, "ours9") || !strcmp(scen, "loss9")) {
 		set = set9;
@@ -540,6 +546,9 @@ static int write_one(const char *scen, const char *out)
 		nset = N(set3);
 	} else if (!strncmp(scen, "clock-", 6)) {
 		clock = scen + 6;
+		/* as trace-cmd record -C tsc2nsec: raw TSC and the conversion */
+		if (!strcmp(clock, "tsc2nsec"))
+			ts_scale = 2;
 	} else if (!strcmp(scen, "badname")) {
 		snprintf(kbuf, sizeof(kbuf), "%s", kallsyms_good);
 		memcpy(strstr(kbuf, "cs_cb_busy"), "cs-cb_busy", 10);
@@ -592,6 +601,8 @@ static int write_one(const char *scen, const char *out)
 		die("fork: %s", strerror(errno));
 	if (!pid) {
 		static const char uname[] = "Linux guest 6.1.0-cs #1 SMP x86_64";
+		/* int mult, int shift, u64 offset: ns = cycles * 1 >> 1 */
+		static const unsigned char tsc2nsec[16] = { 1, 0, 0, 0, 1 };
 
 		/* the writer's kallsyms step writes kptr_restrict if it may */
 		if (geteuid() == 0 && (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
@@ -609,6 +620,8 @@ static int write_one(const char *scen, const char *out)
 		    /* as trace-cmd record: the clock follows the CPU data offsets */
 		    !tracecmd_add_option(h, TRACECMD_OPTION_TRACECLOCK, 0, NULL) ||
 		    !tracecmd_add_option(h, TRACECMD_OPTION_UNAME, sizeof(uname), uname) ||
+		    (ts_scale == 2 &&
+		     !tracecmd_add_option(h, TRACECMD_OPTION_TSC2NSEC, sizeof(tsc2nsec), tsc2nsec)) ||
 		    tracecmd_write_options(h) || tracecmd_write_cpu_data(h, NCPU, files, NULL))
 			_exit(5);
 		tracecmd_output_close(h);

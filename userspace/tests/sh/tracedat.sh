@@ -214,6 +214,15 @@ fi
 run "$CS" report "$TMP/clock-mono.dat"
 if [ "$rc" = 0 ] && grep -q 'clock mono' <<<"$err"; then pass clock-mono-accepted; else
 	fail clock-mono-accepted "exit $rc: $err"; fi
+# x86-tsc at 2 cycles a ns with trace-cmd's TSC2NSEC option: libtracecmd
+# converts, the crafted durations come out in ns
+run "$CS" report -j "$TMP/clock-tsc2nsec.dat"
+if [ "$rc" = 0 ] && grep -q 'clock tsc2nsec (x86-tsc, converted to ns by libtracecmd)' <<<"$err" &&
+   [ "$(row cs_cb_busy max)" = 1400 ] && [ "$(row cs_cb_fast max)" = 100 ]; then
+	pass clock-tsc2nsec-converted
+else
+	fail clock-tsc2nsec-converted "exit $rc: busy max $(row cs_cb_busy max): $err"
+fi
 head -c 10000 "$TMP/ours8.dat" >"$TMP/cut.dat"
 run "$CS" report "$TMP/cut.dat"
 if [ "$rc" -ge 12 ] && [ "$rc" -le 15 ] && [ "$nerr" = 1 ]; then pass cut-file; else
