@@ -49,6 +49,7 @@ struct tracecmd_output *tracecmd_output_create_fd(int fd);
 int tracecmd_output_set_trace_dir(struct tracecmd_output *h, const char *dir);
 int tracecmd_output_set_kallsyms(struct tracecmd_output *h, const char *kallsyms);
 int tracecmd_output_set_version(struct tracecmd_output *h, int file_version);
+int tracecmd_output_set_compression(struct tracecmd_output *h, const char *compression);
 int tracecmd_output_write_headers(struct tracecmd_output *h, struct tracecmd_event_list *list);
 int tracecmd_write_cmdlines(struct tracecmd_output *h);
 int tracecmd_write_cpus(struct tracecmd_output *h, int cpus);
@@ -395,6 +396,7 @@ static void emit(int cpu, unsigned long long ts, const char *name, int flags, in
 #define V(...) (struct val[]){ __VA_ARGS__ }, (int)(sizeof((struct val[]){ __VA_ARGS__ }) / sizeof(struct val))
 
 static bool with_loss;
+static int version;
 
 static void reg(int cpu, unsigned long long ts, int pid, unsigned long long head,
 		unsigned long long cb, unsigned long long nb, int prio, int kind)
@@ -520,7 +522,7 @@ static const char *kallsyms_good =
 
 static const char *const scenarios[] = {
 	"ours9", "ours8", "stock", "loss8", "loss9", "drop8", "clock-mono", "clock-counter",
-	"clock-x86-tsc", "clock-uptime", "clock-tsc2nsec", "badname", "badname-quote", "nonotifier",
+	"clock-x86-tsc", "clock-uptime", "clock-tsc2nsec", "ours8-v7", "badname", "badname-quote", "nonotifier",
 	"badfield",
 };
 
@@ -537,6 +539,7 @@ static int write_one(const char *scen, const char *out)
 	nset = N(set8);
 	with_loss = false;
 	ts_scale = 1;
+	version = 6;
 	bad_field = NULL;
 	if (!strcmp(scen, "ours9") || !strcmp(scen, "loss9")) {
 		set = set9;
@@ -562,6 +565,8 @@ static int write_one(const char *scen, const char *out)
 	} else if (!strcmp(scen, "badfield")) {
 		bad_field = "val";
 		bad_offset = 4000;
+	} else if (!strcmp(scen, "ours8-v7")) {
+		version = 7;	/* trace-cmd's sectioned format, compressed if it can */
 	} else if (strcmp(scen, "ours8") && strcmp(scen, "loss8") && strcmp(scen, "drop8")) {
 		fprintf(stderr, "cs-gentracedat: unknown scenario '%s' (--list)\n", scen);
 		return 2;
@@ -611,7 +616,8 @@ static int write_one(const char *scen, const char *out)
 		snprintf(path, sizeof(path), "%s/kallsyms", tmpl);
 		h = tracecmd_output_create_fd(fd);
 		if (!h || tracecmd_output_set_trace_dir(h, tmpl) ||
-		    tracecmd_output_set_kallsyms(h, path) || tracecmd_output_set_version(h, 6))
+		    tracecmd_output_set_kallsyms(h, path) || tracecmd_output_set_version(h, version) ||
+		    (version == 7 && tracecmd_output_set_compression(h, "any")))
 			_exit(4);
 		tracecmd_set_quiet(h, true);
 		tracecmd_set_out_clock(h, clock);

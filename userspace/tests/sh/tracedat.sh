@@ -95,6 +95,18 @@ if grep -q 'latency = notifier_return - notifier_run' <<<"$("$CS" report "$TMP/o
 else
 	fail latency-source-named "the note does not say where latency came from"
 fi
+# trace-cmd's version 7 (sections, compressed): the same rows as version 6
+run "$CS" report -j "$TMP/ours8-v7.dat"
+same=$(python3 -c '
+import json, sys
+a = json.loads(sys.argv[1]); b = json.load(open(sys.argv[2]))
+print(a["callbacks"] == b["callbacks"] and a["chains"] == b["chains"] and len(a["callbacks"]) == 5)' \
+	"$out" "$TMP/ours8.json" 2>&1)
+if [ "$rc" = 0 ] && [ "$same" = True ] && grep -q 'trace.dat v7' <<<"$err"; then
+	pass v7-compressed-same-rows
+else
+	fail v7-compressed-same-rows "exit $rc: $same ${err:0:200}"
+fi
 # diff gates the two sets against each other: nothing differs
 run "$CS" diff "$TMP/ours9.json" "$TMP/ours8.json"
 if [ "$rc" = 0 ]; then pass diff-9-vs-8; else fail diff-9-vs-8 "exit $rc: ${out:0:400}"; fi
