@@ -17,6 +17,13 @@
 # $CS_VARIANT.torture.double_register_event (skipped on stock kernels,
 # which have no such event).
 #
+# On our kernels every notifier event is enabled (in the main trace
+# buffer) while the module runs, so that all its tests, the stress ones
+# above all, go through the traced walk with every event attached; the
+# refused registration's event is read from a trace instance of its own
+# that only notifier_register_error writes to, which the stress events
+# cannot overwrite.
+#
 # CS_TORTURE_ARGS (chainscope.torture=P=V,... on the kernel command line)
 # adds module parameters, e.g. stress_iters for the debug soak.
 ko=/chainscope/modules/notifier_torture.ko
@@ -36,16 +43,24 @@ case "$CS_VARIANT" in
 chainscope*) event=1 ;;
 *) event=0 ;;
 esac
+I=$T/instances/notifier_torture
 if [ $event = 1 ]; then
 	[ -d $EV ] || fail "no $EV on a $CS_VARIANT kernel"
+	[ -d $I ] || mkdir $I || fail "cannot create the trace instance $I"
+	echo > $I/trace
+	echo 1 > $I/events/notifier/notifier_register_error/enable ||
+		fail "cannot enable notifier_register_error in $I"
 	echo > $T/trace
-	echo 1 > $EV/enable || fail "cannot enable notifier_register_error"
+	echo 1 > $T/events/notifier/enable || fail "cannot enable the notifier events"
 fi
 echo "insmod notifier_torture.ko warn_cases=1 ${CS_TORTURE_ARGS:-}"
 # shellcheck disable=SC2086
 insmod "$ko" warn_cases=1 $CS_TORTURE_ARGS
 rc=$?
-[ $event = 0 ] || echo 0 > $EV/enable
+if [ $event = 1 ]; then
+	echo 0 > $T/events/notifier/enable
+	echo 0 > $I/events/notifier/notifier_register_error/enable
+fi
 # The kernel log since this load's "start:" line.
 dmesg | awk '/notifier_torture: start:/ { n = 0 } { l[++n] = $0 }
 	END { for (i = 1; i <= n; i++) print l[i] }' > /tmp/torture.log
@@ -79,17 +94,18 @@ extra=$(awk -v ts=" $(echo "$TESTS" | tr '\n' ' ') " 'index(ts, " " $2 " ") == 0
 
 # The refused registration, as notifier_register_error printed it.
 if [ $event = 1 ]; then
-	cp $T/trace /out/torture-trace.txt
+	cp $I/trace /out/torture-trace.txt
+	rmdir $I
 	want=$(sed -n 's/^.*notifier_torture: double_register: event: //p' /tmp/torture.log)
 	n=$(awk -v w="$want" '{ i = index($0, ": notifier_register_error: ")
-		if (i && substr($0, i + 27) == w) n++ } END { print n + 0 }' $T/trace)
+		if (i && substr($0, i + 27) == w) n++ } END { print n + 0 }' /out/torture-trace.txt)
 	if [ -z "$want" ]; then
 		result FAIL double_register_event "the module named no refused registration"
 		bad=1
 	elif [ "$n" = 1 ]; then
 		result PASS double_register_event "$want"
 	else
-		result FAIL double_register_event "$n events '$want' (trace: $(grep -c notifier_register_error $T/trace) notifier_register_error lines)"
+		result FAIL double_register_event "$n events '$want' (trace: $(grep -c notifier_register_error /out/torture-trace.txt) notifier_register_error lines)"
 		bad=1
 	fi
 else
@@ -99,9 +115,17 @@ fi
 # The load fails exactly when a test failed.
 if [ $rc = 0 ]; then
 	rmmod notifier_torture || fail "rmmod notifier_torture failed"
-	[ $bad = 0 ] || fail "insmod succeeded, but tests failed"
+	[ $bad = 0 ] || fail "insmod succeeded, but a check failed"
 else
 	[ $bad = 1 ] || fail "insmod exit $rc, but no test failed"
 	fail "tests failed (insmod exit $rc)"
+fi
+# The tests ran through the traced walk: the last one's call is in the
+# main buffer (the stress tests' events may have overwritten the rest).
+if [ $event = 1 ]; then
+	runs=$(grep -c ': notifier_run: nt_count_cb \[notifier_torture\]' $T/trace)
+	echo > $T/trace
+	[ "$runs" -gt 0 ] || fail "no notifier_run event of nt_count_cb in $T/trace"
+	echo "traced walk: $runs notifier_run events of nt_count_cb in the main buffer"
 fi
 grep 'notifier_torture: end:' /tmp/torture.log | sed 's/^.*notifier_torture: //'
