@@ -162,17 +162,18 @@ static __always_inline int handle_contention_end(void *lock)
 	return 0;
 }
 
+/* the membership events; the _error ones' err is not needed */
 #define CS_MEMBER_PROGS(ev)							\
 SEC("tp_btf/" #ev)								\
 int BPF_PROG(ev##_btf, void *cb, void *head, struct notifier_block *nb,	\
-	     int priority, enum notifier_chain_kind kind, int err)		\
+	     int priority, enum notifier_chain_kind kind)			\
 {										\
 	return handle_member(head, kind);					\
 }										\
 										\
 SEC("raw_tp/" #ev)								\
 int BPF_PROG(ev##_raw, void *cb, void *head, struct notifier_block *nb,	\
-	     int priority, enum notifier_chain_kind kind, int err)		\
+	     int priority, enum notifier_chain_kind kind)			\
 {										\
 	return handle_member(head, kind);					\
 }

@@ -21,6 +21,7 @@
 #include "latency.h"
 #include "chainscope.bpf.h"
 #include "exec_ctx.bpf.h"
+#include "cb_pair.bpf.h"
 
 /* Settings, filled in by user space before load. */
 const volatile __u64 targ_head = 0;	/* only this chain head (0: all) */
@@ -312,20 +313,75 @@ static __always_inline int handle_call_end(void *head, int kind, unsigned long v
 	return 0;
 }
 
+/*
+ * Tracepoints mode: a callback's run time is the time between its
+ * notifier_run and its notifier_return, paired per (task, context) by
+ * cb_pair.bpf.h (included by probemode.bpf.h, below), as probes mode
+ * pairs its entry and return probes.
+ */
+static __always_inline bool cb_wanted(void *cb, void *head, int kind)
+{
+	return chain_wanted(head, kind) && (!targ_cb || (__u64)cb == targ_cb);
+}
+
+static __always_inline int handle_run(void *cb, void *head, int kind)
+{
+	if (cb_wanted(cb, head, kind))
+		cs_cb_run(cb);
+	return 0;
+}
+
+static __always_inline int handle_tp_return(void *cb, void *head, void *nb, int kind,
+					    unsigned long val, int ret)
+{
+	__u64 now = bpf_ktime_get_ns();
+	int ran;
+
+	if (!cb_wanted(cb, head, kind))
+		return 0;
+	return handle_return(cb, head, nb, kind, val, ret, cs_cb_return(cb, now, &ran));
+}
+
+SEC("tp_btf/notifier_run")
+int BPF_PROG(notifier_run_btf, void *cb, void *head, struct notifier_block *nb,
+	     int priority, enum notifier_chain_kind kind)
+{
+	return handle_run(cb, head, kind);
+}
+
+SEC("raw_tp/notifier_run")
+int BPF_PROG(notifier_run_raw, void *cb, void *head, struct notifier_block *nb,
+	     int priority, enum notifier_chain_kind kind)
+{
+	return handle_run(cb, head, kind);
+}
+
 SEC("tp_btf/notifier_return")
 int BPF_PROG(notifier_return_btf, void *cb, void *head, struct notifier_block *nb,
-	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
-	     u64 duration_ns)
+	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret)
 {
-	return handle_return(cb, head, nb, kind, val, ret, duration_ns);
+	return handle_tp_return(cb, head, nb, kind, val, ret);
 }
 
 SEC("raw_tp/notifier_return")
 int BPF_PROG(notifier_return_raw, void *cb, void *head, struct notifier_block *nb,
-	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
-	     u64 duration_ns)
+	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret)
 {
-	return handle_return(cb, head, nb, kind, val, ret, duration_ns);
+	return handle_tp_return(cb, head, nb, kind, val, ret);
+}
+
+/*
+ * cs-bpf-unit only (userspace/tests/guest/bpf_unit_latency.c): a return
+ * with the run time that the pairing above would compute given, so that
+ * the histograms can be tested with exact values. No target: the CLI
+ * never loads it (pick_programs()).
+ */
+SEC("raw_tp")
+int BPF_PROG(test_return_ns, void *cb, void *head, struct notifier_block *nb,
+	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
+	     __u64 ns)
+{
+	return handle_return(cb, head, nb, kind, val, ret, ns);
 }
 
 SEC("tp_btf/notifier_call_begin")
@@ -361,11 +417,10 @@ int BPF_PROG(call_end_raw, void *head, enum notifier_chain_kind kind,
 /*
  * probes mode (bpf/probemode.bpf.h): the same handlers, fed by fentry/fexit
  * on the exported chain API and kprobe.multi/kretprobe.multi on the
- * watched callbacks. A callback's duration is measured here, from the
- * end of its kprobe.multi entry program to the start of its
- * kretprobe.multi program: it includes the fprobe entry/return
- * trampolines (not the programs), unlike our core's, which brackets the
- * bare call.
+ * watched callbacks. A callback's duration is measured as in
+ * tracepoints mode, from the end of its entry program to the start of its
+ * return program: it includes the fprobe entry/return trampolines (in
+ * tracepoints mode, the tracepoints' dispatch), not the programs.
  */
 static __always_inline void cs_pm_call_begin(void *head, int kind, unsigned long val,
 					     int nr_to_call, int type)
@@ -386,15 +441,9 @@ static __always_inline void cs_pm_run(void *cb, void *head, void *nb, int kind,
 
 static __always_inline void cs_pm_return(void *cb, void *head, void *nb, int kind,
 					 unsigned long val, int priority, int ret,
-					 __u64 duration_ns)
+					 __u64 duration_ns, int nr_calls)
 {
 	handle_return(cb, head, nb, kind, val, ret, duration_ns);
-}
-
-static __always_inline void cs_pm_stop(void *cb, void *head, void *nb, int kind,
-				       unsigned long val, int priority, int ret,
-				       int nr_calls)
-{
 }
 
 static __always_inline void cs_pm_membership(int rec_type, void *cb, void *head, void *nb,

@@ -25,9 +25,10 @@ struct cs_lat_hist {
 	__u64 bad;		/* NOTIFY_BAD */
 	__u64 err;		/* notifier_from_errno(-E...) other than NOTIFY_BAD */
 	/*
-	 * duration_ns == 0: notifier_return was enabled while the callback
-	 * ran, so the kernel did not time it. Counted in count, not in the
-	 * histogram, sum or max.
+	 * Returns without a run time: no notifier_run paired with this
+	 * notifier_return (the programs were attached while the callback
+	 * ran, or its notifier_run program was skipped). Counted in count,
+	 * not in the histogram, sum or max.
 	 */
 	__u64 untimed;
 	__u32 kind;		/* enum notifier_chain_kind */

@@ -6,16 +6,16 @@
  *  - one kprobe.multi + one kretprobe.multi link per batch of watched
  *    callbacks, cookie = index into cs_pm_slots (run/return/stop).
  *
- * An object defines the six hooks below (static, same argument meanings
+ * An object defines the five hooks below (static, same argument meanings
  * as the notifier:* tracepoints; an unused hook has an empty body) and
  * then includes this header, after vmlinux.h, the libbpf headers,
- * chainscope.bpf.h and exec_ctx.bpf.h:
+ * chainscope.bpf.h and exec_ctx.bpf.h (it includes cb_pair.bpf.h, which
+ * pairs a callback's entry with its return in both modes):
  *
  *   cs_pm_call_begin(head, kind, val, nr_to_call, type)
  *   cs_pm_call_end(head, kind, val, nr_to_call, type, ret, nr_calls)
  *   cs_pm_run(cb, head, nb, kind, val, priority)
- *   cs_pm_return(cb, head, nb, kind, val, priority, ret, duration_ns)
- *   cs_pm_stop(cb, head, nb, kind, val, priority, ret, nr_calls)
+ *   cs_pm_return(cb, head, nb, kind, val, priority, ret, duration_ns, nr_calls)
  *   cs_pm_membership(rec_type, cb, head, nb, priority, err, kind)
  *
  * User space (userspace/live/probes.c) picks the programs (every pm_*
@@ -42,6 +42,7 @@
 
 #include "probemode.h"
 #include "record.h"
+#include "cb_pair.bpf.h"
 
 /* The hooks, defined by the including object. */
 static __always_inline void cs_pm_call_begin(void *head, int kind, unsigned long val,
@@ -50,12 +51,10 @@ static __always_inline void cs_pm_call_end(void *head, int kind, unsigned long v
 					   int nr_to_call, int type, int ret, int nr_calls);
 static __always_inline void cs_pm_run(void *cb, void *head, void *nb, int kind,
 				      unsigned long val, int priority);
+/* nr_calls: the callbacks of the pass that ran, this one included */
 static __always_inline void cs_pm_return(void *cb, void *head, void *nb, int kind,
 					 unsigned long val, int priority, int ret,
-					 __u64 duration_ns);
-static __always_inline void cs_pm_stop(void *cb, void *head, void *nb, int kind,
-				       unsigned long val, int priority, int ret,
-				       int nr_calls);
+					 __u64 duration_ns, int nr_calls);
 static __always_inline void cs_pm_membership(int rec_type, void *cb, void *head, void *nb,
 					     int priority, int err, int kind);
 
@@ -134,13 +133,7 @@ struct {
 	__type(value, __u64);
 } cs_pm_stats SEC(".maps");
 
-/* Open passes and running callbacks per (task, execution context). */
-struct cs_pm_key {
-	__u64 task;
-	__u32 ctx;
-	__u32 __pad;
-};
-
+/* Open passes per (task, execution context); running callbacks: cb_pair.bpf.h */
 struct cs_pm_pass {
 	__u64 head;
 	__u64 val;		/* of the current pass (val_down once rolled back) */
@@ -159,37 +152,12 @@ struct cs_pm_passes {
 	struct cs_pm_pass frames[CS_MAX_DEPTH];
 };
 
-struct cs_pm_cb {
-	__u64 cb;
-	__u64 nb;
-	__u64 head;
-	__u64 val;
-	__u64 ts;
-	__s32 kind;
-	__s32 priority;
-	__u32 skip;		/* entry was not an event: its exit is not either */
-	__u32 __pad;
-};
-
-struct cs_pm_cbs {
-	__u32 depth;
-	__u32 __pad;
-	struct cs_pm_cb frames[CS_MAX_DEPTH];
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, CS_PM_MAX_TASKS);
 	__type(key, struct cs_pm_key);
 	__type(value, struct cs_pm_passes);
 } cs_pm_pass_stacks SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CS_PM_MAX_TASKS);
-	__type(key, struct cs_pm_key);
-	__type(value, struct cs_pm_cbs);
-} cs_pm_cb_stacks SEC(".maps");
 
 /* register_die_notifier() -> atomic_notifier_chain_register(): one event */
 struct {
@@ -200,7 +168,6 @@ struct {
 } cs_pm_die_reg SEC(".maps");
 
 static struct cs_pm_passes cs_pm_zero_passes;
-static struct cs_pm_cbs cs_pm_zero_cbs;
 
 static __always_inline void cs_pm_stat_inc(__u32 idx)
 {
@@ -217,13 +184,6 @@ static __always_inline void cs_pm_unpaired(void)
 
 	if (armed && *armed)
 		cs_pm_stat_inc(CS_PM_STAT_UNPAIRED);
-}
-
-static __always_inline void cs_pm_key_init(struct cs_pm_key *key)
-{
-	key->task = (__u64)bpf_get_current_task();
-	key->ctx = cs_exec_ctx();
-	key->__pad = 0;
 }
 
 static __always_inline void cs_pm_notify(__u32 type, void *head, int kind, __u64 cb,
@@ -529,9 +489,9 @@ int BPF_KPROBE(pm_cb_entry, struct notifier_block *nb, unsigned long val)
 	__u64 key = (__u64)nb, *cb = bpf_map_lookup_elem(&cs_pm_slots, &slot);
 	struct cs_pm_nb *info = bpf_map_lookup_elem(&cs_pm_nbs, &key);
 	struct cs_pm_key skey;
-	struct cs_pm_cbs *st;
 	struct cs_pm_cb *f;
-	__u32 d, skip = 0;
+	__u32 skip = 0;
+	bool deep;
 
 	if (!cb)
 		return 0;
@@ -548,19 +508,14 @@ int BPF_KPROBE(pm_cb_entry, struct notifier_block *nb, unsigned long val)
 		/* an early pass's callbacks are no events either (counted with it) */
 		skip = !p || p->skip;
 	}
-	st = cs_lookup_or_init(&cs_pm_cb_stacks, &skey, &cs_pm_zero_cbs);
-	if (!st)
-		return 0;
-	d = st->depth;
-	if (d >= CS_MAX_DEPTH) {
-		cs_pm_stat_inc(CS_PM_STAT_CB_DEEP);
-		st->depth = d + 1;
+	f = cs_cb_push(&skey, &deep);
+	if (!f) {
+		if (deep)
+			cs_pm_stat_inc(CS_PM_STAT_CB_DEEP);
 		return 0;
 	}
-	f = &st->frames[d & (CS_MAX_DEPTH - 1)];
 	f->cb = *cb;
 	f->skip = skip;
-	st->depth = d + 1;
 	if (skip)
 		return 0;
 	f->nb = key;
@@ -580,36 +535,26 @@ int BPF_KRETPROBE(pm_cb_exit, int ret)
 	__u32 slot = (__u32)bpf_get_attach_cookie(ctx);
 	__u64 *cb = bpf_map_lookup_elem(&cs_pm_slots, &slot);
 	struct cs_pm_key skey;
-	struct cs_pm_cbs *st;
 	struct cs_pm_pass *p;
 	struct cs_pm_cb f;
-	int ran = 0;
-	__u32 d;
+	int ran = 0, r;
 
 	if (!cb)
 		return 0;
 	cs_pm_key_init(&skey);
-	st = bpf_map_lookup_elem(&cs_pm_cb_stacks, &skey);
-	if (!st || !st->depth) {
+	r = cs_cb_pop(&skey, *cb, &f, &ran);
+	if (r == CS_CB_DEEP)
+		return 0;
+	if (r != CS_CB_PAIRED) {
 		cs_pm_unpaired();
 		return 0;
 	}
-	d = st->depth - 1;
-	st->depth = d;
-	if (d >= CS_MAX_DEPTH)
-		return 0;
-	f = st->frames[d & (CS_MAX_DEPTH - 1)];
-	if (!d)
-		bpf_map_delete_elem(&cs_pm_cb_stacks, &skey);
-	if (f.cb != *cb) {
-		cs_pm_unpaired();
-		return 0;
-	}
+	ran = 0;	/* the pass's own count, below */
 	if (f.skip)
 		return 0;
 	dur = now - f.ts;
 	if (!dur)
-		dur = 1;	/* as our core: a timed call is never 0 ns */
+		dur = 1;	/* as cs_cb_return(): a timed call is never 0 ns */
 	p = cs_pm_top_pass(&skey, f.head);
 	if (p) {
 		p->nr_calls++;
@@ -617,11 +562,9 @@ int BPF_KRETPROBE(pm_cb_exit, int ret)
 		ran = p->nr_calls;
 	}
 	cs_pm_return((void *)f.cb, (void *)f.head, (void *)f.nb, f.kind, f.val,
-		     f.priority, ret, dur);
+		     f.priority, ret, dur, ran);
 	if (!(ret & CS_NOTIFY_STOP_MASK))
 		return 0;
-	cs_pm_stop((void *)f.cb, (void *)f.head, (void *)f.nb, f.kind, f.val,
-		   f.priority, ret, ran);
 	if (p && p->type == CS_CALL_ROBUST) {
 		/* our core: call_end ROBUST, then the rollback pass */
 		cs_pm_call_end((void *)p->head, p->kind, p->val, -1, CS_CALL_ROBUST, ret, ran);

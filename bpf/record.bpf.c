@@ -14,8 +14,11 @@
  * kernel whose BTF does not locate it.
  *
  * Two sources, one stream (userspace/live/record_prog.c loads one set):
- *  - tracepoints: tp_btf programs on the ten notifier tracepoints of our
- *    core (the typed arguments; every chainscope kernel has their BTF);
+ *  - tracepoints: tp_btf programs on the eight notifier tracepoints of our
+ *    core (the typed arguments; every chainscope kernel has their BTF).
+ *    A return's run time pairs it with its run (cb_pair.bpf.h), and a
+ *    return with NOTIFY_STOP_MASK is followed by the stop record that
+ *    probes mode writes too (rec_cb_return());
  *  - probes: the hooks of bpf/probemode.bpf.h (fentry/fexit on the
  *    exported chain API, kprobe.multi on the watched callbacks), on any
  *    kernel. They write the same records, with what the API cannot tell
@@ -35,6 +38,7 @@
 #include "chainscope.bpf.h"
 #include "chain_lock.bpf.h"
 #include "exec_ctx.bpf.h"
+#include "cb_pair.bpf.h"
 
 /* e->ctx is cs_exec_ctx()'s value: the file format must not drift from it */
 _Static_assert(CS_REC_CTX_TASK == CS_CTX_TASK && CS_REC_CTX_SOFTIRQ == CS_CTX_SOFTIRQ &&
@@ -177,33 +181,26 @@ static __always_inline int rec_member(__u16 type, void *cb, void *head,
 	return 0;
 }
 
-SEC("tp_btf/notifier_register")
-int BPF_PROG(rec_register, void *cb, void *head, struct notifier_block *nb,
-	     int priority, enum notifier_chain_kind kind, int err)
-{
-	return rec_member(CS_REC_REGISTER, cb, head, nb, priority, kind, err);
+#define REC_MEMBER(ev, type)							\
+SEC("tp_btf/" #ev)								\
+int BPF_PROG(rec_##ev, void *cb, void *head, struct notifier_block *nb,	\
+	     int priority, enum notifier_chain_kind kind)			\
+{										\
+	return rec_member(type, cb, head, nb, priority, kind, 0);		\
 }
 
-SEC("tp_btf/notifier_unregister")
-int BPF_PROG(rec_unregister, void *cb, void *head, struct notifier_block *nb,
-	     int priority, enum notifier_chain_kind kind, int err)
-{
-	return rec_member(CS_REC_UNREGISTER, cb, head, nb, priority, kind, err);
+#define REC_MEMBER_ERROR(ev, type)						\
+SEC("tp_btf/" #ev)								\
+int BPF_PROG(rec_##ev, void *cb, void *head, struct notifier_block *nb,	\
+	     int priority, enum notifier_chain_kind kind, int err)		\
+{										\
+	return rec_member(type, cb, head, nb, priority, kind, err);		\
 }
 
-SEC("tp_btf/notifier_register_error")
-int BPF_PROG(rec_register_error, void *cb, void *head, struct notifier_block *nb,
-	     int priority, enum notifier_chain_kind kind, int err)
-{
-	return rec_member(CS_REC_REGISTER_ERROR, cb, head, nb, priority, kind, err);
-}
-
-SEC("tp_btf/notifier_unregister_error")
-int BPF_PROG(rec_unregister_error, void *cb, void *head, struct notifier_block *nb,
-	     int priority, enum notifier_chain_kind kind, int err)
-{
-	return rec_member(CS_REC_UNREGISTER_ERROR, cb, head, nb, priority, kind, err);
-}
+REC_MEMBER(notifier_register, CS_REC_REGISTER)
+REC_MEMBER(notifier_unregister, CS_REC_UNREGISTER)
+REC_MEMBER_ERROR(notifier_register_error, CS_REC_REGISTER_ERROR)
+REC_MEMBER_ERROR(notifier_unregister_error, CS_REC_UNREGISTER_ERROR)
 
 SEC("tp_btf/notifier_run")
 int BPF_PROG(rec_run, void *cb, void *head, struct notifier_block *nb,
@@ -211,42 +208,50 @@ int BPF_PROG(rec_run, void *cb, void *head, struct notifier_block *nb,
 {
 	struct cs_rec_event *e = rec_cb_start(CS_REC_RUN, cb, head, nb, priority, kind);
 
-	if (!e)
-		return 0;
-	e->val = val;
-	bpf_ringbuf_submit(e, 0);
+	if (e) {
+		e->val = val;
+		bpf_ringbuf_submit(e, 0);
+	}
+	cs_cb_run(cb);		/* last: the callback starts now */
 	return 0;
 }
 
-SEC("tp_btf/notifier_return")
-int BPF_PROG(rec_return, void *cb, void *head, struct notifier_block *nb,
-	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
-	     u64 duration_ns)
+/*
+ * A callback's return, with its run time, and if it stopped the pass,
+ * the stop: nr_calls = the callbacks of the pass that ran (both modes).
+ */
+static __always_inline void rec_cb_return(void *cb, void *head, void *nb, int kind,
+					  unsigned long val, int priority, int ret,
+					  __u64 duration_ns, int nr_calls)
 {
 	struct cs_rec_event *e = rec_cb_start(CS_REC_RETURN, cb, head, nb, priority, kind);
 
+	if (e) {
+		e->val = val;
+		e->ret = ret;
+		e->duration_ns = duration_ns;
+		bpf_ringbuf_submit(e, 0);
+	}
+	if (!(ret & CS_NOTIFY_STOP_MASK))
+		return;
+	e = rec_cb_start(CS_REC_STOP, cb, head, nb, priority, kind);
 	if (!e)
-		return 0;
-	e->val = val;
-	e->ret = ret;
-	e->duration_ns = duration_ns;
-	bpf_ringbuf_submit(e, 0);
-	return 0;
-}
-
-SEC("tp_btf/notifier_stop")
-int BPF_PROG(rec_stop, void *cb, void *head, struct notifier_block *nb,
-	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret,
-	     int nr_calls)
-{
-	struct cs_rec_event *e = rec_cb_start(CS_REC_STOP, cb, head, nb, priority, kind);
-
-	if (!e)
-		return 0;
+		return;
 	e->val = val;
 	e->ret = ret;
 	e->nr_calls = nr_calls;
 	bpf_ringbuf_submit(e, 0);
+}
+
+SEC("tp_btf/notifier_return")
+int BPF_PROG(rec_return, void *cb, void *head, struct notifier_block *nb,
+	     int priority, enum notifier_chain_kind kind, unsigned long val, int ret)
+{
+	__u64 dur;
+	int ran;
+
+	dur = cs_cb_return(cb, bpf_ktime_get_ns(), &ran);
+	rec_cb_return(cb, head, nb, kind, val, priority, ret, dur, ran);
 	return 0;
 }
 
@@ -264,6 +269,7 @@ int BPF_PROG(rec_call_begin, void *head, enum notifier_chain_kind kind,
 {
 	struct cs_rec_event *e;
 
+	cs_cb_pass_begin();	/* counts its callbacks, recorded or not */
 	if (stopping && type != NOTIFIER_CALL_ROLLBACK)
 		return 0;
 	e = rec_start(CS_REC_CALL_BEGIN, head, kind);
@@ -283,6 +289,7 @@ int BPF_PROG(rec_call_end, void *head, enum notifier_chain_kind kind,
 {
 	struct cs_rec_event *e;
 
+	cs_cb_pass_end();
 	chain_lock_learn((__u64)head, kind);
 	e = rec_start(CS_REC_CALL_END, head, kind);
 	if (!e)
@@ -563,36 +570,10 @@ static __always_inline void cs_pm_run(void *cb, void *head, void *nb, int kind,
 
 static __always_inline void cs_pm_return(void *cb, void *head, void *nb, int kind,
 					 unsigned long val, int priority, int ret,
-					 __u64 duration_ns)
+					 __u64 duration_ns, int nr_calls)
 {
-	struct cs_rec_event *e;
-
-	if (!rec_pm_in_recorded(head))
-		return;
-	e = rec_cb_start(CS_REC_RETURN, cb, head, nb, priority, kind);
-	if (!e)
-		return;
-	e->val = val;
-	e->ret = ret;
-	e->duration_ns = duration_ns;
-	bpf_ringbuf_submit(e, 0);
-}
-
-static __always_inline void cs_pm_stop(void *cb, void *head, void *nb, int kind,
-				       unsigned long val, int priority, int ret,
-				       int nr_calls)
-{
-	struct cs_rec_event *e;
-
-	if (!rec_pm_in_recorded(head))
-		return;
-	e = rec_cb_start(CS_REC_STOP, cb, head, nb, priority, kind);
-	if (!e)
-		return;
-	e->val = val;
-	e->ret = ret;
-	e->nr_calls = nr_calls;
-	bpf_ringbuf_submit(e, 0);
+	if (rec_pm_in_recorded(head))
+		rec_cb_return(cb, head, nb, kind, val, priority, ret, duration_ns, nr_calls);
 }
 
 /* (Un)registration, from the API's fexit: after the lock is released */

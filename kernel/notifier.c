@@ -44,23 +44,20 @@
  * variant.  Both are generated from one __always_inline body with a
  * constant "traced" argument, so with tracing off a chain call costs a
  * single static-branch NOP more than before (a load and a branch without
- * CONFIG_JUMP_LABEL) and nothing per callback.  The traced variant checks
- * the individual events and only then does any extra work such as reading
- * the clock (ktime_get_mono_fast_ns(), which is NMI-safe).
- * (Un)registration likewise tests the membership key once, on entry, and
- * runs either the bare list surgery or an out-of-line traced copy that
- * reports to the events, so that with tracing off it costs one
- * static-branch NOP more than before.  Without CONFIG_TRACEPOINTS the
- * keys, the hooks and every traced variant compile away.
+ * CONFIG_JUMP_LABEL) and nothing per callback.  (Un)registration likewise
+ * tests the membership key once, on entry, and runs either the bare list
+ * surgery or an out-of-line traced copy that reports to the events, so
+ * that with tracing off it costs one static-branch NOP more than before.
+ * Without CONFIG_TRACEPOINTS the keys, the hooks and every traced variant
+ * compile away.
  *
  * The die chain is called from the int3 and other exception handlers: the
  * plain walk, notifier_call_chain(), and the functions of this file on the
  * atomic call path, traced variants included, are NOKPROBE.  What they
- * call elsewhere keeps its own annotations: ktime_get_mono_fast_ns(),
- * called while notifier_return is enabled, is not NOKPROBE, and neither is
- * the code the events generate, __traceiter_<event>() and
- * trace_event_raw_event_<event>(), which runs on the traced die-chain
- * path; no tracepoint's generated code is.
+ * call elsewhere keeps its own annotations: the code the events generate,
+ * __traceiter_<event>() and trace_event_raw_event_<event>(), which runs
+ * on the traced die-chain path, is not NOKPROBE; no tracepoint's
+ * generated code is.
  */
 
 #include <linux/bug.h>
@@ -76,7 +73,6 @@
 #include <linux/rwsem.h>
 #include <linux/spinlock.h>
 #include <linux/srcu.h>
-#include <linux/timekeeping.h>
 
 #ifdef CONFIG_TRACEPOINTS
 /*
@@ -214,12 +210,12 @@ static void notifier_trace_update(void *head, enum notifier_chain_kind kind,
 		if (err)
 			trace_notifier_unregister_error(cb, head, nb, nb->priority, kind, err);
 		else
-			trace_notifier_unregister(cb, head, nb, nb->priority, kind, 0);
+			trace_notifier_unregister(cb, head, nb, nb->priority, kind);
 	} else {
 		if (err)
 			trace_notifier_register_error(cb, head, nb, nb->priority, kind, err);
 		else
-			trace_notifier_register(cb, head, nb, nb->priority, kind, 0);
+			trace_notifier_register(cb, head, nb, nb->priority, kind);
 	}
 }
 
@@ -250,53 +246,24 @@ notifier_update(struct notifier_block __rcu **first, void *head,
 }
 
 /*
- * Nanoseconds since @t0 by ktime_get_mono_fast_ns(), at least @min.  That
- * clock may step back a little across a timekeeping update, and the
- * caller may have slept and moved to another CPU meanwhile: a negative
- * difference must not wrap to an enormous one.
- */
-static __always_inline u64 notifier_elapsed_ns(u64 t0, u64 min)
-{
-	s64 d = (s64)(ktime_get_mono_fast_ns() - t0);
-
-	return d > (s64)min ? d : min;
-}
-
-/*
  * One callback, traced.  @nb may be gone once the callback returns (it
  * may unregister itself from a raw chain and free itself), so everything
- * the events need is read beforehand.
+ * the events need is read beforehand.  notifier_run shares its class
+ * with notifier_return: it passes NOTIFY_DONE for the return value the
+ * callback has not produced yet (its text leaves it out).
  */
 static __always_inline int
 notifier_call_one_traced(struct notifier_block *nb, void *head,
 			 enum notifier_chain_kind kind, unsigned long val,
-			 void *v, int nr_calls)
+			 void *v)
 {
 	notifier_fn_t fn = nb->notifier_call;
 	int prio = nb->priority;
-	u64 t0 = 0, elapsed = 0;
-	bool timed;
 	int ret;
 
-	trace_notifier_run((void *)fn, head, nb, prio, kind, val);
-
-	/*
-	 * elapsed stays 0 if notifier_return gets enabled during the call;
-	 * a timed call reports at least 1 ns, so that a clock too coarse to
-	 * see it does not make it look untimed.
-	 */
-	timed = trace_notifier_return_enabled();
-	if (timed)
-		t0 = ktime_get_mono_fast_ns();
+	trace_notifier_run((void *)fn, head, nb, prio, kind, val, NOTIFY_DONE);
 	ret = fn(nb, val, v);
-	if (timed)
-		elapsed = notifier_elapsed_ns(t0, 1);
-
-	trace_notifier_return((void *)fn, head, nb, prio, kind, val, ret,
-			      elapsed);
-	if (ret & NOTIFY_STOP_MASK)
-		trace_notifier_stop((void *)fn, head, nb, prio, kind, val, ret,
-				    nr_calls);
+	trace_notifier_return((void *)fn, head, nb, prio, kind, val, ret);
 	return ret;
 }
 
@@ -340,8 +307,7 @@ notifier_walk(struct notifier_block __rcu **first, void *head,
 
 		ran++;
 		if (traced)
-			ret = notifier_call_one_traced(nb, head, kind, val, v,
-						       ran);
+			ret = notifier_call_one_traced(nb, head, kind, val, v);
 		else
 			ret = nb->notifier_call(nb, val, v);
 
@@ -376,7 +342,8 @@ notifier_walk_traced(struct notifier_block __rcu **first, void *head,
 	int ran = 0;
 	int ret;
 
-	trace_notifier_call_begin(head, kind, val, nr_to_call, type);
+	trace_notifier_call_begin(head, kind, val, nr_to_call, type,
+				  NOTIFY_DONE, 0);
 	ret = notifier_walk(first, head, kind, val, v, nr_to_call, &ran, true);
 	trace_notifier_call_end(head, kind, val, nr_to_call, type, ret, ran);
 

@@ -2,10 +2,10 @@
 /*
  * KUnit tests for the notifier events (include/trace/events/notifier.h).
  *
- * Every case attaches a probe to each of the nine events, records the
+ * Every case attaches a probe to each of the eight events, records the
  * events of the chain it watches and compares them with what its calls
  * made the chain do: the fields of register, unregister and their _error
- * variants, and the order and fields of call_begin, run, return, stop and
+ * variants, and the order and fields of call_begin, run, return and
  * call_end for plain and robust calls, on every kind of chain.  A last
  * case checks that only the call events move chain calls to the traced
  * walk, and that detaching them moves them back.
@@ -16,8 +16,8 @@
  * tracepoints found by name with tracepoint_probe_register(), which is
  * what register_trace_<event>() does with the tracepoint itself.
  *
- * Expected events are written as scripts: "B r0 t0 s0 E" is call_begin,
- * the run, return and stop of block 0, then call_end; "/" starts the
+ * Expected events are written as scripts: "B r0 t0 E" is call_begin,
+ * the run and return of block 0, then call_end; "/" starts the
  * rollback pass of a robust call.  Expected callbacks likewise, as
  * strings of block ids: "012/01" ran blocks 0, 1 and 2 with val_up, then
  * 0 and 1 with val_down.
@@ -26,11 +26,9 @@
 
 #include <linux/atomic.h>
 #include <linux/bits.h>
-#include <linux/delay.h>
 #include <linux/kallsyms.h>
 #include <linux/kdebug.h>
 #include <linux/kernel.h>
-#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/objtool.h>
@@ -51,7 +49,6 @@
 #define NT_VAL		0x4e54UL
 #define NT_VAL_UP	0x101UL
 #define NT_VAL_DOWN	0x102UL
-#define NT_BUSY_US	50	/* busy callback of the duration test */
 #define NT_LOG_MAX	16
 #define NT_MAX_TRACKED	8
 #define NT_MAX_EVENTS	256
@@ -196,7 +193,6 @@ struct nt_block {
 	int ret;		/* returned, unless @fail_val is seen */
 	unsigned long fail_val;
 	int fail_ret;		/* if non-zero, returned for @fail_val */
-	unsigned int busy_us;	/* busy-wait that long in the callback */
 };
 
 static int nt_block_ret(const struct nt_block *b, unsigned long val)
@@ -215,15 +211,6 @@ static int nt_block_cb(struct notifier_block *nb, unsigned long val,
 		log->val[log->n] = val;
 	}
 	log->n++;
-	if (b->busy_us) {
-		/* At least busy_us on the clock notifier_return reads. */
-		u64 t0 = ktime_get_mono_fast_ns();
-
-		udelay(b->busy_us);
-		while (ktime_get_mono_fast_ns() - t0 <
-		       (u64)b->busy_us * NSEC_PER_USEC)
-			cpu_relax();
-	}
 	return nt_block_ret(b, val);
 }
 
@@ -368,7 +355,6 @@ enum nt_ev_type {
 	NT_EV_UNREGISTER_ERROR,
 	NT_EV_RUN,
 	NT_EV_RETURN,
-	NT_EV_STOP,
 	NT_EV_CALL_BEGIN,
 	NT_EV_CALL_END,
 	NT_EV_NR,
@@ -377,8 +363,7 @@ enum nt_ev_type {
 #define NT_EV_MEMBERSHIP	(BIT(NT_EV_REGISTER) | BIT(NT_EV_UNREGISTER) | \
 				 BIT(NT_EV_REGISTER_ERROR) | \
 				 BIT(NT_EV_UNREGISTER_ERROR))
-#define NT_EV_CALLBACKS		(BIT(NT_EV_RUN) | BIT(NT_EV_RETURN) | \
-				 BIT(NT_EV_STOP))
+#define NT_EV_CALLBACKS		(BIT(NT_EV_RUN) | BIT(NT_EV_RETURN))
 #define NT_EV_PASSES		(BIT(NT_EV_CALL_BEGIN) | BIT(NT_EV_CALL_END))
 #define NT_EV_CALLS		(NT_EV_CALLBACKS | NT_EV_PASSES)
 #define NT_EV_ALL		(BIT(NT_EV_NR) - 1)
@@ -397,7 +382,6 @@ struct nt_event {
 	int nr_to_call;
 	enum notifier_call_type call_type;
 	unsigned long val;
-	u64 ns;
 };
 
 /*
@@ -458,9 +442,9 @@ static void nt_rec_commit(struct nt_event *e)
 	smp_store_release(&e->valid, 1);
 }
 
-static void nt_probe_membership(void *data, void *cb, void *nh,
-				struct notifier_block *nb, int priority,
-				enum notifier_chain_kind kind, int err)
+static void nt_probe_member_error(void *data, void *cb, void *nh,
+				  struct notifier_block *nb, int priority,
+				  enum notifier_chain_kind kind, int err)
 {
 	struct nt_event *e = nt_rec_claim(data, nh, nb);
 
@@ -473,10 +457,18 @@ static void nt_probe_membership(void *data, void *cb, void *nh,
 	nt_rec_commit(e);
 }
 
-static void nt_probe_return(void *data, void *cb, void *nh,
+static void nt_probe_member(void *data, void *cb, void *nh,
 			    struct notifier_block *nb, int priority,
-			    enum notifier_chain_kind kind, unsigned long val,
-			    int ret, u64 duration_ns)
+			    enum notifier_chain_kind kind)
+{
+	nt_probe_member_error(data, cb, nh, nb, priority, kind, 0);
+}
+
+/* notifier_run and notifier_return (class notifier_callback) */
+static void nt_probe_callback(void *data, void *cb, void *nh,
+			      struct notifier_block *nb, int priority,
+			      enum notifier_chain_kind kind, unsigned long val,
+			      int ret)
 {
 	struct nt_event *e = nt_rec_claim(data, nh, nb);
 
@@ -487,40 +479,13 @@ static void nt_probe_return(void *data, void *cb, void *nh,
 	e->kind = kind;
 	e->val = val;
 	e->ret = ret;
-	e->ns = duration_ns;
 	nt_rec_commit(e);
 }
 
-static void nt_probe_run(void *data, void *cb, void *nh,
-			 struct notifier_block *nb, int priority,
-			 enum notifier_chain_kind kind, unsigned long val)
-{
-	nt_probe_return(data, cb, nh, nb, priority, kind, val, 0, 0);
-}
-
-static void nt_probe_stop(void *data, void *cb, void *nh,
-			  struct notifier_block *nb, int priority,
-			  enum notifier_chain_kind kind, unsigned long val,
-			  int ret, int nr_calls)
-{
-	struct nt_event *e = nt_rec_claim(data, nh, nb);
-
-	if (!e)
-		return;
-	e->cb = cb;
-	e->priority = priority;
-	e->kind = kind;
-	e->val = val;
-	e->ret = ret;
-	e->nr_calls = nr_calls;
-	nt_rec_commit(e);
-}
-
-static void nt_probe_call_end(void *data, void *nh,
-			      enum notifier_chain_kind kind,
-			      unsigned long val, int nr_to_call,
-			      enum notifier_call_type type, int ret,
-			      int nr_calls)
+/* notifier_call_begin and notifier_call_end (class notifier_pass) */
+static void nt_probe_pass(void *data, void *nh, enum notifier_chain_kind kind,
+			  unsigned long val, int nr_to_call,
+			  enum notifier_call_type type, int ret, int nr_calls)
 {
 	struct nt_event *e = nt_rec_claim(data, nh, NULL);
 
@@ -533,14 +498,6 @@ static void nt_probe_call_end(void *data, void *nh,
 	e->ret = ret;
 	e->nr_calls = nr_calls;
 	nt_rec_commit(e);
-}
-
-static void nt_probe_call_begin(void *data, void *nh,
-				enum notifier_chain_kind kind,
-				unsigned long val, int nr_to_call,
-				enum notifier_call_type type)
-{
-	nt_probe_call_end(data, nh, kind, val, nr_to_call, type, 0, 0);
 }
 
 struct nt_tp {
@@ -559,32 +516,30 @@ struct nt_tp {
 #define NT_TP_CHECK(event, fn) \
 	static_assert(sizeof(register_trace_notifier_##event(fn, NULL)))
 
-NT_TP_CHECK(register, nt_probe_membership);
-NT_TP_CHECK(unregister, nt_probe_membership);
-NT_TP_CHECK(register_error, nt_probe_membership);
-NT_TP_CHECK(unregister_error, nt_probe_membership);
-NT_TP_CHECK(run, nt_probe_run);
-NT_TP_CHECK(return, nt_probe_return);
-NT_TP_CHECK(stop, nt_probe_stop);
-NT_TP_CHECK(call_begin, nt_probe_call_begin);
-NT_TP_CHECK(call_end, nt_probe_call_end);
+NT_TP_CHECK(register, nt_probe_member);
+NT_TP_CHECK(unregister, nt_probe_member);
+NT_TP_CHECK(register_error, nt_probe_member_error);
+NT_TP_CHECK(unregister_error, nt_probe_member_error);
+NT_TP_CHECK(run, nt_probe_callback);
+NT_TP_CHECK(return, nt_probe_callback);
+NT_TP_CHECK(call_begin, nt_probe_pass);
+NT_TP_CHECK(call_end, nt_probe_pass);
 
 static struct nt_tp nt_tps[NT_EV_NR];
 
 static const struct nt_tp nt_tp_defs[NT_EV_NR] = {
-	[NT_EV_REGISTER] = { "notifier_register", nt_probe_membership },
-	[NT_EV_UNREGISTER] = { "notifier_unregister", nt_probe_membership },
+	[NT_EV_REGISTER] = { "notifier_register", nt_probe_member },
+	[NT_EV_UNREGISTER] = { "notifier_unregister", nt_probe_member },
 	[NT_EV_REGISTER_ERROR] = {
-		"notifier_register_error", nt_probe_membership
+		"notifier_register_error", nt_probe_member_error
 	},
 	[NT_EV_UNREGISTER_ERROR] = {
-		"notifier_unregister_error", nt_probe_membership
+		"notifier_unregister_error", nt_probe_member_error
 	},
-	[NT_EV_RUN] = { "notifier_run", nt_probe_run },
-	[NT_EV_RETURN] = { "notifier_return", nt_probe_return },
-	[NT_EV_STOP] = { "notifier_stop", nt_probe_stop },
-	[NT_EV_CALL_BEGIN] = { "notifier_call_begin", nt_probe_call_begin },
-	[NT_EV_CALL_END] = { "notifier_call_end", nt_probe_call_end },
+	[NT_EV_RUN] = { "notifier_run", nt_probe_callback },
+	[NT_EV_RETURN] = { "notifier_return", nt_probe_callback },
+	[NT_EV_CALL_BEGIN] = { "notifier_call_begin", nt_probe_pass },
+	[NT_EV_CALL_END] = { "notifier_call_end", nt_probe_pass },
 };
 
 static void nt_rec_clear(void)
@@ -799,10 +754,11 @@ static const struct nt_event *nt_expect_pass_ev(struct kunit *test, int n,
 
 /*
  * The recorded events of @mask on the fixture's chain must be @script
- * (see the top of this file).  Each return carries what the block
- * returned, each stop that and the number of callbacks run in its pass,
- * each call_end the last value returned in its pass (NOTIFY_DONE if
- * none) and that number.  Returns the number of events.
+ * (see the top of this file).  Each run and call_begin carries
+ * NOTIFY_DONE (and call_begin 0 callbacks run: the outcome is not known
+ * yet), each return what the block returned, each call_end the last
+ * value returned in its pass (NOTIFY_DONE if none) and the number of
+ * callbacks run in it.  Returns the number of events.
  */
 static int nt_expect_events(struct kunit *test, struct nt_fix *f,
 			    unsigned long mask, bool robust,
@@ -837,6 +793,9 @@ static int nt_expect_events(struct kunit *test, struct nt_fix *f,
 			if (e && type == NT_EV_CALL_END) {
 				KUNIT_EXPECT_EQ(test, e->ret, last);
 				KUNIT_EXPECT_EQ(test, e->nr_calls, runs);
+			} else if (e) {
+				KUNIT_EXPECT_EQ(test, e->ret, NOTIFY_DONE);
+				KUNIT_EXPECT_EQ(test, e->nr_calls, 0);
 			}
 			continue;
 		case 'r':
@@ -847,19 +806,15 @@ static int nt_expect_events(struct kunit *test, struct nt_fix *f,
 			last = nt_block_ret(&f->b[s[1] - '0'], val);
 			type = NT_EV_RETURN;
 			break;
-		case 's':
-			type = NT_EV_STOP;
-			break;
 		default:
 			continue;
 		}
 		b = &f->b[*++s - '0'];
 		e = nt_expect_cb_ev(test, n, i++, type, f->c->head, f->c->kind,
 				    &b->nb, val);
-		if (e && type != NT_EV_RUN)
-			KUNIT_EXPECT_EQ(test, e->ret, nt_block_ret(b, val));
-		if (e && type == NT_EV_STOP)
-			KUNIT_EXPECT_EQ(test, e->nr_calls, runs);
+		if (e)
+			KUNIT_EXPECT_EQ(test, e->ret, type == NT_EV_RUN ?
+					NOTIFY_DONE : nt_block_ret(b, val));
 	}
 	KUNIT_EXPECT_EQ_MSG(test, n, i, "events of \"%s\"", script);
 	return n;
@@ -998,17 +953,13 @@ static void notifier_test_tp_die_chain(struct kunit *test)
 			    &d->nb, NT_DIE_VAL);
 	if (e)
 		KUNIT_EXPECT_EQ(test, e->ret, NOTIFY_STOP);
-	e = nt_expect_cb_ev(test, n, ours + 2, NT_EV_STOP, head, kind, &d->nb,
-			    NT_DIE_VAL);
-	if (e)
-		KUNIT_EXPECT_EQ(test, e->nr_calls, nr);
-	e = nt_expect_pass_ev(test, n, ours + 3, NT_EV_CALL_END, head, kind,
+	e = nt_expect_pass_ev(test, n, ours + 2, NT_EV_CALL_END, head, kind,
 			      NT_DIE_VAL, -1, NOTIFIER_CALL_PLAIN);
 	if (e) {
 		KUNIT_EXPECT_EQ(test, e->ret, NOTIFY_STOP);
 		KUNIT_EXPECT_EQ(test, e->nr_calls, nr);
 	}
-	KUNIT_EXPECT_EQ(test, n, ours + 4);
+	KUNIT_EXPECT_EQ(test, n, ours + 3);
 
 	nt_rec_clear();
 	KUNIT_EXPECT_EQ(test, unregister_die_notifier(&d->nb), 0);
@@ -1081,40 +1032,53 @@ static void notifier_test_tp_run_return(struct kunit *test)
 	static const int prio[] = { 30, 20, 10 };
 	struct nt_fix f = nt_tp_fix_new(test, nt_kind(test), prio,
 					ARRAY_SIZE(prio));
-	int n;
 
 	f.b[1].ret = NOTIFY_DONE;
-	f.b[1].busy_us = NT_BUSY_US;
 	nt_reg_ids(test, &f, "012");
 	nt_rec_clear();
 	nt_call_expect(test, &f, NOTIFY_OK, "012");
-	n = nt_expect_events(test, &f, NT_EV_CALLS, false,
-			     "B r0 t0 r1 t1 r2 t2 E");
-	/* notifier_return measures the time spent in the callback. */
-	if (n > 4 && nt_evs[4]->type == NT_EV_RETURN)
-		KUNIT_EXPECT_GE(test, nt_evs[4]->ns,
-				(u64)NT_BUSY_US * NSEC_PER_USEC);
+	nt_expect_events(test, &f, NT_EV_CALLS, false,
+			 "B r0 t0 r1 t1 r2 t2 E");
 	nt_unreg_ids(test, &f, "012");
 }
 
-/* The stop event names the callback that stopped the call. */
+/*
+ * A stopped pass: the last notifier_return, of the callback that stopped
+ * it, has NOTIFY_STOP_MASK in its ret, and call_end follows it at once
+ * with the callbacks that ran.  @n events, the return at @n - 2.
+ */
+static void nt_expect_stopped(struct kunit *test, int n, int nr_calls)
+{
+	KUNIT_ASSERT_GE(test, n, 3);
+	KUNIT_EXPECT_EQ(test, nt_evs[n - 2]->type, NT_EV_RETURN);
+	KUNIT_EXPECT_TRUE_MSG(test, nt_evs[n - 2]->ret & NOTIFY_STOP_MASK,
+			      "ret 0x%x of the last return",
+			      nt_evs[n - 2]->ret);
+	KUNIT_EXPECT_EQ(test, nt_evs[n - 1]->type, NT_EV_CALL_END);
+	KUNIT_EXPECT_EQ(test, nt_evs[n - 1]->nr_calls, nr_calls);
+}
+
+/* The return of the callback that stopped the call says so; the pass ends. */
 static void notifier_test_tp_stop(struct kunit *test)
 {
 	static const int prio[] = { 3, 2, 1 };
 	struct nt_fix f = nt_tp_fix_new(test, nt_kind(test), prio,
 					ARRAY_SIZE(prio));
+	int n;
 
 	nt_reg_ids(test, &f, "012");
 	f.b[1].ret = NOTIFY_STOP;
 	nt_rec_clear();
 	nt_call_expect(test, &f, NOTIFY_STOP, "01");
-	nt_expect_events(test, &f, NT_EV_CALLS, false, "B r0 t0 r1 t1 s1 E");
+	n = nt_expect_events(test, &f, NT_EV_CALLS, false, "B r0 t0 r1 t1 E");
+	nt_expect_stopped(test, n, 2);
 
 	f.b[1].ret = NOTIFY_OK;
 	f.b[0].ret = notifier_from_errno(-EIO);
 	nt_rec_clear();
 	nt_call_expect(test, &f, f.b[0].ret, "0");
-	nt_expect_events(test, &f, NT_EV_CALLS, false, "B r0 t0 s0 E");
+	n = nt_expect_events(test, &f, NT_EV_CALLS, false, "B r0 t0 E");
+	nt_expect_stopped(test, n, 1);
 	nt_unreg_ids(test, &f, "012");
 }
 
@@ -1138,11 +1102,11 @@ static void notifier_test_tp_robust(struct kunit *test)
 	nt_rec_clear();
 	nt_robust_expect(test, &f, fail, "012/01");
 	nt_expect_events(test, &f, NT_EV_CALLBACKS, true,
-			 "r0 t0 r1 t1 r2 t2 s2 / r0 t0 r1 t1");
+			 "r0 t0 r1 t1 r2 t2 / r0 t0 r1 t1");
 
 	/* Each pass event, by the number of callback events before it. */
 	n = nt_collect(test, f.c->head, NULL, NT_EV_CALLS);
-	KUNIT_EXPECT_EQ(test, n, 15);
+	KUNIT_EXPECT_EQ(test, n, 14);
 	for (i = 0; i < n; i++) {
 		const struct nt_event *e = nt_evs[i];
 		bool back = e->call_type == NOTIFIER_CALL_ROLLBACK;
@@ -1159,11 +1123,11 @@ static void notifier_test_tp_robust(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, e->val, back ? NT_VAL_DOWN : NT_VAL_UP);
 		KUNIT_EXPECT_EQ(test, e->nr_to_call, back ? 2 : -1);
 		if (!end)	/* before the first up, between stop and down */
-			KUNIT_EXPECT_EQ(test, cbs, back ? 7 : 0);
+			KUNIT_EXPECT_EQ(test, cbs, back ? 6 : 0);
 		else if (back)	/* after the last down */
-			KUNIT_EXPECT_EQ(test, cbs, 11);
-		else		/* after the stop */
-			KUNIT_EXPECT_GE(test, cbs, 7);
+			KUNIT_EXPECT_EQ(test, cbs, 10);
+		else		/* after the stopping return */
+			KUNIT_EXPECT_GE(test, cbs, 6);
 		if (end) {
 			KUNIT_EXPECT_EQ(test, e->ret, back ? NOTIFY_OK : fail);
 			KUNIT_EXPECT_EQ(test, e->nr_calls, back ? 2 : 3);
@@ -1287,7 +1251,7 @@ static void notifier_test_tp_keys(struct kunit *test)
 /* Suite                                                                   */
 /* ---------------------------------------------------------------------- */
 
-/* Finds the nine events by name; skips every case if one is missing. */
+/* Finds the eight events by name; skips every case if one is missing. */
 static int nt_suite_init(struct kunit_suite *suite)
 {
 	unsigned int i;

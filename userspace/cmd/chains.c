@@ -496,9 +496,9 @@ static int add_seen(struct head **heads, int n, const struct cs_seen_result *see
 static int watch_startup(int *mode)
 {
 	static const struct cs_tp tps[] = {
-		{ "notifier_call_begin", 5 },
-		{ "notifier_register", 6 },
-		{ "notifier_unregister", 6 },
+		{ "notifier_call_begin", 7 },
+		{ "notifier_register", 5 },
+		{ "notifier_unregister", 5 },
 		{ "notifier_register_error", 6 },
 		{ "notifier_unregister_error", 6 },
 	};

@@ -281,14 +281,13 @@ static int parse_command_line(int argc, char **argv)
 static int rec_startup(struct rec_run *r)
 {
 	static const struct cs_tp tps[] = {
-		{ "notifier_register", 6 },
-		{ "notifier_unregister", 6 },
+		{ "notifier_register", 5 },
+		{ "notifier_unregister", 5 },
 		{ "notifier_register_error", 6 },
 		{ "notifier_unregister_error", 6 },
-		{ "notifier_run", 6 },
-		{ "notifier_return", 8 },
-		{ "notifier_stop", 8 },
-		{ "notifier_call_begin", 5 },
+		{ "notifier_run", 7 },
+		{ "notifier_return", 7 },
+		{ "notifier_call_begin", 7 },
 		{ "notifier_call_end", 7 },
 	};
 	size_t i;

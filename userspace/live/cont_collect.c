@@ -210,8 +210,8 @@ static int cont_startup(struct cs_cont_run *run, struct cs_cont *ct, __u64 *head
 	/* tracepoints mode: the events that count acquisitions */
 	struct cs_tp tps[] = {
 		{ "notifier_call_end", 7 },
-		{ "notifier_register", 6 },
-		{ "notifier_unregister", 6 },
+		{ "notifier_register", 5 },
+		{ "notifier_unregister", 5 },
 		{ "notifier_register_error", 6 },
 		{ "notifier_unregister_error", 6 },
 	};

@@ -98,12 +98,15 @@ static void pick_programs(const struct cs_lat_run *run, struct latency_bpf *skel
 	bool tps = run->c->mode == CS_MODE_TRACEPOINTS;
 	bool cm = run->chain_mode;
 
+	bpf_program__set_autoload(skel->progs.notifier_run_btf, tps && btf);
+	bpf_program__set_autoload(skel->progs.notifier_run_raw, tps && !btf);
 	bpf_program__set_autoload(skel->progs.notifier_return_btf, tps && btf);
 	bpf_program__set_autoload(skel->progs.notifier_return_raw, tps && !btf);
 	bpf_program__set_autoload(skel->progs.call_begin_btf, tps && btf && cm);
 	bpf_program__set_autoload(skel->progs.call_begin_raw, tps && !btf && cm);
 	bpf_program__set_autoload(skel->progs.call_end_btf, tps && btf && cm);
 	bpf_program__set_autoload(skel->progs.call_end_raw, tps && !btf && cm);
+	bpf_program__set_autoload(skel->progs.test_return_ns, false);	/* cs-bpf-unit's */
 	cs_pm_autoload(skel->obj, !tps);
 }
 
@@ -142,8 +145,8 @@ static struct cs_pm *start_probes(const struct cs_lat_run *run, struct latency_b
 static int lat_startup(struct cs_lat_run *run)
 {
 	struct cs_tp tps[] = {
-		{ "notifier_return", 8 },
-		{ "notifier_call_begin", 5 },
+		{ "notifier_return", 7 },
+		{ "notifier_call_begin", 7 },
 		{ "notifier_call_end", 7 },
 	};
 	struct cs_common *c = run->c;
@@ -241,9 +244,26 @@ static int lat_load(struct cs_lat *l, __u64 head, __u64 cb, struct latency_bpf *
 }
 
 /*
- * Attach: under -C call_end first, then the skeleton's programs, or probes
- * mode's (*pmp); how says which, for the banner. CS_EXIT_OK or
- * CS_EXIT_ERROR, said.
+ * Attach one program ahead of the skeleton's attach, which then leaves
+ * it alone (autoattach off); its link is in *link, so __destroy()
+ * detaches it. CS_EXIT_OK or CS_EXIT_ERROR, said.
+ */
+static int lat_attach_first(const char *cmd, struct bpf_program *prog, struct bpf_link **link)
+{
+	*link = bpf_program__attach(prog);
+	if (!*link) {
+		warn("%s: error: failed to attach %s: %s\n", cmd, bpf_program__name(prog),
+		     strerror(errno));
+		return CS_EXIT_ERROR;
+	}
+	bpf_program__set_autoattach(prog, false);
+	return CS_EXIT_OK;
+}
+
+/*
+ * Attach: in tracepoints mode notifier_return, and under -C call_end,
+ * first, then the skeleton's programs, or probes mode's (*pmp); how says
+ * which, for the banner. CS_EXIT_OK or CS_EXIT_ERROR, said.
  */
 static int lat_attach(const struct cs_lat_run *run, struct latency_bpf *skel,
 		      const struct ksyms *ks, __u64 head, bool btf, struct cs_pm **pmp,
@@ -254,23 +274,25 @@ static int lat_attach(const struct cs_lat_run *run, struct latency_bpf *skel,
 	int err;
 
 	/*
-	 * call_end before call_begin: then every pass whose begin we see
-	 * also has its end seen (a pass already running is only unpaired).
-	 * The skeleton's attach then leaves it alone (autoattach off); its
-	 * link is in skel->links, so __destroy() detaches it.
+	 * notifier_return before notifier_run and call_end before
+	 * call_begin: then every callback or pass whose start we see also
+	 * has its end seen (one already running is only unpaired).
 	 */
+	if (c->mode == CS_MODE_TRACEPOINTS) {
+		err = btf ? lat_attach_first(c->cmd, skel->progs.notifier_return_btf,
+					     &skel->links.notifier_return_btf) :
+			    lat_attach_first(c->cmd, skel->progs.notifier_return_raw,
+					     &skel->links.notifier_return_raw);
+		if (err)
+			return err;
+	}
 	if (run->chain_mode && c->mode == CS_MODE_TRACEPOINTS) {
-		struct bpf_program *end = btf ? skel->progs.call_end_btf : skel->progs.call_end_raw;
-		struct bpf_link **link = btf ? &skel->links.call_end_btf : &skel->links.call_end_raw;
-
-		*link = bpf_program__attach(end);
-		if (!*link) {
-			err = -errno;
-			warn("%s: error: failed to attach %s: %s\n", c->cmd,
-			     bpf_program__name(end), strerror(-err));
-			return CS_EXIT_ERROR;
-		}
-		bpf_program__set_autoattach(end, false);
+		err = btf ? lat_attach_first(c->cmd, skel->progs.call_end_btf,
+					     &skel->links.call_end_btf) :
+			    lat_attach_first(c->cmd, skel->progs.call_end_raw,
+					     &skel->links.call_end_raw);
+		if (err)
+			return err;
 	}
 	err = latency_bpf__attach(skel);
 	if (err) {

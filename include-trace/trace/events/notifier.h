@@ -36,11 +36,20 @@
  * differs; its position and type, and the field name "head", are as
  * specified.
  *
+ * Four classes: notifier_member (notifier_register, notifier_unregister),
+ * notifier_member_error (their _error variants), notifier_callback
+ * (notifier_run, notifier_return) and notifier_pass (notifier_call_begin,
+ * notifier_call_end).  The first event of a shared class fires before the
+ * outcome is known: notifier_run passes @ret NOTIFY_DONE, and
+ * notifier_call_begin @ret NOTIFY_DONE and @nr_calls 0; neither prints
+ * them.
+ *
  * notifier_register / notifier_unregister
- *	@nb was linked into / unlinked from the chain (@err is 0).
+ *	@nb was linked into / unlinked from the chain.
  * notifier_register_error
- *	Registration refused: -EEXIST (block already on the chain) or
- *	-EBUSY (a *_register_unique_prio() call found the priority taken).
+ *	Registration refused (@err): -EEXIST (block already on the chain)
+ *	or -EBUSY (a *_register_unique_prio() call found the priority
+ *	taken).
  * notifier_unregister_error
  *	Unregistration of a block that is not on the chain (-ENOENT).
  * notifier_call_begin / notifier_call_end
@@ -55,18 +64,11 @@
  * notifier_run
  *	Just before a callback is called.
  * notifier_return
- *	Just after a callback returned.  @duration_ns is the time spent in
- *	the callback (ktime_get_mono_fast_ns(), the clock behind
- *	bpf_ktime_get_ns()).  It is 0 when this event was not yet enabled
- *	as the callback was entered, and at least 1 otherwise (a clock too
- *	coarse to see the call reads 1).
- * notifier_stop
- *	The callback's return value had NOTIFY_STOP_MASK set, so the pass
- *	ends here.  Emitted after that callback's notifier_return; @nr_calls
- *	counts the callbacks of the pass that ran, this one included.
- *	By the time of notifier_return and notifier_stop @nb may have been
+ *	Just after a callback returned @ret.  If @ret has NOTIFY_STOP_MASK
+ *	set, the pass ends here.  How long the callback ran is the time
+ *	between its notifier_run and this event.  By then @nb may have been
  *	freed (a callback may unregister and free its own block); @cb and
- *	@priority were read before the call.  Do not dereference @nb there.
+ *	@priority were read before the call.  Do not dereference @nb here.
  *
  * The die chain (notify_die()) is an atomic chain.
  */
@@ -130,13 +132,66 @@ TRACE_DEFINE_ENUM(NOTIFIER_CALL_ROLLBACK);
 /*
  * Output prefix of the events about one callback: the callback's name
  * first, as the one-field notifier_register, notifier_unregister and
- * notifier_run events printed it, then the other fields.  Head and block may live on
- * the heap: they print as hashed pointers (%p), never raw.
+ * notifier_run events printed it, then the other fields.  Head and block
+ * may live on the heap: they print as hashed pointers (%p), never raw.
  */
 #define NOTIFIER_CB_FMT	"%ps head=%p nb=%p priority=%d kind=%s"
 #define NOTIFIER_CALL_FMT "head=%p kind=%s val=%lu nr_to_call=%d type=%s"
 
-DECLARE_EVENT_CLASS(notifier_membership,
+/*
+ * An event about chain calls with a text of its own: DEFINE_EVENT_PRINT
+ * of @template, with the call key's registration hooks as DEFINE_EVENT_FN
+ * would pass them; no macro of <linux/tracepoint.h> does both.  The hooks
+ * matter only where define_trace.h defines the tracepoint, the text only
+ * in the stages of trace_events.h, which alone see TRACE_SYSTEM_VAR
+ * defined (perf.h and bpf_probe.h undefine it, and the two macros are
+ * equivalent there): each stage gets the one it needs.
+ */
+#undef NOTIFIER_CALL_EVENT_PRINT
+#ifdef TRACE_SYSTEM_VAR
+#define NOTIFIER_CALL_EVENT_PRINT(template, name, proto, args, print)	\
+	DEFINE_EVENT_PRINT(template, name, PARAMS(proto), PARAMS(args),	\
+			   PARAMS(print))
+#else
+#define NOTIFIER_CALL_EVENT_PRINT(template, name, proto, args, ...)	\
+	DEFINE_EVENT_FN(template, name, PARAMS(proto), PARAMS(args),	\
+			notifier_call_trace_reg, notifier_call_trace_unreg)
+#endif
+
+DECLARE_EVENT_CLASS(notifier_member,
+		    TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
+			     int priority, enum notifier_chain_kind kind),
+		    TP_ARGS(cb, nh, nb, priority, kind),
+		    TP_STRUCT__entry(__field(void *, cb)
+				     __field(void *, head)
+				     __field(struct notifier_block *, nb)
+				     __field(int, priority)
+				     __field(enum notifier_chain_kind, kind)
+		    ),
+		    TP_fast_assign(__entry->cb = cb;
+				   __entry->head = nh;
+				   __entry->nb = nb;
+				   __entry->priority = priority;
+				   __entry->kind = kind;
+		    ),
+		    TP_printk(NOTIFIER_CB_FMT,
+			      __entry->cb, __entry->head, __entry->nb,
+			      __entry->priority,
+			      show_notifier_kind(__entry->kind)));
+
+DEFINE_EVENT_FN(notifier_member, notifier_register,
+		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
+			 int priority, enum notifier_chain_kind kind),
+		TP_ARGS(cb, nh, nb, priority, kind),
+		notifier_member_trace_reg, notifier_member_trace_unreg);
+
+DEFINE_EVENT_FN(notifier_member, notifier_unregister,
+		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
+			 int priority, enum notifier_chain_kind kind),
+		TP_ARGS(cb, nh, nb, priority, kind),
+		notifier_member_trace_reg, notifier_member_trace_unreg);
+
+DECLARE_EVENT_CLASS(notifier_member_error,
 		    TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			     int priority, enum notifier_chain_kind kind,
 			     int err),
@@ -160,165 +215,111 @@ DECLARE_EVENT_CLASS(notifier_membership,
 			      __entry->priority,
 			      show_notifier_kind(__entry->kind), __entry->err));
 
-DEFINE_EVENT_FN(notifier_membership, notifier_register,
+DEFINE_EVENT_FN(notifier_member_error, notifier_register_error,
 		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
 		TP_ARGS(cb, nh, nb, priority, kind, err),
 		notifier_member_trace_reg, notifier_member_trace_unreg);
 
-DEFINE_EVENT_FN(notifier_membership, notifier_unregister,
+DEFINE_EVENT_FN(notifier_member_error, notifier_unregister_error,
 		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
 			 int priority, enum notifier_chain_kind kind, int err),
 		TP_ARGS(cb, nh, nb, priority, kind, err),
 		notifier_member_trace_reg, notifier_member_trace_unreg);
 
-DEFINE_EVENT_FN(notifier_membership, notifier_register_error,
+DECLARE_EVENT_CLASS(notifier_callback,
+		    TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
+			     int priority, enum notifier_chain_kind kind,
+			     unsigned long val, int ret),
+		    TP_ARGS(cb, nh, nb, priority, kind, val, ret),
+		    TP_STRUCT__entry(__field(void *, cb)
+				     __field(void *, head)
+				     __field(struct notifier_block *, nb)
+				     __field(int, priority)
+				     __field(enum notifier_chain_kind, kind)
+				     __field(unsigned long, val)
+				     __field(int, ret)
+		    ),
+		    TP_fast_assign(__entry->cb = cb;
+				   __entry->head = nh;
+				   __entry->nb = nb;
+				   __entry->priority = priority;
+				   __entry->kind = kind;
+				   __entry->val = val;
+				   __entry->ret = ret;
+		    ),
+		    TP_printk(NOTIFIER_CB_FMT " val=%lu ret=%s",
+			      __entry->cb, __entry->head, __entry->nb,
+			      __entry->priority,
+			      show_notifier_kind(__entry->kind), __entry->val,
+			      show_notifier_ret(__entry->ret)));
+
+NOTIFIER_CALL_EVENT_PRINT(notifier_callback, notifier_run,
+			  TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
+				   int priority, enum notifier_chain_kind kind,
+				   unsigned long val, int ret),
+			  TP_ARGS(cb, nh, nb, priority, kind, val, ret),
+			  TP_printk(NOTIFIER_CB_FMT " val=%lu",
+				    __entry->cb, __entry->head, __entry->nb,
+				    __entry->priority,
+				    show_notifier_kind(__entry->kind),
+				    __entry->val));
+
+DEFINE_EVENT_FN(notifier_callback, notifier_return,
 		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
-			 int priority, enum notifier_chain_kind kind, int err),
-		TP_ARGS(cb, nh, nb, priority, kind, err),
-		notifier_member_trace_reg, notifier_member_trace_unreg);
+			 int priority, enum notifier_chain_kind kind,
+			 unsigned long val, int ret),
+		TP_ARGS(cb, nh, nb, priority, kind, val, ret),
+		notifier_call_trace_reg, notifier_call_trace_unreg);
 
-DEFINE_EVENT_FN(notifier_membership, notifier_unregister_error,
-		TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
-			 int priority, enum notifier_chain_kind kind, int err),
-		TP_ARGS(cb, nh, nb, priority, kind, err),
-		notifier_member_trace_reg, notifier_member_trace_unreg);
+DECLARE_EVENT_CLASS(notifier_pass,
+		    TP_PROTO(void *nh, enum notifier_chain_kind kind,
+			     unsigned long val, int nr_to_call,
+			     enum notifier_call_type type, int ret,
+			     int nr_calls),
+		    TP_ARGS(nh, kind, val, nr_to_call, type, ret, nr_calls),
+		    TP_STRUCT__entry(__field(void *, head)
+				     __field(unsigned long, val)
+				     __field(enum notifier_chain_kind, kind)
+				     __field(int, nr_to_call)
+				     __field(enum notifier_call_type, type)
+				     __field(int, ret)
+				     __field(int, nr_calls)
+		    ),
+		    TP_fast_assign(__entry->head = nh;
+				   __entry->kind = kind;
+				   __entry->val = val;
+				   __entry->nr_to_call = nr_to_call;
+				   __entry->type = type;
+				   __entry->ret = ret;
+				   __entry->nr_calls = nr_calls;
+		    ),
+		    TP_printk(NOTIFIER_CALL_FMT " ret=%s nr_calls=%d",
+			      __entry->head, show_notifier_kind(__entry->kind),
+			      __entry->val, __entry->nr_to_call,
+			      show_notifier_call_type(__entry->type),
+			      show_notifier_ret(__entry->ret),
+			      __entry->nr_calls));
 
-TRACE_EVENT_FN(notifier_run,
-	       TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
-			int priority, enum notifier_chain_kind kind,
-			unsigned long val),
-	       TP_ARGS(cb, nh, nb, priority, kind, val),
-	       TP_STRUCT__entry(__field(void *, cb)
-				__field(void *, head)
-				__field(struct notifier_block *, nb)
-				__field(int, priority)
-				__field(enum notifier_chain_kind, kind)
-				__field(unsigned long, val)
-	       ),
-	       TP_fast_assign(__entry->cb = cb;
-			      __entry->head = nh;
-			      __entry->nb = nb;
-			      __entry->priority = priority;
-			      __entry->kind = kind;
-			      __entry->val = val;
-	       ),
-	       TP_printk(NOTIFIER_CB_FMT " val=%lu",
-			 __entry->cb, __entry->head, __entry->nb,
-			 __entry->priority, show_notifier_kind(__entry->kind),
-			 __entry->val),
-	       notifier_call_trace_reg, notifier_call_trace_unreg);
+NOTIFIER_CALL_EVENT_PRINT(notifier_pass, notifier_call_begin,
+			  TP_PROTO(void *nh, enum notifier_chain_kind kind,
+				   unsigned long val, int nr_to_call,
+				   enum notifier_call_type type, int ret,
+				   int nr_calls),
+			  TP_ARGS(nh, kind, val, nr_to_call, type, ret,
+				  nr_calls),
+			  TP_printk(NOTIFIER_CALL_FMT,
+				    __entry->head,
+				    show_notifier_kind(__entry->kind),
+				    __entry->val, __entry->nr_to_call,
+				    show_notifier_call_type(__entry->type)));
 
-TRACE_EVENT_FN(notifier_return,
-	       TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
-			int priority, enum notifier_chain_kind kind,
-			unsigned long val, int ret, u64 duration_ns),
-	       TP_ARGS(cb, nh, nb, priority, kind, val, ret, duration_ns),
-	       TP_STRUCT__entry(__field(void *, cb)
-				__field(void *, head)
-				__field(struct notifier_block *, nb)
-				__field(int, priority)
-				__field(enum notifier_chain_kind, kind)
-				__field(unsigned long, val)
-				__field(u64, duration_ns)
-				__field(int, ret)
-	       ),
-	       TP_fast_assign(__entry->cb = cb;
-			      __entry->head = nh;
-			      __entry->nb = nb;
-			      __entry->priority = priority;
-			      __entry->kind = kind;
-			      __entry->val = val;
-			      __entry->ret = ret;
-			      __entry->duration_ns = duration_ns;
-	       ),
-	       TP_printk(NOTIFIER_CB_FMT " val=%lu ret=%s duration_ns=%llu",
-			 __entry->cb, __entry->head, __entry->nb,
-			 __entry->priority, show_notifier_kind(__entry->kind),
-			 __entry->val, show_notifier_ret(__entry->ret),
-			 __entry->duration_ns),
-	       notifier_call_trace_reg, notifier_call_trace_unreg);
-
-TRACE_EVENT_FN(notifier_stop,
-	       TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
-			int priority, enum notifier_chain_kind kind,
-			unsigned long val, int ret, int nr_calls),
-	       TP_ARGS(cb, nh, nb, priority, kind, val, ret, nr_calls),
-	       TP_STRUCT__entry(__field(void *, cb)
-				__field(void *, head)
-				__field(struct notifier_block *, nb)
-				__field(int, priority)
-				__field(enum notifier_chain_kind, kind)
-				__field(unsigned long, val)
-				__field(int, ret)
-				__field(int, nr_calls)
-	       ),
-	       TP_fast_assign(__entry->cb = cb;
-			      __entry->head = nh;
-			      __entry->nb = nb;
-			      __entry->priority = priority;
-			      __entry->kind = kind;
-			      __entry->val = val;
-			      __entry->ret = ret;
-			      __entry->nr_calls = nr_calls;
-	       ),
-	       TP_printk(NOTIFIER_CB_FMT " val=%lu ret=%s nr_calls=%d",
-			 __entry->cb, __entry->head, __entry->nb,
-			 __entry->priority, show_notifier_kind(__entry->kind),
-			 __entry->val, show_notifier_ret(__entry->ret),
-			 __entry->nr_calls),
-	       notifier_call_trace_reg, notifier_call_trace_unreg);
-
-TRACE_EVENT_FN(notifier_call_begin,
-	       TP_PROTO(void *nh, enum notifier_chain_kind kind,
-			unsigned long val, int nr_to_call,
-			enum notifier_call_type type),
-	       TP_ARGS(nh, kind, val, nr_to_call, type),
-	       TP_STRUCT__entry(__field(void *, head)
-				__field(unsigned long, val)
-				__field(enum notifier_chain_kind, kind)
-				__field(int, nr_to_call)
-				__field(enum notifier_call_type, type)
-	       ),
-	       TP_fast_assign(__entry->head = nh;
-			      __entry->kind = kind;
-			      __entry->val = val;
-			      __entry->nr_to_call = nr_to_call;
-			      __entry->type = type;
-	       ),
-	       TP_printk(NOTIFIER_CALL_FMT,
-			 __entry->head, show_notifier_kind(__entry->kind),
-			 __entry->val, __entry->nr_to_call,
-			 show_notifier_call_type(__entry->type)),
-	       notifier_call_trace_reg, notifier_call_trace_unreg);
-
-TRACE_EVENT_FN(notifier_call_end,
-	       TP_PROTO(void *nh, enum notifier_chain_kind kind,
-			unsigned long val, int nr_to_call,
-			enum notifier_call_type type, int ret, int nr_calls),
-	       TP_ARGS(nh, kind, val, nr_to_call, type, ret, nr_calls),
-	       TP_STRUCT__entry(__field(void *, head)
-				__field(unsigned long, val)
-				__field(enum notifier_chain_kind, kind)
-				__field(int, nr_to_call)
-				__field(enum notifier_call_type, type)
-				__field(int, ret)
-				__field(int, nr_calls)
-	       ),
-	       TP_fast_assign(__entry->head = nh;
-			      __entry->kind = kind;
-			      __entry->val = val;
-			      __entry->nr_to_call = nr_to_call;
-			      __entry->type = type;
-			      __entry->ret = ret;
-			      __entry->nr_calls = nr_calls;
-	       ),
-	       TP_printk(NOTIFIER_CALL_FMT " ret=%s nr_calls=%d",
-			 __entry->head, show_notifier_kind(__entry->kind),
-			 __entry->val, __entry->nr_to_call,
-			 show_notifier_call_type(__entry->type),
-			 show_notifier_ret(__entry->ret), __entry->nr_calls),
-	       notifier_call_trace_reg, notifier_call_trace_unreg);
+DEFINE_EVENT_FN(notifier_pass, notifier_call_end,
+		TP_PROTO(void *nh, enum notifier_chain_kind kind,
+			 unsigned long val, int nr_to_call,
+			 enum notifier_call_type type, int ret, int nr_calls),
+		TP_ARGS(nh, kind, val, nr_to_call, type, ret, nr_calls),
+		notifier_call_trace_reg, notifier_call_trace_unreg);
 
 #endif /* _TRACE_NOTIFIER_H */
 

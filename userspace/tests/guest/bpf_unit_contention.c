@@ -89,7 +89,7 @@ static int lt_end(struct contention_bpf *s, __u64 lock)
 	return run(s->progs.contention_end_raw, a, 2);
 }
 
-/* notifier_register(cb, head, nb, priority, kind, err) and friends */
+/* notifier_register(cb, head, nb, priority, kind) and friends (_error: err) */
 static int member(const struct bpf_program *prog, __u64 head, int kind, int err)
 {
 	__u64 a[6] = { CB_1, head, 0xffff888000001000ULL, 0, (__u64)kind, (__u64)(__s64)err };

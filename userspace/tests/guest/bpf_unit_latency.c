@@ -78,7 +78,11 @@ static struct latency_bpf *lat_load(const struct lat_opts *o)
 	return skel;
 }
 
-/* notifier_return(cb, head, nb, priority, kind, val, ret, duration_ns) */
+/*
+ * A return with its run time given: test_return_ns(cb, head, nb, priority,
+ * kind, val, ret, ns), the handler notifier_return's program feeds with
+ * the time since the paired notifier_run (t_lat_run_return_pairing).
+ */
 #define NB_1 0xffff888000001000ULL
 #define NB_2 0xffff888000002000ULL
 
@@ -87,7 +91,16 @@ static int ret_event_nb(struct latency_bpf *s, __u64 head, __u64 cb, __u64 nb,
 {
 	__u64 a[8] = { cb, head, nb, 0, (__u64)kind, val, (__u64)(__s64)ret, ns };
 
-	return run(s->progs.notifier_return_raw, a, 8);
+	return run(s->progs.test_return_ns, a, 8);
+}
+
+/* notifier_run / notifier_return(cb, head, nb, priority, kind, val, ret) */
+static int cb_event(const struct bpf_program *prog, __u64 head, __u64 cb, int kind,
+		    int ret)
+{
+	__u64 a[7] = { cb, head, NB_1, 0, (__u64)kind, 0, (__u64)(__s64)ret };
+
+	return run(prog, a, 7);
 }
 
 static int ret_event(struct latency_bpf *s, __u64 head, __u64 cb, int kind,
@@ -183,13 +196,57 @@ bool t_lat_histogram_ns(void)
 	CHECK_EQ(h.max_ns, 3000, "max_ns");
 	CHECK_EQ(h.kind, KIND_BLOCKING, "kind");
 	CHECK_EQ(h.stop + h.bad + h.err, 0, "return-code counters");
-	/* duration 0: the kernel did not time the call; counted, not binned */
+	/* run time 0: no notifier_run paired with it; counted, not binned */
 	ret_event(s, HEAD_A, CB_1, KIND_BLOCKING, 0, 0x8001, 0);
 	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "entry gone");
 	CHECK_EQ(h.count, 7, "count with an untimed call");
 	CHECK_EQ(h.untimed, 1, "untimed");
 	CHECK_EQ(h.slots[0], 0, "an untimed call in bucket 0");
 	CHECK_EQ(h.stop, 1, "an untimed call's return code");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+/*
+ * Tracepoints mode: notifier_run and notifier_return pair per (task,
+ * context) into a run time; a return without its run is counted untimed,
+ * and nested callbacks pair innermost first.
+ */
+bool t_lat_run_return_pairing(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	struct cs_lat_hist h;
+	bool ok = true;
+
+	if (!s)
+		return false;
+	CHECK(cb_event(s->progs.notifier_run_raw, HEAD_A, CB_1, KIND_RAW, 0) == 0,
+	      "test run failed");
+	CHECK(cb_event(s->progs.notifier_return_raw, HEAD_A, CB_1, KIND_RAW, 1) == 0,
+	      "test run failed");
+	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "no entry for (head, cb)");
+	CHECK_EQ(h.count, 1, "count");
+	CHECK_EQ(h.untimed, 0, "a paired return is timed");
+	CHECK(h.sum_ns >= 1 && h.max_ns == h.sum_ns, "run time %llu ns",
+	      (unsigned long long)h.sum_ns);
+	/* no run seen: untimed */
+	cb_event(s->progs.notifier_return_raw, HEAD_A, CB_1, KIND_RAW, 1);
+	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "entry gone");
+	CHECK_EQ(h.count, 2, "count with an unpaired return");
+	CHECK_EQ(h.untimed, 1, "an unpaired return is untimed");
+	/* nested: CB_2 runs inside CB_1 */
+	cb_event(s->progs.notifier_run_raw, HEAD_A, CB_1, KIND_RAW, 0);
+	cb_event(s->progs.notifier_run_raw, HEAD_B, CB_2, KIND_RAW, 0);
+	cb_event(s->progs.notifier_return_raw, HEAD_B, CB_2, KIND_RAW, 0x8001);
+	cb_event(s->progs.notifier_return_raw, HEAD_A, CB_1, KIND_RAW, 1);
+	CHECK(get_lat(s, HEAD_B, CB_2, 0, &h), "no entry for the inner callback");
+	CHECK_EQ(h.count, 1, "inner count");
+	CHECK_EQ(h.untimed, 0, "inner timed");
+	CHECK_EQ(h.stop, 1, "inner stop");
+	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "entry gone");
+	CHECK_EQ(h.count, 3, "outer count");
+	CHECK_EQ(h.untimed, 1, "outer timed");
 out:
 	latency_bpf__destroy(s);
 	return ok;

@@ -154,12 +154,12 @@ expect probes-pass-without-tracepoints 0 "start-up probes passed" "$CS" chains
 
 # -w: the event source. Ours: tracepoints; stock: probes on the chain
 # API; neither: 9; --mode tracepoints without ours: 5.
-TPS="notifier_call_begin:5 notifier_register:6 notifier_unregister:6"
+TPS="notifier_call_begin:7 notifier_register:5 notifier_unregister:5"
 TPS="$TPS notifier_register_error:6 notifier_unregister_error:6"
 # shellcheck disable=SC2086
 "$MKBTF" "$TMP/ours.btf" $TPS func:atomic_notifier_call_chain &&
 "$MKBTF" "$TMP/stock.btf" func:atomic_notifier_call_chain &&
-"$MKBTF" "$TMP/partial.btf" notifier_call_begin:5 func:atomic_notifier_call_chain ||
+"$MKBTF" "$TMP/partial.btf" notifier_call_begin:7 func:atomic_notifier_call_chain ||
 	{ fail mkbtf "cannot write BTF"; exit 1; }
 expect watch-ours 0 "start-up probes passed \(mode tracepoints\)" \
 	env CHAINSCOPE_BTF="$TMP/ours.btf" "$CS" chains -w 1

@@ -243,20 +243,21 @@ else
 	skip host-kernel-no-tracepoints "host has no /sys/kernel/btf/vmlinux"
 fi
 
-# Synthetic BTF: upstream's events only, ours with a wrong prototype, ours.
+# Synthetic BTF: upstream's events only, ours with a wrong prototype (an
+# older series' notifier_return, with duration_ns), ours.
 "$MKBTF" "$TMP/upstream.btf" notifier_register:5 notifier_unregister:5 notifier_run:6 &&
-"$MKBTF" "$TMP/proto.btf" notifier_return:7 notifier_call_end:7 &&
-"$MKBTF" "$TMP/ours.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off &&
-"$MKBTF" "$TMP/noctx.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 &&
-"$MKBTF" "$TMP/nobase.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 var:__preempt_count &&
-"$MKBTF" "$TMP/noends.btf" notifier_return:8 notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 &&
+"$MKBTF" "$TMP/proto.btf" notifier_return:8 notifier_call_end:7 &&
+"$MKBTF" "$TMP/ours.btf" notifier_return:7 notifier_call_begin:7 notifier_call_end:7 \
+	notifier_register:5 notifier_unregister:5 notifier_register_error:6 notifier_unregister_error:6 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off &&
+"$MKBTF" "$TMP/noctx.btf" notifier_return:7 notifier_call_begin:7 notifier_call_end:7 \
+	notifier_register:5 notifier_unregister:5 notifier_register_error:6 notifier_unregister_error:6 &&
+"$MKBTF" "$TMP/nobase.btf" notifier_return:7 notifier_call_begin:7 notifier_call_end:7 \
+	notifier_register:5 notifier_unregister:5 notifier_register_error:6 notifier_unregister_error:6 var:__preempt_count &&
+"$MKBTF" "$TMP/noends.btf" notifier_return:7 notifier_register:5 notifier_unregister:5 notifier_register_error:6 notifier_unregister_error:6 &&
 "$MKBTF" "$TMP/stock.btf" contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off \
 	func:atomic_notifier_call_chain &&
-"$MKBTF" "$TMP/oursapi.btf" notifier_return:8 notifier_call_begin:5 notifier_call_end:7 \
-	notifier_register:6 notifier_unregister:6 notifier_register_error:6 notifier_unregister_error:6 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off \
+"$MKBTF" "$TMP/oursapi.btf" notifier_return:7 notifier_call_begin:7 notifier_call_end:7 \
+	notifier_register:5 notifier_unregister:5 notifier_register_error:6 notifier_unregister_error:6 contention_begin:2 contention_end:2 var:__preempt_count var:this_cpu_off \
 	func:atomic_notifier_call_chain ||
 	{ fail mkbtf "cannot write synthetic BTF"; exit 1; }
 expect upstream-btf-no-tracepoints 5 "no notifier:notifier_return tracepoint" \
@@ -282,7 +283,7 @@ expect mode-probes-ours 0 "start-up probes passed \(mode probes\)" \
 	env CHAINSCOPE_BTF="$TMP/oursapi.btf" "$CS" latency -C --mode probes
 expect mode-probes-before-symbols 9 "no function atomic_notifier_call_chain" \
 	env CHAINSCOPE_BTF="$TMP/upstream.btf" "$CS" latency -c nosuch
-expect wrong-prototype 5 "prototype other than the 8 arguments" \
+expect wrong-prototype 5 "prototype other than the 7 arguments" \
 	env CHAINSCOPE_BTF="$TMP/proto.btf" "$CS" latency
 expect chain-mode-needs-call-events 5 "no notifier:notifier_call_begin tracepoint" \
 	env CHAINSCOPE_BTF="$TMP/noends.btf" "$CS" latency -C --mode tracepoints

@@ -499,11 +499,11 @@ else
 fi
 
 # --- record needs the kernel's per-CPU preempt count (execution contexts) -------------------
-# Synthetic BTF with record's ten tracepoints, with and without a preempt count
+# Synthetic BTF with record's eight tracepoints, with and without a preempt count
 # (__preempt_count, or pcpu_hot's member) and this_cpu_off.
-TPS="notifier_register:6 notifier_unregister:6 notifier_register_error:6
-     notifier_unregister_error:6 notifier_run:6 notifier_return:8 notifier_stop:8
-     notifier_call_begin:5 notifier_call_end:7"
+TPS="notifier_register:5 notifier_unregister:5 notifier_register_error:6
+     notifier_unregister_error:6 notifier_run:7 notifier_return:7
+     notifier_call_begin:7 notifier_call_end:7"
 if [ "$(id -u)" != 0 ]; then
 	skip record-needs-preempt-count "not root: the privilege probe comes first"
 elif ! "$MKBTF" "$TMP/rec.btf" $TPS var:__preempt_count var:this_cpu_off ||
