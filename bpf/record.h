@@ -22,7 +22,8 @@ enum cs_rec_type {
 	CS_REC_UNREGISTER_ERROR,	/* notifier_unregister_error */
 	CS_REC_RUN,			/* notifier_run */
 	CS_REC_RETURN,			/* notifier_return */
-	CS_REC_STOP,			/* notifier_stop */
+	CS_REC_STOP,			/* after a return with NOTIFY_STOP_MASK (written by
+					 * the recorder: no event of its own) */
 	CS_REC_CALL_BEGIN,		/* notifier_call_begin */
 	CS_REC_CALL_END,		/* notifier_call_end */
 	CS_REC_LOCK_WAIT,		/* a contended chain lock (lock:contention_*) */
@@ -75,7 +76,7 @@ struct cs_rec_event {
 	__u64 nb;		/* notifier_block (same events) */
 	__u64 val;		/* event value (run, return, stop, call_*) */
 	__u64 lock;		/* lock wait: the rwsem/mutex */
-	__u64 duration_ns;	/* return: duration_ns; lock wait: the wait (lock:contention_*) */
+	__u64 duration_ns;	/* return: since its run (0: untimed); lock wait: the wait */
 	__u32 pid;		/* thread id */
 	__u32 cpu;
 	__s32 priority;		/* membership, run, return, stop */

@@ -244,23 +244,6 @@ static int lat_load(struct cs_lat *l, __u64 head, __u64 cb, struct latency_bpf *
 }
 
 /*
- * Attach one program ahead of the skeleton's attach, which then leaves
- * it alone (autoattach off); its link is in *link, so __destroy()
- * detaches it. CS_EXIT_OK or CS_EXIT_ERROR, said.
- */
-static int lat_attach_first(const char *cmd, struct bpf_program *prog, struct bpf_link **link)
-{
-	*link = bpf_program__attach(prog);
-	if (!*link) {
-		warn("%s: error: failed to attach %s: %s\n", cmd, bpf_program__name(prog),
-		     strerror(errno));
-		return CS_EXIT_ERROR;
-	}
-	bpf_program__set_autoattach(prog, false);
-	return CS_EXIT_OK;
-}
-
-/*
  * Attach: in tracepoints mode notifier_return, and under -C call_end,
  * first, then the skeleton's programs, or probes mode's (*pmp); how says
  * which, for the banner. CS_EXIT_OK or CS_EXIT_ERROR, said.
@@ -279,18 +262,15 @@ static int lat_attach(const struct cs_lat_run *run, struct latency_bpf *skel,
 	 * has its end seen (one already running is only unpaired).
 	 */
 	if (c->mode == CS_MODE_TRACEPOINTS) {
-		err = btf ? lat_attach_first(c->cmd, skel->progs.notifier_return_btf,
-					     &skel->links.notifier_return_btf) :
-			    lat_attach_first(c->cmd, skel->progs.notifier_return_raw,
-					     &skel->links.notifier_return_raw);
-		if (err)
-			return err;
-	}
-	if (run->chain_mode && c->mode == CS_MODE_TRACEPOINTS) {
-		err = btf ? lat_attach_first(c->cmd, skel->progs.call_end_btf,
-					     &skel->links.call_end_btf) :
-			    lat_attach_first(c->cmd, skel->progs.call_end_raw,
-					     &skel->links.call_end_raw);
+		err = btf ? cs_attach_first(c->cmd, skel->progs.notifier_return_btf,
+					    &skel->links.notifier_return_btf) :
+			    cs_attach_first(c->cmd, skel->progs.notifier_return_raw,
+					    &skel->links.notifier_return_raw);
+		if (!err && run->chain_mode)
+			err = btf ? cs_attach_first(c->cmd, skel->progs.call_end_btf,
+						    &skel->links.call_end_btf) :
+				    cs_attach_first(c->cmd, skel->progs.call_end_raw,
+						    &skel->links.call_end_raw);
 		if (err)
 			return err;
 	}

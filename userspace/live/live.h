@@ -46,6 +46,14 @@ bool cs_tp_btf_usable(const char *tp);
 __u32 cs_map_entries(void);
 
 void cs_setup_libbpf(bool verbose);
+struct bpf_link;
+struct bpf_program;
+/*
+ * Attach one program of a skeleton ahead of the skeleton's attach, which
+ * then leaves it alone (autoattach off); its link goes to *link, so the
+ * skeleton's __destroy() detaches it. CS_EXIT_OK or CS_EXIT_ERROR, said.
+ */
+int cs_attach_first(const char *cmd, struct bpf_program *prog, struct bpf_link **link);
 /* Hide libbpf's warnings (not -v's debug output) around an expected failure */
 void cs_libbpf_quiet(bool quiet);
 /* Sum of one per-CPU counter of a `stats` (or `rec_stats`) map; 0 on error. */

@@ -31,19 +31,6 @@ static void set_tp_autoload(struct bpf_object *obj, bool on)
 			bpf_program__set_autoload(prog, on);
 }
 
-/* One program ahead of the skeleton's attach; CS_EXIT_OK or CS_EXIT_ERROR */
-static int attach_first(const char *cmd, struct bpf_program *prog, struct bpf_link **link)
-{
-	*link = bpf_program__attach(prog);
-	if (!*link) {
-		warn("%s: error: failed to attach %s: %s\n", cmd, bpf_program__name(prog),
-		     strerror(errno));
-		return CS_EXIT_ERROR;
-	}
-	bpf_program__set_autoattach(prog, false);
-	return CS_EXIT_OK;
-}
-
 /*
  * call_end before call_begin (then every pass whose begin is recorded has
  * its end recorded), notifier_return before notifier_run (then every run
@@ -55,9 +42,9 @@ int rec_prog_attach_tracepoints(struct record_bpf *skel, const char *cmd)
 {
 	int err;
 
-	err = attach_first(cmd, skel->progs.rec_call_end, &skel->links.rec_call_end);
+	err = cs_attach_first(cmd, skel->progs.rec_call_end, &skel->links.rec_call_end);
 	if (!err)
-		err = attach_first(cmd, skel->progs.rec_return, &skel->links.rec_return);
+		err = cs_attach_first(cmd, skel->progs.rec_return, &skel->links.rec_return);
 	if (err)
 		return err;
 	err = record_bpf__attach(skel);

@@ -228,3 +228,15 @@ void cs_setup_libbpf(bool verbose)
 	libbpf_verbose = verbose;
 	libbpf_set_print(libbpf_print_fn);
 }
+
+int cs_attach_first(const char *cmd, struct bpf_program *prog, struct bpf_link **link)
+{
+	*link = bpf_program__attach(prog);
+	if (!*link) {
+		warn("%s: error: failed to attach %s: %s\n", cmd, bpf_program__name(prog),
+		     strerror(errno));
+		return CS_EXIT_ERROR;
+	}
+	bpf_program__set_autoattach(prog, false);
+	return CS_EXIT_OK;
+}

@@ -212,10 +212,11 @@ cs_lg_hit(struct notifier_block *nb, enum cs_lg_func fn)
 }
 
 /*
- * Busy wait on the clock the notifier_return event measures with, not
- * udelay(): under QEMU/TCG a vCPU's loops_per_jiffy calibration is often
- * off by 2x or more, so udelay() does not last what it says, while the
- * clock does.  Latency tests rely on the exact length.
+ * Busy wait on the clock the tools time callbacks with (the one behind
+ * bpf_ktime_get_ns()), not udelay(): under QEMU/TCG a vCPU's
+ * loops_per_jiffy calibration is often off by 2x or more, so udelay()
+ * does not last what it says, while the clock does.  Latency tests rely
+ * on the exact length.
  */
 static void cs_lg_spin(unsigned int us)
 {
