@@ -73,7 +73,7 @@ for e in $EVENTS; do
 	case $e in
 	notifier_run | notifier_call_begin)
 		fmt $e | grep -q 'ret=' && fail "notifier:$e prints ret: $(fmt $e)" ;;
-	notifier_return) fmt $e | grep -q '" val=%lu ret=%s"' ||
+	notifier_return) fmt $e | grep -q ' val=%lu ret=%s"' ||
 		fail "notifier:$e does not print val and ret: $(fmt $e)" ;;
 	notifier_call_end) fmt $e | grep -q ' ret=%s nr_calls=%d"' ||
 		fail "notifier:$e does not print ret and nr_calls: $(fmt $e)" ;;
