@@ -255,8 +255,9 @@ DECLARE_EVENT_CLASS(notifier_callback,
 			      show_notifier_ret(__entry->ret)));
 
 NOTIFIER_CALL_EVENT_PRINT(notifier_callback, notifier_run,
-			  TP_PROTO(void *cb, void *nh, struct notifier_block *nb,
-				   int priority, enum notifier_chain_kind kind,
+			  TP_PROTO(void *cb, void *nh,
+				   struct notifier_block *nb, int priority,
+				   enum notifier_chain_kind kind,
 				   unsigned long val, int ret),
 			  TP_ARGS(cb, nh, nb, priority, kind, val, ret),
 			  TP_printk(NOTIFIER_CB_FMT " val=%lu",
