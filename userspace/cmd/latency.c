@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * chainscope latency: per (chain, callback) latency histograms of notifier
- * callbacks from notifier:notifier_return's duration_ns, and with -C whole
+ * callbacks from notifier:notifier_run -> notifier_return, and with -C whole
  * chain passes from notifier_call_begin -> notifier_call_end.
  */
 #include <errno.h>
@@ -54,10 +54,11 @@ static const char doc[] =
 "\n"
 "Per chain and callback: count, max, p50/p99 (estimated from the log2\n"
 "buckets), and how many calls returned NOTIFY_STOP (stop), NOTIFY_BAD\n"
-"(bad) or an errno from notifier_from_errno() (errno). Durations come\n"
-"from notifier_return's duration_ns, measured by the kernel (--mode\n"
-"tracepoints), or in BPF between kprobe.multi entry and exit of each\n"
-"watched callback (--mode probes: any kernel; see userspace/probemode.md).\n"
+"(bad) or an errno from notifier_from_errno() (errno). Durations are\n"
+"measured in BPF, between each callback's notifier_run and\n"
+"notifier_return (--mode tracepoints) or between kprobe.multi entry and\n"
+"exit of each watched callback (--mode probes: any kernel; see\n"
+"userspace/probemode.md).\n"
 "\v"
 CS_EXIT_DOC
 "\n"
