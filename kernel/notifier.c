@@ -472,6 +472,56 @@ atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
 }
 
 /**
+ * atomic_notifier_chain_register - add a block to an atomic notifier chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * May be called from atomic context.
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int atomic_notifier_chain_register(struct atomic_notifier_head *nh, struct notifier_block *nb)
+{
+	return atomic_chain_update(nh, nb, NOTIFIER_OP_ADD);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_chain_register);
+
+/**
+ * atomic_notifier_chain_register_unique_prio - add a block, unless its
+ *	priority is taken
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Like atomic_notifier_chain_register(), but fails if some block on the
+ * chain already has the priority of @nb.
+ *
+ * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
+ */
+int
+atomic_notifier_chain_register_unique_prio(struct atomic_notifier_head *nh,
+					   struct notifier_block *nb)
+{
+	return atomic_chain_update(nh, nb, NOTIFIER_OP_ADD_UNIQUE_PRIO);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_chain_register_unique_prio);
+
+/**
+ * atomic_notifier_chain_unregister - remove a block from an atomic chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Waits for an RCU grace period, so that no call still uses @nb when this
+ * returns.  Must not be called from atomic context or from a callback.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh, struct notifier_block *nb)
+{
+	return atomic_chain_update(nh, nb, NOTIFIER_OP_DEL);
+}
+EXPORT_SYMBOL_GPL(atomic_notifier_chain_unregister);
+
+/**
  * atomic_notifier_call_chain - call the callbacks of an atomic chain
  * @nh: the chain
  * @val: passed to each callback as its action argument
@@ -506,56 +556,6 @@ bool atomic_notifier_call_chain_is_empty(struct atomic_notifier_head *nh)
 	/* Only the pointer value is looked at: no RCU read section needed. */
 	return !rcu_access_pointer(nh->head);
 }
-
-/**
- * atomic_notifier_chain_register_unique_prio - add a block, unless its
- *	priority is taken
- * @nh: the chain
- * @nb: the block
- *
- * Like atomic_notifier_chain_register(), but fails if some block on the
- * chain already has the priority of @nb.
- *
- * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
- */
-int
-atomic_notifier_chain_register_unique_prio(struct atomic_notifier_head *nh,
-					   struct notifier_block *nb)
-{
-	return atomic_chain_update(nh, nb, NOTIFIER_OP_ADD_UNIQUE_PRIO);
-}
-EXPORT_SYMBOL_GPL(atomic_notifier_chain_register_unique_prio);
-
-/**
- * atomic_notifier_chain_register - add a block to an atomic notifier chain
- * @nh: the chain
- * @nb: the block; it is called before blocks of lower priority
- *
- * May be called from atomic context.
- *
- * Return: 0, or -EEXIST if @nb is already on the chain.
- */
-int atomic_notifier_chain_register(struct atomic_notifier_head *nh, struct notifier_block *nb)
-{
-	return atomic_chain_update(nh, nb, NOTIFIER_OP_ADD);
-}
-EXPORT_SYMBOL_GPL(atomic_notifier_chain_register);
-
-/**
- * atomic_notifier_chain_unregister - remove a block from an atomic chain
- * @nh: the chain
- * @nb: the block
- *
- * Waits for an RCU grace period, so that no call still uses @nb when this
- * returns.  Must not be called from atomic context or from a callback.
- *
- * Return: 0, or -ENOENT if @nb was not on the chain.
- */
-int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh, struct notifier_block *nb)
-{
-	return atomic_chain_update(nh, nb, NOTIFIER_OP_DEL);
-}
-EXPORT_SYMBOL_GPL(atomic_notifier_chain_unregister);
 
 /*
  *	Blocking notifier chains
@@ -680,6 +680,56 @@ blocking_chain_call_robust_traced(struct blocking_notifier_head *nh,
 }
 
 /**
+ * blocking_notifier_chain_register - add a block to a blocking chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * Process context only (takes the chain's rwsem, except during boot).
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int blocking_notifier_chain_register(struct blocking_notifier_head *nh, struct notifier_block *nb)
+{
+	return blocking_chain_update(nh, nb, NOTIFIER_OP_ADD);
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_chain_register);
+
+/**
+ * blocking_notifier_chain_register_unique_prio - add a block, unless its
+ *	priority is taken
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Like blocking_notifier_chain_register(), but fails if some block on the
+ * chain already has the priority of @nb.
+ *
+ * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
+ */
+int
+blocking_notifier_chain_register_unique_prio(struct blocking_notifier_head *nh,
+					     struct notifier_block *nb)
+{
+	return blocking_chain_update(nh, nb, NOTIFIER_OP_ADD_UNIQUE_PRIO);
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_chain_register_unique_prio);
+
+/**
+ * blocking_notifier_chain_unregister - remove a block from a blocking chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * Process context only; must not be called from one of the chain's
+ * callbacks.  No call uses @nb any more once this returns.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int blocking_notifier_chain_unregister(struct blocking_notifier_head *nh, struct notifier_block *nb)
+{
+	return blocking_chain_update(nh, nb, NOTIFIER_OP_DEL);
+}
+EXPORT_SYMBOL_GPL(blocking_notifier_chain_unregister);
+
+/**
  * blocking_notifier_call_chain_robust - call a blocking chain, undoing
  *	the callbacks that ran if one of them fails
  * @nh: the chain
@@ -729,56 +779,6 @@ int blocking_notifier_call_chain(struct blocking_notifier_head *nh, unsigned lon
 }
 EXPORT_SYMBOL_GPL(blocking_notifier_call_chain);
 
-/**
- * blocking_notifier_chain_register_unique_prio - add a block, unless its
- *	priority is taken
- * @nh: the chain
- * @nb: the block
- *
- * Like blocking_notifier_chain_register(), but fails if some block on the
- * chain already has the priority of @nb.
- *
- * Return: 0, -EEXIST if @nb is already on the chain, or -EBUSY.
- */
-int
-blocking_notifier_chain_register_unique_prio(struct blocking_notifier_head *nh,
-					     struct notifier_block *nb)
-{
-	return blocking_chain_update(nh, nb, NOTIFIER_OP_ADD_UNIQUE_PRIO);
-}
-EXPORT_SYMBOL_GPL(blocking_notifier_chain_register_unique_prio);
-
-/**
- * blocking_notifier_chain_register - add a block to a blocking chain
- * @nh: the chain
- * @nb: the block; it is called before blocks of lower priority
- *
- * Process context only (takes the chain's rwsem, except during boot).
- *
- * Return: 0, or -EEXIST if @nb is already on the chain.
- */
-int blocking_notifier_chain_register(struct blocking_notifier_head *nh, struct notifier_block *nb)
-{
-	return blocking_chain_update(nh, nb, NOTIFIER_OP_ADD);
-}
-EXPORT_SYMBOL_GPL(blocking_notifier_chain_register);
-
-/**
- * blocking_notifier_chain_unregister - remove a block from a blocking chain
- * @nh: the chain
- * @nb: the block
- *
- * Process context only; must not be called from one of the chain's
- * callbacks.  No call uses @nb any more once this returns.
- *
- * Return: 0, or -ENOENT if @nb was not on the chain.
- */
-int blocking_notifier_chain_unregister(struct blocking_notifier_head *nh, struct notifier_block *nb)
-{
-	return blocking_chain_update(nh, nb, NOTIFIER_OP_DEL);
-}
-EXPORT_SYMBOL_GPL(blocking_notifier_chain_unregister);
-
 /*
  *	Raw notifier chains: all locking is up to the caller.
  */
@@ -816,6 +816,36 @@ raw_chain_call_robust_traced(struct raw_notifier_head *nh,
 	return notifier_pass_robust(&nh->head, nh, NOTIFIER_CHAIN_RAW, val_up,
 				    val_down, v, true);
 }
+
+/**
+ * raw_notifier_chain_register - add a block to a raw notifier chain
+ * @nh: the chain
+ * @nb: the block; it is called before blocks of lower priority
+ *
+ * The caller serialises this against every other use of the chain.
+ *
+ * Return: 0, or -EEXIST if @nb is already on the chain.
+ */
+int raw_notifier_chain_register(struct raw_notifier_head *nh, struct notifier_block *nb)
+{
+	return raw_chain_update(nh, nb, NOTIFIER_OP_ADD);
+}
+EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
+
+/**
+ * raw_notifier_chain_unregister - remove a block from a raw notifier chain
+ * @nh: the chain
+ * @nb: the block
+ *
+ * The caller serialises this against every other use of the chain.
+ *
+ * Return: 0, or -ENOENT if @nb was not on the chain.
+ */
+int raw_notifier_chain_unregister(struct raw_notifier_head *nh, struct notifier_block *nb)
+{
+	return raw_chain_update(nh, nb, NOTIFIER_OP_DEL);
+}
+EXPORT_SYMBOL_GPL(raw_notifier_chain_unregister);
 
 /**
  * raw_notifier_call_chain_robust - call a raw chain, undoing the
@@ -862,36 +892,6 @@ int raw_notifier_call_chain(struct raw_notifier_head *nh, unsigned long val, voi
 	return notifier_call_chain(&nh->head, val, v, -1, NULL);
 }
 EXPORT_SYMBOL_GPL(raw_notifier_call_chain);
-
-/**
- * raw_notifier_chain_register - add a block to a raw notifier chain
- * @nh: the chain
- * @nb: the block; it is called before blocks of lower priority
- *
- * The caller serialises this against every other use of the chain.
- *
- * Return: 0, or -EEXIST if @nb is already on the chain.
- */
-int raw_notifier_chain_register(struct raw_notifier_head *nh, struct notifier_block *nb)
-{
-	return raw_chain_update(nh, nb, NOTIFIER_OP_ADD);
-}
-EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
-
-/**
- * raw_notifier_chain_unregister - remove a block from a raw notifier chain
- * @nh: the chain
- * @nb: the block
- *
- * The caller serialises this against every other use of the chain.
- *
- * Return: 0, or -ENOENT if @nb was not on the chain.
- */
-int raw_notifier_chain_unregister(struct raw_notifier_head *nh, struct notifier_block *nb)
-{
-	return raw_chain_update(nh, nb, NOTIFIER_OP_DEL);
-}
-EXPORT_SYMBOL_GPL(raw_notifier_chain_unregister);
 
 #ifdef CONFIG_SRCU
 /*
@@ -960,44 +960,6 @@ srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
 }
 
 /**
- * srcu_init_notifier_head - set up a dynamically allocated SRCU chain head
- * @nh: the head
- *
- * Heads set up this way must be torn down with srcu_cleanup_notifier_head()
- * before their memory is freed.  Statically defined heads
- * (SRCU_NOTIFIER_HEAD()) need neither.
- */
-void srcu_init_notifier_head(struct srcu_notifier_head *nh)
-{
-	mutex_init(&nh->mutex);
-	if (init_srcu_struct(&nh->srcu) < 0)
-		BUG();
-	RCU_INIT_POINTER(nh->head, NULL);
-}
-EXPORT_SYMBOL_GPL(srcu_init_notifier_head);
-
-/**
- * srcu_notifier_call_chain - call the callbacks of an SRCU notifier chain
- * @nh: the chain
- * @val: passed to each callback as its action argument
- * @v: passed to each callback as its data argument
- *
- * Calls the callbacks in priority order, highest first, until one of
- * them returns a value with NOTIFY_STOP_MASK set.  Callbacks run in
- * process context inside an SRCU read-side section and may sleep.
- *
- * Return: the value returned by the last callback called, or NOTIFY_DONE
- * if there was none.
- */
-int srcu_notifier_call_chain(struct srcu_notifier_head *nh, unsigned long val, void *v)
-{
-	if (notifier_calls_traced())
-		return srcu_chain_call_traced(nh, val, v);
-	return srcu_chain_call(nh, val, v, false);
-}
-EXPORT_SYMBOL_GPL(srcu_notifier_call_chain);
-
-/**
  * srcu_notifier_chain_register - add a block to an SRCU notifier chain
  * @nh: the chain
  * @nb: the block; it is called before blocks of lower priority
@@ -1029,6 +991,44 @@ int srcu_notifier_chain_unregister(struct srcu_notifier_head *nh, struct notifie
 }
 EXPORT_SYMBOL_GPL(srcu_notifier_chain_unregister);
 
+/**
+ * srcu_notifier_call_chain - call the callbacks of an SRCU notifier chain
+ * @nh: the chain
+ * @val: passed to each callback as its action argument
+ * @v: passed to each callback as its data argument
+ *
+ * Calls the callbacks in priority order, highest first, until one of
+ * them returns a value with NOTIFY_STOP_MASK set.  Callbacks run in
+ * process context inside an SRCU read-side section and may sleep.
+ *
+ * Return: the value returned by the last callback called, or NOTIFY_DONE
+ * if there was none.
+ */
+int srcu_notifier_call_chain(struct srcu_notifier_head *nh, unsigned long val, void *v)
+{
+	if (notifier_calls_traced())
+		return srcu_chain_call_traced(nh, val, v);
+	return srcu_chain_call(nh, val, v, false);
+}
+EXPORT_SYMBOL_GPL(srcu_notifier_call_chain);
+
+/**
+ * srcu_init_notifier_head - set up a dynamically allocated SRCU chain head
+ * @nh: the head
+ *
+ * Heads set up this way must be torn down with srcu_cleanup_notifier_head()
+ * before their memory is freed.  Statically defined heads
+ * (SRCU_NOTIFIER_HEAD()) need neither.
+ */
+void srcu_init_notifier_head(struct srcu_notifier_head *nh)
+{
+	mutex_init(&nh->mutex);
+	if (init_srcu_struct(&nh->srcu) < 0)
+		BUG();
+	RCU_INIT_POINTER(nh->head, NULL);
+}
+EXPORT_SYMBOL_GPL(srcu_init_notifier_head);
+
 #endif /* CONFIG_SRCU */
 
 /*
@@ -1036,6 +1036,24 @@ EXPORT_SYMBOL_GPL(srcu_notifier_chain_unregister);
  */
 
 static ATOMIC_NOTIFIER_HEAD(die_chain);
+
+/*
+ * Called from exception handlers, possibly in NMI context: notrace, and
+ * kept away from kprobes together with everything it calls here.
+ */
+int notrace notify_die(enum die_val val, const char *str,
+		       struct pt_regs *regs, long err, int trap, int sig)
+{
+	struct die_args args = {
+		.regs = regs, .str = str, .err = err,
+		.trapnr = trap, .signr = sig,
+	};
+
+	RCU_LOCKDEP_WARN(!rcu_is_watching(),
+			   "notify_die called but RCU thinks we're quiescent");
+	return atomic_notifier_call_chain(&die_chain, val, &args);
+}
+NOKPROBE_SYMBOL(notify_die);
 
 /**
  * register_die_notifier - get told about oopses, traps and debug exceptions
@@ -1061,21 +1079,3 @@ int unregister_die_notifier(struct notifier_block *block)
 	return atomic_chain_update(&die_chain, block, NOTIFIER_OP_DEL);
 }
 EXPORT_SYMBOL_GPL(unregister_die_notifier);
-
-/*
- * Called from exception handlers, possibly in NMI context: notrace, and
- * kept away from kprobes together with everything it calls here.
- */
-int notrace notify_die(enum die_val val, const char *str,
-		       struct pt_regs *regs, long err, int trap, int sig)
-{
-	struct die_args args = {
-		.regs = regs, .str = str, .err = err,
-		.trapnr = trap, .signr = sig,
-	};
-
-	RCU_LOCKDEP_WARN(!rcu_is_watching(),
-			   "notify_die called but RCU thinks we're quiescent");
-	return atomic_notifier_call_chain(&die_chain, val, &args);
-}
-NOKPROBE_SYMBOL(notify_die);

@@ -281,18 +281,7 @@ for kver in "${KVERS[@]}"; do
 	n=$(awk '!/^#/ && NF' "$S/series" | wc -l)
 	dest=$OUT/$kver
 	rm -rf "$dest"
-	# a move patch's anchors (kernel/series/NAME.anchors): lines shown in
-	# place, so that no line of the tree's counts as added by the move
-	anchors=()
-	while read -r name kind; do
-		[ "$kind" = move ] && [ -f "$S/$name.anchors" ] || continue
-		while IFS= read -r line; do
-			case "$line" in '#'* | '') continue ;; esac
-			anchors+=("--anchored=$line")
-		done <"$S/$name.anchors"
-	done < <(awk '!/^#/ && NF { print $1, $2 }' "$S/series")
-	"${GIT[@]}" format-patch -q --cover-letter ${anchors[@]+"${anchors[@]}"} \
-		-o "$dest" "HEAD~$n..HEAD"
+	"${GIT[@]}" format-patch -q --cover-letter -o "$dest" "HEAD~$n..HEAD"
 
 	# The cover letter: subject and text from kernel/series/cover.msg.
 	cover=$dest/0000-cover-letter.patch
