@@ -13,8 +13,8 @@
  * nr_to_call callbacks have run (negative: no limit) or one returns a
  * value with NOTIFY_STOP_MASK set.  It returns the value of the last
  * callback that ran, or NOTIFY_DONE if none did.  The next pointer is
- * read before a callback runs, so a callback may unregister its own
- * block.  A robust call sends val_up down the chain and, if a callback
+ * read before a callback runs, so a callback of a raw chain may unregister
+ * its own block.  A robust call sends val_up down the chain and, if a callback
  * stops it, val_down to the callbacks that ran before that one; it
  * returns the NOTIFY_* value of the val_up pass, which callers convert
  * with notifier_to_errno().
@@ -270,7 +270,7 @@ notifier_call_one_traced(struct notifier_block *nb, void *head,
 /*
  * The chain walk.  With @traced false it compiles to the bare loop of
  * notifier_call_chain(); @head and @kind are then unused.  A negative
- * @nr_to_call (callers pass -1) means no limit.  The number of callbacks
+ * @nr_to_call (the plain calls pass -1) means no limit.  The number of callbacks
  * that ran is stored in *@nr_calls if that is not NULL.
  */
 static __always_inline int

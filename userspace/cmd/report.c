@@ -69,7 +69,7 @@ static const struct argp_option opts[] = {
 };
 
 static const char doc[] =
-"Latency histograms per chain and callback (notifier_return duration_ns)\n"
+"Latency histograms per chain and callback (notifier_run to notifier_return)\n"
 "and lock-wait histograms per chain (lock:contention_* on its lock), from\n"
 "a trace file. No BPF, no root needed.\n"
 "\v"

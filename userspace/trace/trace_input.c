@@ -35,8 +35,8 @@ static void tracedat_note(const char *cmd, const char *path, const struct cs_tra
 		(unsigned long long)in->nr_events, in->nr_formats, set,
 		(unsigned long long)in->nr_loss, (unsigned long long)in->nr_other);
 	if (in->nr_stops || in->nr_untimed)
-		fprintf(stderr, "%s: %s: %llu stops made from NOTIFY_STOP_MASK returns (no "
-			"notifier_stop in the file), %llu returns without their run (untimed)\n",
+		fprintf(stderr, "%s: %s: %llu stops made from NOTIFY_STOP_MASK returns, "
+			"%llu returns without their run (untimed)\n",
 			cmd, name, (unsigned long long)in->nr_stops,
 			(unsigned long long)in->nr_untimed);
 	if (in->flags & CS_TRACEDAT_STOCK)

@@ -814,7 +814,9 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 	}
 	if (!pid) {
 		close(p[0]);
-		child(fd, p[1], st.st_size, parent);
+		/* CPU time by what the file holds: a sparse file is no longer */
+		child(fd, p[1], (__u64)st.st_blocks * 512 < (__u64)st.st_size ?
+		      (__u64)st.st_blocks * 512 : (__u64)st.st_size, parent);
 	}
 	close(fd);
 	close(p[1]);
@@ -838,7 +840,7 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 		;
 	if (WIFSIGNALED(status)) {
 		snprintf(err, errlen, "the trace.dat parser (libtracecmd, in a child process) "
-			 "died of signal %d (%s): the file is malformed or hostile",
+			 "died of signal %d (%s): the file is truncated, malformed or hostile",
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));
 		rc = CS_EXIT_TRACEDAT_CRASH;
 	} else if (rc == CS_EXIT_TRACEDAT_CRASH || (WIFEXITED(status) && WEXITSTATUS(status))) {

@@ -67,8 +67,8 @@
  *	Just after a callback returned @ret.  If @ret has NOTIFY_STOP_MASK
  *	set, the pass ends here.  How long the callback ran is the time
  *	between its notifier_run and this event.  By then @nb may have been
- *	freed (a callback may unregister and free its own block); @cb and
- *	@priority were read before the call.  Do not dereference @nb here.
+ *	freed (a callback of a raw chain may unregister and free its own
+ *	block); @cb and @priority were read before the call.  Do not dereference @nb here.
  *
  * The die chain (notify_die()) is an atomic chain.
  */
