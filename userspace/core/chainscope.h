@@ -59,10 +59,12 @@ int cs_mode_parse(const char *s);	/* -1 if unknown */
 	"  6  record: the output file cannot be created (checked first)\n" \
 	"  7  latency -C, record: the kernel BTF does not locate the per-CPU\n" \
 	"     preempt count, so interrupt context cannot be told from task context\n" \
+	"  8  check: out of memory\n"					\
 	"  9  no event source works here: --mode probes on a kernel without\n" \
 	"     BPF trampolines and kprobe.multi (the message says which)\n" \
 	"  10 chains: a -c head does not validate as a chain\n" \
 	"  11 serve: cannot listen on the --listen address (in use, not local)\n" \
+	"  12-15 report, check: a trace.dat refused (their --help says which)\n" \
 	"\n"								\
 	"Environment:\n"						\
 	"  CHAINSCOPE_BTF=PATH        kernel BTF for the start-up probes\n" \
