@@ -519,8 +519,6 @@ static void nt_test_stress(struct nt_res *r, long arg)
 		 "a block ran after every block was unregistered");
 	regs = atomic_long_read(&s->regs);
 	unregs = atomic_long_read(&s->unregs);
-	nt_check(r, regs == unregs, "%lu registrations, %lu unregistrations",
-		 regs, unregs);
 	if (!r->failed)
 		snprintf(r->detail, sizeof(r->detail),
 			 "%lu operations: %lu calls, %lu registrations, %lu unregistrations (stress_iters %u, %lld ms%s)",
