@@ -1022,10 +1022,11 @@ EXPORT_SYMBOL_GPL(srcu_notifier_call_chain);
  */
 void srcu_init_notifier_head(struct srcu_notifier_head *nh)
 {
-	mutex_init(&nh->mutex);
-	if (init_srcu_struct(&nh->srcu) < 0)
-		BUG();
 	RCU_INIT_POINTER(nh->head, NULL);
+	mutex_init(&nh->mutex);
+	/* Without its srcu_struct the head cannot be used at all. */
+	if (init_srcu_struct(&nh->srcu))
+		BUG();
 }
 EXPORT_SYMBOL_GPL(srcu_init_notifier_head);
 
