@@ -63,7 +63,8 @@ fi
 # a register event (fast again, prio -5) makes record walk the chain (not
 # a curated head); fast2 goes only once record has walked it: not after a
 # fixed 2 s, but once the chain's snapshot is in the file (record writes
-# it after the event and flushes every 100 ms; up to 120 s).
+# it after the event and flushes every 100 ms; up to 120 s), and 200 ms
+# more (the slack below).
 # walked.sh FILE HEAD: FILE (a trace being written) holds a snapshot
 # record of HEAD (hex address): 96-byte records after a 256-byte header,
 # head at byte 16 (little-endian), type at 88, CS_REC_SNAPSHOT = 11
@@ -96,6 +97,10 @@ until sh $W/walked.sh $T $BADDR; do
 	[ \$i -lt 1200 ] || { echo "no snapshot of $B in $T after 120 s" >&2; exit 3; }
 	usleep 100000
 done
+# check leaves membership events within CHK_SNAP_SLACK_NS (50 ms) of a
+# walk unjudged; the walk is stamped before its record reaches the file,
+# so 200 ms from here puts the -ENOENT past the slack whatever the timing
+usleep 200000
 echo "forget $id2" > \$C || exit 1
 echo "del $id2" > \$C 2>/dev/null && exit 1
 echo "call blocking 2" > \$C || exit 1
