@@ -24,9 +24,9 @@
 #include <sys/wait.h>
 
 #include <trace-cmd/trace-cmd.h>
-#include <uthash.h>
 
 #include "symname.h"
+#include "trace_conv.h"
 #include "tracedat.h"
 #include "tracefile.h"
 
@@ -37,8 +37,6 @@
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
-
-#define NOTIFY_STOP_MASK 0x8000
 
 /* sanitizers reserve terabytes of address space: no RLIMIT_AS under them */
 #if defined(__has_feature)
@@ -86,87 +84,15 @@ struct ev {
 	struct tep_format_field *f[F_MAX];
 };
 
-/* pairing: per task (pid; pid 0 per CPU) and execution context */
-struct open_run {
-	__u64 head, cb, nb, ts;
-};
-struct open_pass {
-	__u32 nr_runs;
-};
-struct task_state {
-	__u64 key;			/* task << 2 | ctx */
-	struct open_run *runs;
-	size_t nr_runs, cap_runs;
-	struct open_pass *passes;
-	size_t nr_passes, cap_passes;
-	UT_hash_handle hh;
-};
-
-struct addr_ent {
-	__u64 addr;
-	UT_hash_handle hh;
-};
-
 struct conv {
+	struct cs_conv base;
 	struct tep_handle *tep;
 	struct ev ev[NR_EVENTS];
-	struct cs_rec_event *out;
-	size_t nr_out, cap_out;
-	struct task_state *tasks;
-	struct addr_ent *addrs;
 	struct cs_tracedat_info *info;
-	__u64 lost;
-	int rc;
-	char *err;
-	size_t errlen;
 };
 
-__attribute__((format(printf, 4, 5)))
-static int fail(struct conv *c, int code, int unused, const char *fmt, ...)
-{
-	va_list ap;
-
-	(void)unused;
-	if (c->rc)
-		return c->rc;
-	va_start(ap, fmt);
-	vsnprintf(c->err, c->errlen, fmt, ap);
-	va_end(ap);
-	c->rc = code;
-	return code;
-}
-
-static int push_out(struct conv *c, const struct cs_rec_event *e)
-{
-	if (c->nr_out == c->cap_out) {
-		size_t cap = c->cap_out ? c->cap_out * 2 : 1024;
-		void *p = realloc(c->out, cap * sizeof(*c->out));
-
-		if (!p)
-			return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
-		c->out = p;
-		c->cap_out = cap;
-	}
-	c->out[c->nr_out++] = *e;
-	return 0;
-}
-
-static int note_addr(struct conv *c, __u64 addr)
-{
-	struct addr_ent *a;
-
-	if (!addr)
-		return 0;
-	HASH_FIND(hh, c->addrs, &addr, sizeof(addr), a);
-	if (a)
-		return 0;
-	a = calloc(1, sizeof(*a));
-	if (!a)
-		return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
-	a->addr = addr;
-	HASH_ADD(hh, c->addrs, addr, sizeof(a->addr), a);
-	return 0;
-}
+/* the first failure, one line (trace_conv.h); returns its code */
+#define fail(c, code, unused, ...) cs_conv_fail(&(c)->base, code, __VA_ARGS__)
 
 /*
  * A field's value, sign-extended when the format says signed; a field
@@ -200,91 +126,6 @@ static int field(struct conv *c, const struct ev *v, int i, const struct tep_rec
 #define TRACE_FLAG_SOFTIRQ 0x10
 #define TRACE_FLAG_NMI 0x40
 
-static struct task_state *task_get(struct conv *c, __u64 key)
-{
-	struct task_state *s;
-
-	HASH_FIND(hh, c->tasks, &key, sizeof(key), s);
-	if (s)
-		return s;
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
-		return NULL;
-	}
-	s->key = key;
-	HASH_ADD(hh, c->tasks, key, sizeof(s->key), s);
-	return s;
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t sz)
-{
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	n = realloc(*p, (*cap ? *cap * 2 : 8) * sz);
-	if (!n)
-		return -1;
-	*p = n;
-	*cap = *cap ? *cap * 2 : 8;
-	return 0;
-}
-
-/*
- * Pairing for files whose notifier_return has no duration_ns (the
- * 8-event set): a return's time minus its run's, the runs of one task
- * and context on a stack (nested chains run inside a callback), as
- * bpf/probemode.bpf.h pairs in probes mode. Also the pass a stop belongs
- * to, for the stops made from NOTIFY_STOP_MASK returns.
- */
-static int pair(struct conv *c, struct cs_rec_event *e)
-{
-	struct task_state *s = task_get(c, e->task << 2 | e->ctx);
-	size_t i;
-
-	if (!s)
-		return c->rc;
-	switch (e->type) {
-	case CS_REC_CALL_BEGIN:
-		if (grow((void **)&s->passes, &s->cap_passes, s->nr_passes + 1,
-			 sizeof(*s->passes)))
-			return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
-		s->passes[s->nr_passes++].nr_runs = 0;
-		break;
-	case CS_REC_CALL_END:
-		if (s->nr_passes)
-			s->nr_passes--;
-		break;
-	case CS_REC_RUN:
-		if (grow((void **)&s->runs, &s->cap_runs, s->nr_runs + 1, sizeof(*s->runs)))
-			return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
-		s->runs[s->nr_runs++] = (struct open_run){ e->head, e->cb, e->nb, e->ts };
-		if (s->nr_passes)
-			s->passes[s->nr_passes - 1].nr_runs++;
-		break;
-	case CS_REC_RETURN:
-		for (i = s->nr_runs; i > 0; i--) {
-			const struct open_run *r = &s->runs[i - 1];
-
-			if (r->head == e->head && r->cb == e->cb && r->nb == e->nb)
-				break;
-		}
-		if (!(c->info->flags & CS_TRACEDAT_HAS_DURATION)) {
-			if (i && e->ts >= s->runs[i - 1].ts) {
-				e->duration_ns = e->ts - s->runs[i - 1].ts;
-				c->info->nr_timed++;
-			} else {
-				c->info->nr_untimed++;
-			}
-		}
-		if (i)
-			s->nr_runs = i - 1;	/* runs above it lost their return */
-		break;
-	}
-	return 0;
-}
-
 static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
 {
 	struct conv *c = data;
@@ -294,22 +135,10 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	int id, i;
 
 	(void)h;
-	if (r->missed_events) {
-		struct cs_rec_event l = { 0 };
-
-		/* -1: the page says events were lost, not how many */
-		l.type = CS_REC_LOSS;
-		l.ts = r->ts;
-		l.cpu = cpu;
-		l.val = r->missed_events > 0 ? (__u64)r->missed_events : 1;
-		l.reason = CS_REC_LOSS_RING_FULL;
-		if (c->lost + l.val < c->lost)
-			return fail(c, CS_EXIT_TRACEDAT, 0, "missed-event counts overflow");
-		c->lost += l.val;
-		c->info->nr_loss++;
-		if (push_out(c, &l))
-			return -1;
-	}
+	/* -1: the page says events were lost, not how many (counted as 1) */
+	if (r->missed_events &&
+	    cs_conv_loss(&c->base, r->ts, cpu, r->missed_events > 0 ? (__u64)r->missed_events : 0))
+		return -1;
 	id = tep_data_type(c->tep, r);
 	for (i = 0; i < (int)NR_EVENTS; i++)
 		if (c->ev[i].e && c->ev[i].e->id == id) {
@@ -364,28 +193,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 			    "out of range", event_names[ev - c->ev].name,
 			    (unsigned long long)r->ts, (unsigned long long)v[F_KIND],
 			    (unsigned long long)v[F_TYPE]);
-	/* upstream's events name no block: the callback stands for it */
-	if (c->info->flags & CS_TRACEDAT_STOCK)
-		e.nb = e.cb;
-	if (note_addr(c, e.head) || note_addr(c, e.cb) || note_addr(c, e.nb) ||
-	    pair(c, &e) || push_out(c, &e))
-		return -1;
-	c->info->nr_events++;
-	/* the 8-event set has no notifier_stop: a stop is such a return */
-	if (e.type == CS_REC_RETURN && (e.ret & NOTIFY_STOP_MASK) &&
-	    !(c->info->flags & CS_TRACEDAT_HAS_STOP)) {
-		struct task_state *s = task_get(c, e.task << 2 | e.ctx);
-
-		if (!s)
-			return -1;
-		e.type = CS_REC_STOP;
-		e.duration_ns = 0;
-		e.nr_calls = s->nr_passes ? (__s32)s->passes[s->nr_passes - 1].nr_runs : 1;
-		if (push_out(c, &e))
-			return -1;
-		c->info->nr_stops++;
-	}
-	return 0;
+	return cs_conv_event(&c->base, &e) ? -1 : 0;
 }
 
 /* --- the image ----------------------------------------------------------- */
@@ -395,50 +203,40 @@ struct sym_out {
 	char name[CS_SYMNAME_MAX + 24];
 };
 
-static int cmp_sym(const void *a, const void *b)
+struct resolve {
+	struct conv *c;
+	struct sym_out *syms;
+	size_t n;
+};
+
+/* the symbol of the file's kallsyms for an address the events name */
+static int resolve_one(struct cs_conv *base, __u64 addr, void *arg)
 {
-	const struct sym_out *x = a, *y = b;
+	struct resolve *rs = arg;
+	const char *name = NULL, *why = "";
+	unsigned long long start = 0;
+	unsigned long size = 0;
+	struct sym_out *s = &rs->syms[rs->n];
+	long bad;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* the symbols of the file's kallsyms for every address the events name */
-static int resolve(struct conv *c, struct sym_out **syms, size_t *nr)
-{
-	struct addr_ent *a, *tmp;
-	size_t n = 0;
-
-	*syms = calloc(HASH_COUNT(c->addrs) + 1, sizeof(**syms));
-	if (!*syms)
-		return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
-	HASH_ITER(hh, c->addrs, a, tmp) {
-		const char *name = NULL, *why = "";
-		unsigned long long start = 0;
-		unsigned long size = 0;
-		struct sym_out *s = &(*syms)[n];
-		long bad;
-
-		if (!tep_find_function_info(c->tep, a->addr, &name, &start, &size) || !name)
-			continue;
-		if (start > a->addr || a->addr - start >= (1u << 20))
-			continue;	/* as the live tools: unknown */
-		bad = cs_symname_bad(name, &why);
-		if (bad >= 0 || strchr(name, '+'))
-			return fail(c, CS_EXIT_TRACEDAT_NAME, 0, "kallsyms name of 0x%llx %s "
-				    "(byte %ld: 0x%02x): refused", (unsigned long long)a->addr,
+	if (!tep_find_function_info(rs->c->tep, addr, &name, &start, &size) || !name)
+		return 0;
+	if (start > addr || addr - start >= (1u << 20))
+		return 0;	/* as the live tools: unknown */
+	bad = cs_symname_bad(name, &why);
+	if (bad >= 0 || strchr(name, '+'))
+		return cs_conv_fail(base, CS_EXIT_TRACEDAT_NAME, "kallsyms name of 0x%llx %s "
+				    "(byte %ld: 0x%02x): refused", (unsigned long long)addr,
 				    bad >= 0 ? why : "has a byte that no kernel symbol has",
 				    bad >= 0 ? bad : (long)(strchr(name, '+') - name),
 				    (unsigned char)name[bad >= 0 ? bad : strchr(name, '+') - name]);
-		s->addr = a->addr;
-		if (a->addr == start)
-			snprintf(s->name, sizeof(s->name), "%s", name);
-		else
-			snprintf(s->name, sizeof(s->name), "%s+0x%llx", name,
-				 (unsigned long long)(a->addr - start));
-		n++;
-	}
-	qsort(*syms, n, sizeof(**syms), cmp_sym);
-	*nr = n;
+	s->addr = addr;
+	if (addr == start)
+		snprintf(s->name, sizeof(s->name), "%s", name);
+	else
+		snprintf(s->name, sizeof(s->name), "%s+0x%llx", name,
+			 (unsigned long long)(addr - start));
+	rs->n++;
 	return 0;
 }
 
@@ -469,74 +267,22 @@ static void release_of(const char *uname, char *out, size_t len)
 
 static int build_image(struct conv *c, const char *release, void **img, size_t *len)
 {
-	struct cs_trace_header hdr = { 0 };
-	struct cs_trace_trailer tr = { 0 };
-	struct cs_trace_footer ft = { 0 };
-	struct sym_out *syms = NULL;
-	size_t nr_syms = 0, strtab = 0, i, off, total;
-	__u64 start = c->nr_out ? c->out[0].ts : 0, end = start;
-	char *p;
+	struct resolve rs = { .c = c };
+	struct cs_conv_sym *syms = NULL;
+	size_t nr = c->base.nr_addrs, i;
 
-	if (resolve(c, &syms, &nr_syms))
-		goto out;
-	for (i = 0; i < c->nr_out; i++) {
-		if (c->out[i].ts < start)
-			start = c->out[i].ts;
-		if (c->out[i].ts > end)
-			end = c->out[i].ts;
+	rs.syms = calloc(nr + 1, sizeof(*rs.syms));
+	syms = calloc(nr + 1, sizeof(*syms));
+	if (!rs.syms || !syms)
+		cs_conv_fail(&c->base, CS_EXIT_TRACEDAT, "out of memory");
+	else if (!cs_conv_each_addr(&c->base, resolve_one, &rs)) {
+		for (i = 0; i < rs.n; i++)
+			syms[i] = (struct cs_conv_sym){ rs.syms[i].addr, rs.syms[i].name, NULL };
+		cs_conv_image(&c->base, syms, rs.n, release, CS_EXIT_TRACEDAT_NAME, img, len);
 	}
-	for (i = 0; i < nr_syms; i++)
-		strtab += strlen(syms[i].name) + 1;
-	memcpy(hdr.magic, CS_TRACE_MAGIC, sizeof(hdr.magic));
-	hdr.version = CS_TRACE_VERSION;
-	hdr.header_size = CS_TRACE_HEADER_SIZE;
-	hdr.record_size = sizeof(struct cs_rec_event);
-	hdr.clock = CS_TRACE_CLOCK_MONOTONIC;
-	hdr.start_ns = start;
-	snprintf(hdr.release, sizeof(hdr.release), "%s", release);
-	hdr.source = CS_TRACE_SOURCE_TRACEPOINTS;
-	memcpy(tr.magic, CS_TRACE_TRAILER_MAGIC, sizeof(tr.magic));
-	tr.trailer_size = sizeof(tr) + nr_syms * sizeof(struct cs_trace_fsym) + strtab;
-	tr.nr_syms = nr_syms;
-	tr.nr_records = c->nr_out;
-	tr.lost = c->lost;
-	tr.end_ns = end;
-	tr.strtab_size = strtab;
-	off = CS_TRACE_HEADER_SIZE + c->nr_out * sizeof(struct cs_rec_event);
-	total = off + tr.trailer_size + sizeof(ft);
-	ft.trailer_off = off;
-	memcpy(ft.magic, CS_TRACE_END_MAGIC, sizeof(ft.magic));
-	p = aligned_alloc(8, (total + 7) & ~(size_t)7);
-	if (!p) {
-		fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
-		goto out;
-	}
-	memcpy(p, &hdr, sizeof(hdr));
-	memset(p + sizeof(hdr), 0, CS_TRACE_HEADER_SIZE - sizeof(hdr));
-	if (c->nr_out)
-		memcpy(p + CS_TRACE_HEADER_SIZE, c->out, c->nr_out * sizeof(*c->out));
-	memcpy(p + off, &tr, sizeof(tr));
-	off += sizeof(tr);
-	strtab = 0;
-	for (i = 0; i < nr_syms; i++) {
-		struct cs_trace_fsym fs = { syms[i].addr, strtab, CS_TRACE_NO_MODULE };
-
-		memcpy(p + off, &fs, sizeof(fs));
-		off += sizeof(fs);
-		strtab += strlen(syms[i].name) + 1;
-	}
-	for (i = 0; i < nr_syms; i++) {
-		size_t n = strlen(syms[i].name) + 1;
-
-		memcpy(p + off, syms[i].name, n);
-		off += n;
-	}
-	memcpy(p + off, &ft, sizeof(ft));
-	*img = p;
-	*len = total;
-out:
+	free(rs.syms);
 	free(syms);
-	return c->rc;
+	return c->base.rc;
 }
 
 /* --- conversion ---------------------------------------------------------- */
@@ -571,28 +317,10 @@ static int check_clock(struct conv *c, const char *clock)
 		    "trace-cmd record -C local (or global, mono, boot, tsc2nsec)", c->info->clock);
 }
 
-static void free_conv(struct conv *c)
-{
-	struct task_state *s, *stmp;
-	struct addr_ent *a, *atmp;
-
-	HASH_ITER(hh, c->tasks, s, stmp) {
-		HASH_DEL(c->tasks, s);
-		free(s->runs);
-		free(s->passes);
-		free(s);
-	}
-	HASH_ITER(hh, c->addrs, a, atmp) {
-		HASH_DEL(c->addrs, a);
-		free(a);
-	}
-	free(c->out);
-}
-
 int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info *info,
 			char *err, size_t errlen)
 {
-	struct conv c = { .info = info, .err = err, .errlen = errlen };
+	struct conv c = { .info = info };
 	struct tracecmd_input *h;
 	char release[96];
 	size_t i, j;
@@ -600,7 +328,7 @@ int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info
 	memset(info, 0, sizeof(*info));
 	*img = NULL;
 	*len = 0;
-	err[0] = 0;
+	cs_conv_init(&c.base, CS_EXIT_TRACEDAT, err, errlen);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
@@ -653,16 +381,24 @@ int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info
 	}
 	if (c.ev[4].e && !c.ev[4].f[F_HEAD])
 		info->flags |= CS_TRACEDAT_STOCK;
-	if (tracecmd_iterate_events(h, NULL, 0, on_record, &c) < 0 && !c.rc)
+	c.base.flags = (info->flags & CS_TRACEDAT_STOCK ? CS_CONV_STOCK : 0) |
+		       (info->flags & CS_TRACEDAT_HAS_DURATION ? CS_CONV_HAS_DURATION : 0) |
+		       (info->flags & CS_TRACEDAT_HAS_STOP ? CS_CONV_HAS_STOP : 0);
+	if (tracecmd_iterate_events(h, NULL, 0, on_record, &c) < 0 && !c.base.rc)
 		fail(&c, CS_EXIT_TRACEDAT, 0, "libtracecmd failed reading the records");
-	if (c.rc)
+	info->nr_events = c.base.nr_events;
+	info->nr_loss = c.base.nr_loss;
+	info->nr_timed = c.base.nr_timed;
+	info->nr_untimed = c.base.nr_untimed;
+	info->nr_stops = c.base.nr_stops;
+	if (c.base.rc)
 		goto out;
 	release_of(tracecmd_get_uname(h), release, sizeof(release));
 	build_image(&c, release, img, len);
 out:
 	tracecmd_close(h);
-	free_conv(&c);
-	return c.rc;
+	cs_conv_free(&c.base);
+	return c.base.rc;
 }
 
 /* --- the parser process -------------------------------------------------- */
