@@ -25,13 +25,16 @@ static struct env {
 static const struct argp_option opts[] = {
 	{ "quiet", 'q', NULL, 0, "Only the violations, no summary lines", 0 },
 	CS_SALVAGE_OPTION,
+	CS_CONSOLE_OPTION,
 	{},
 };
 
 static const char doc[] =
 "Check a trace file against the notifier chain rules: a .cstrace\n"
 "(chainscope record) or a trace-cmd trace.dat of the notifier:* events\n"
-"(trace-cmd record -e notifier; told apart by the first bytes).\n"
+"(trace-cmd record -e notifier; told apart by the first bytes), or with\n"
+"--console a text log of the events (a console with trace_event=notifier:*\n"
+"tp_printk, or /sys/kernel/tracing/trace).\n"
 "\n"
 "Passes are paired per task and execution context by (head, val, call\n"
 "type) frames, nested as they ran. Rules, by the name a violation shows:\n"
@@ -136,7 +139,9 @@ static const char doc[] =
 "or an unreadable/invalid trace file, 8 out of memory (the check is\n"
 "incomplete); a trace.dat: 12 one that cannot be read, 13 a trace clock\n"
 "that is not in nanoseconds, 14 a name outside the kernel symbol\n"
-"alphabet, 15 the parser process died on it.\n"
+"alphabet, 15 the parser process died on it; --console text: 12 one that\n"
+"is refused (not text, no event of ours, upstream's and our lines mixed),\n"
+"13 trace file times of a clock not in seconds.\n"
 "\n"
 "Examples:\n"
 "  chainscope check n.cstrace             # violations, then the summary\n"
@@ -199,7 +204,7 @@ int cmd_check(int argc, char **argv)
 		return rc;
 	}
 	if (tracedat && !has_snapshot(&t))
-		warn("%s: note: %s: a trace.dat has no membership snapshot: membership "
+		warn("%s: note: %s: a trace.dat or text log has no membership snapshot: membership "
 		     "is seeded from the %zu registration events it holds\n", env.cmd,
 		     cs_safe_str(env.file, path, sizeof(path)), nr_registrations(&t));
 	rc = cs_check_trace(&t, env.file, env.quiet, stdout, &s);

@@ -65,6 +65,7 @@ static const struct argp_option opts[] = {
 	  "a file with other hard links", 0 },
 	CS_UNITS_OPTIONS,
 	CS_SALVAGE_OPTION,
+	CS_CONSOLE_OPTION,
 	{},
 };
 
@@ -80,13 +81,20 @@ static const char doc[] =
 "             notifier_return - notifier_run is the latency where\n"
 "             duration_ns is not in the file; a file of upstream's three\n"
 "             cb-only events (Linux 6.4+) gives run counts, no latency\n"
+"  --console  text: a console log of our events (boot with\n"
+"             trace_event=notifier:* tp_printk) or a tracefs trace file;\n"
+"             only lines exactly in the events' format are taken, times\n"
+"             have microsecond resolution, upstream's cb-only lines give\n"
+"             run counts as a stock trace.dat does\n"
 "\n"
 "Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
 "2 usage error or an unreadable/invalid trace file; a trace.dat: 12 one\n"
 "that cannot be read, 13 a trace clock that is not in nanoseconds and\n"
 "has no conversion in the file (counter, uptime, x86-tsc; tsc2nsec is\n"
 "read), 14 a name outside the kernel symbol alphabet, 15 the parser\n"
-"process died on it.\n"
+"process died on it; --console text: 12 one that is refused (not text, no\n"
+"event of ours, upstream's and our lines mixed), 13 trace file times of a\n"
+"clock not in seconds.\n"
 "\n"
 "Outputs: new files are made 0600 and a new --svg directory 0700. An\n"
 "existing one is written only if it is a regular file (a directory) of\n"
@@ -96,6 +104,7 @@ static const char doc[] =
 "Examples:\n"
 "  chainscope report n.cstrace\n"
 "  chainscope report trace.dat             # trace-cmd record -e notifier\n"
+"  chainscope report --console serial.log  # trace_event=notifier:* tp_printk\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg svg n.cstrace\n"
 "  chainscope report --openmetrics n.cstrace | promtool check metrics\n"

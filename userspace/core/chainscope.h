@@ -64,7 +64,8 @@ int cs_mode_parse(const char *s);	/* -1 if unknown */
 	"     BPF trampolines and kprobe.multi (the message says which)\n" \
 	"  10 chains: a -c head does not validate as a chain\n" \
 	"  11 serve: cannot listen on the --listen address (in use, not local)\n" \
-	"  12-15 report, check: a trace.dat refused (their --help says which)\n" \
+	"  12-15 report, check: a trace.dat refused (their --help says which);\n" \
+	"        12, 13 also a --console text log\n" \
 	"\n"								\
 	"Environment:\n"						\
 	"  CHAINSCOPE_BTF=PATH        kernel BTF for the start-up probes\n" \

@@ -7,6 +7,13 @@
 #include "trace_cli.h"
 #include "tracefile.h"
 
+static bool console_input, salvage;
+
+bool cs_trace_console_input(void)
+{
+	return console_input;
+}
+
 error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
 			  const char **file)
 {
@@ -16,6 +23,10 @@ error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
 		return 0;
 	case CS_OPT_SALVAGE:
 		cs_trace_set_default_flags(CS_TRACE_SALVAGE);
+		salvage = true;
+		return 0;
+	case CS_OPT_CONSOLE:
+		console_input = true;
 		return 0;
 	case ARGP_KEY_ARG:
 		if (*file)
@@ -25,6 +36,8 @@ error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
 	case ARGP_KEY_END:
 		if (!*file)
 			cs_usage_error(state, "no trace file given");
+		if (console_input && salvage)
+			cs_usage_error(state, "--salvage reads a .cstrace, not --console text");
 		return 0;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -20,10 +20,20 @@ struct cs_trace;
 	{ "salvage", CS_OPT_SALVAGE, NULL, 0,				\
 	  "Read a recording cut short (no trailer): every whole record, "	\
 	  "with a notice on stderr", 0 }
+/* --console, likewise: FILE is a console log or a tracefs trace file (console.h) */
+#define CS_OPT_CONSOLE 0x1001
+#define CS_CONSOLE_OPTION						\
+	{ "console", CS_OPT_CONSOLE, NULL, 0,				\
+	  "FILE is text: a console log of our events (trace_event=notifier:* "	\
+	  "tp_printk) or a tracefs trace file; lines not exactly ours are "	\
+	  "skipped and counted", 0 }
+/* whether --console was given */
+bool cs_trace_console_input(void);
 /*
  * The rest of a parser for commands on one FILE (report, check):
  * one-line errors (ARGP_KEY_INIT), --salvage (cs_trace_read() then
- * salvages) and exactly one FILE argument into *file; ARGP_ERR_UNKNOWN
+ * salvages), --console (not with --salvage) and exactly one FILE
+ * argument into *file; ARGP_ERR_UNKNOWN
  * for any other key.
  */
 error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
@@ -33,8 +43,10 @@ error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
  * The FILE of report and check: a .cstrace (cs_trace_read(), with
  * --salvage) or, told by its magic, a trace-cmd trace.dat (tracedat.h:
  * converted in a confined child process), which gets one note line on
- * stderr: its clock, its events, what it cannot give. *tracedat says
- * which, *dat_flags (may be NULL) the trace.dat's CS_TRACEDAT_* flags. 0, or the command's exit code with err set to one line
+ * stderr: its clock, its events, what it cannot give; with --console a
+ * text log (console.h, notes likewise). *tracedat says the input is
+ * foreign (trace.dat or text), *dat_flags (may be NULL) its CS_TRACEDAT_*
+ * flags (CS_TRACEDAT_STOCK for a log of upstream's events). 0, or the command's exit code with err set to one line
  * (CS_EXIT_USAGE for a .cstrace, as before; CS_EXIT_TRACEDAT* for a
  * trace.dat).
  */

@@ -18,6 +18,7 @@
 /* pairing: per task (pid; pid 0 per CPU) and execution context */
 struct open_run {
 	__u64 head, cb, nb, ts;
+	bool timed;
 };
 struct open_pass {
 	__u32 nr_runs;
@@ -206,7 +207,7 @@ static int pair(struct cs_conv *c, struct cs_rec_event *e)
 	case CS_REC_RUN:
 		if (grow((void **)&s->runs, &s->cap_runs, s->nr_runs + 1, sizeof(*s->runs)))
 			return oom(c);
-		s->runs[s->nr_runs++] = (struct open_run){ e->head, e->cb, e->nb, e->ts };
+		s->runs[s->nr_runs++] = (struct open_run){ e->head, e->cb, e->nb, e->ts, !c->untimed };
 		if (s->nr_passes)
 			s->passes[s->nr_passes - 1].nr_runs++;
 		break;
@@ -218,8 +219,12 @@ static int pair(struct cs_conv *c, struct cs_rec_event *e)
 				break;
 		}
 		if (!(c->flags & CS_CONV_HAS_DURATION)) {
-			if (i && e->ts >= s->runs[i - 1].ts) {
+			if (i && e->ts >= s->runs[i - 1].ts && s->runs[i - 1].timed &&
+			    !c->untimed) {
 				e->duration_ns = e->ts - s->runs[i - 1].ts;
+				/* within one tick of a coarse clock: under its resolution */
+				if (!e->duration_ns && (c->flags & CS_CONV_COARSE))
+					e->duration_ns = 1;
 				c->nr_timed++;
 			} else {
 				c->nr_untimed++;

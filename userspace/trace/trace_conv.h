@@ -33,6 +33,8 @@ enum {
 	CS_CONV_STOCK = 1 << 0,		/* upstream's cb-only events: nb = cb */
 	CS_CONV_HAS_DURATION = 1 << 1,	/* returns carry duration_ns: no pairing */
 	CS_CONV_HAS_STOP = 1 << 2,	/* the input has notifier_stop: no stops made */
+	CS_CONV_COARSE = 1 << 3,	/* times in whole µs: a run and its return in
+					 * the same one give 1 ns, not untimed (0) */
 };
 
 struct cs_conv_task;
@@ -47,6 +49,8 @@ struct cs_conv {
 	size_t nr_addrs;
 	__u64 lost;
 	__u64 nr_events, nr_loss, nr_timed, nr_untimed, nr_stops;
+	bool untimed;			/* the next event has no time of its own:
+					 * a run or return so marked is not timed */
 	int rc;				/* the first failure's exit code */
 	int oom_rc;			/* the exit code for "out of memory" */
 	char *err;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "chainscope.h"
+#include "console.h"
 #include "safestr.h"
 #include "trace_cli.h"
 #include "tracedat.h"
@@ -58,6 +59,17 @@ int cs_trace_read_input(const char *cmd, const char *path, struct cs_trace *t,
 	*tracedat = false;
 	if (dat_flags)
 		*dat_flags = 0;
+	if (cs_trace_console_input()) {
+		struct cs_console_info ci;
+
+		*tracedat = true;
+		rc = cs_console_read(path, t, &ci, err, errlen);
+		if (!rc)
+			cs_console_note(stderr, cmd, path, &ci);
+		if (!rc && dat_flags && (ci.flags & CS_CONSOLE_STOCK))
+			*dat_flags = CS_TRACEDAT_STOCK;
+		return rc;
+	}
 	/* O_NONBLOCK: a FIFO opens at once and is refused, never waited on */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* The fuzz targets that run report on a trace (fuzz_report, fuzz_openmetrics). */
+/*
+ * What the fuzz targets share: a trace parsed from the input (fuzz_report,
+ * fuzz_openmetrics), a conversion's image checked (fuzz_tracedat, fuzz_console).
+ */
 #ifndef CHAINSCOPE_FUZZ_TRACE_H
 #define CHAINSCOPE_FUZZ_TRACE_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +33,24 @@ static inline void *fuzz_trace_parse(const uint8_t *data, size_t size, struct cs
 		return NULL;
 	}
 	return buf;
+}
+
+/*
+ * A conversion's image (trace.dat, console text) into *t: the strict
+ * reader must take what the conversion wrote, with at least min_events
+ * records; anything else is a finding (abort).
+ */
+static inline void fuzz_image_parse(const void *img, size_t len, struct cs_trace *t,
+				    __u64 min_events)
+{
+	char err[512];
+
+	if (cs_trace_parse(img, len, t, err, sizeof(err))) {
+		fprintf(stderr, "the reader refuses the conversion's image: %s\n", err);
+		abort();
+	}
+	if (t->nr_events < min_events)
+		abort();
 }
 
 #endif /* CHAINSCOPE_FUZZ_TRACE_H */

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#include "fuzz_trace.h"
 #include "tracedat.h"
 #include "tracefile.h"
 
@@ -82,12 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		return 0;
 	}
-	if (cs_trace_parse(img, len, &t, err, sizeof(err))) {
-		fprintf(stderr, "the reader refuses the conversion's image: %s\n", err);
-		abort();
-	}
-	if (t.nr_events < info.nr_events)
-		abort();
+	fuzz_image_parse(img, len, &t, info.nr_events);
 	cs_trace_free(&t);
 	free(img);
 	return 0;

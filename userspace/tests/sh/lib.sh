@@ -50,3 +50,17 @@ fuzz_ready() {
 	fi
 	return 1
 }
+
+# pass_threads PERFETTO-JSON CHAIN...: for each chain, the thread names
+# (comma-separated, sorted) its passes ran on in a report --perfetto file,
+# the chains' answers separated by spaces
+pass_threads() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in d if e.get("name") == "thread_name"}
+def where(chain):
+    return ",".join(sorted({names[(e["pid"], e["tid"])] for e in d
+                            if e.get("cat") == "pass" and e["name"] == chain}))
+print(" ".join(where(c) for c in sys.argv[2:]))' "$@" 2>&1
+}

@@ -113,14 +113,7 @@ if [ "$rc" = 0 ]; then pass diff-9-vs-8; else fail diff-9-vs-8 "exit $rc: ${out:
 
 # --- execution context: CPU 1's chain ran in hardirq (common_flags 0x08) ----------
 run "$CS" report --perfetto "$TMP/p.json" "$TMP/ours8.dat"
-ctx=$(python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))["traceEvents"]
-names = {(e["pid"], e["tid"]): e["args"]["name"] for e in d if e.get("name") == "thread_name"}
-def where(chain):
-    return ",".join(sorted({names[(e["pid"], e["tid"])] for e in d
-                            if e.get("cat") == "pass" and e["name"] == chain}))
-print(where("cs_irq_chain"), where("cs_test_chain"))' "$TMP/p.json" 2>&1)
+ctx=$(pass_threads "$TMP/p.json" cs_irq_chain cs_test_chain)
 if [ "$rc" = 0 ] && [ "$ctx" = "hardirq pid 100" ]; then
 	pass context-from-flags
 else

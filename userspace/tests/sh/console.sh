@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Host tests of report's and check's --console input (trace/console.c) on
+# logs that tests/gen/genconsole.py prints with the events' own TP_printk
+# formats (read from include-trace/trace/events/notifier.h): the scenario
+# of cs-gentracedat's trace.dat, as printk lines, tracefs lines and
+# printk lines with caller ids, which must give the trace.dat's rows;
+# then logs without times, with losses, hashed pointers, interleaved
+# messages, cut and truncated lines, near misses (each skipped), upstream's
+# cb-only events, refusals (one line and exit 12 or 13 each), the exports
+# and a bounded libFuzzer run. One line per case: "PASS: host.console.<case>",
+# "FAIL: ...: why" or "SKIP: ...: why". Nothing here traces.
+#
+#   tests/sh/console.sh CHAINSCOPE GENCONSOLE.PY HEADER FUZZ-BINARY CS-GENTRACEDAT
+#   (FUZZ_CC, FUZZ_RUNS, MAKE_FUZZ from the Makefile build the fuzzer)
+set -uo pipefail
+
+CS=$(readlink -f "${1:?usage: console.sh CHAINSCOPE GENCONSOLE HEADER FUZZ GENTRACEDAT}")
+GEN=$(readlink -f "${2:?}")
+HDR=$(readlink -f "${3:?}")
+FUZZ=${4:?}
+GENDAT=$(readlink -f "${5:?}")
+PREFIX=host.console
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=userspace/tests/sh/lib.sh
+. "$(dirname "$(readlink -f "$0")")/lib.sh"
+
+for s in $(python3 "$GEN" "$HDR" --list); do
+	python3 "$GEN" "$HDR" "$s" "$TMP/$s.log" 2>"$TMP/generr" ||
+		fail "gen.$s" "$(cat "$TMP/generr")"
+done
+
+# rows CALLBACK...: "CB count max stop errno untimed hist" per callback, from report -j in $out
+rows() {
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+out = []
+for cb in sys.argv[2:]:
+    r = [c for c in d["callbacks"] if c["callback"] == cb]
+    if len(r) != 1:
+        out.append(cb + " none")
+        continue
+    r = r[0]
+    h = ",".join("%d-%d:%d" % (b["min"], b["max"], b["count"]) for b in r["histogram"] if b["count"])
+    out.append("%s %d %d %d %d %d %s" % (cb, r["count"], r["max"], r["stop"], r["errno"],
+                                       r["untimed"], h))
+print("|".join(out))' "$out" "$@"
+}
+NAMES=(cs_cb_fast cs_cb_busy cs_cb_veto cs_cb_inner cs_cb_irq)
+ROWS="cs_cb_fast 10 100 0 0 0 64-127:10|cs_cb_busy 10 1400 0 0 0 256-511:1,512-1023:5,1024-2047:4"
+ROWS+="|cs_cb_veto 10 10 2 0 0 8-15:10|cs_cb_inner 1 30 0 0 0 16-31:1|cs_cb_irq 5 50 0 0 0 32-63:5"
+# note N: line N of the last run's stderr
+note() { sed -n "${1}p" <<<"$err"; }
+NOTE_TIMES="times from printk timestamps: microsecond resolution (a return in the same microsecond as its run counts 1 ns); 0 events without a time (untimed)"
+NOTE_STOPS="2 stops made from NOTIFY_STOP_MASK returns, 0 returns without their run or time (untimed)"
+NOTE_NAMES="5 callbacks by name: their addresses are stand-ins (0x0c5c...), the text prints names"
+
+# --- the trace.dat scenario as text: the trace.dat's rows -----------------------
+"$GENDAT" ours8 "$TMP/ours8.dat" 2>/dev/null
+run "$CS" report -j "$TMP/ours8.dat"
+dat_rows=$(rows "${NAMES[@]}")
+if [ "$dat_rows" = "$ROWS" ]; then pass trace-dat-rows; else
+	fail trace-dat-rows "the trace.dat gives '$dat_rows'"; fi
+for s in clean caller tracefs; do
+	run "$CS" report -j --console "$TMP/$s.log"
+	got=$(rows "${NAMES[@]}")
+	if [ "$rc" = 0 ] && [ "$got" = "$ROWS" ]; then pass "$s.rows"; else
+		fail "$s.rows" "exit $rc: got '$got'; ${err:0:300}"; fi
+	p=$(python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+print(" ".join("%s:%d/%d/%d" % (c["chain"], c["passes"], c["stopped"], c["callbacks"]) for c in d["chains"]))' "$out")
+	if [ "$p" = "0x5e6f7081:1/0/1 0xa1b2c3d4:10/2/30 0xdeadbeef:5/0/5" ]; then
+		pass "$s.passes"; else fail "$s.passes" "$p"; fi
+	run "$CS" check --console "$TMP/$s.log"
+	if [ "$rc" = 0 ] && grep -q ' 112 events, 16 passes checked, 0 violations' <<<"$out" &&
+	   grep -q 'membership is seeded from the 5 registration events' <<<"$err"; then
+		pass "$s.check-clean"; else fail "$s.check-clean" "exit $rc: ${out:0:300}"; fi
+done
+run "$CS" report --console "$TMP/clean.log"
+L="chainscope report: $TMP/clean.log"
+if [ "$rc" = 0 ] && [ "$nerr" = 4 ] &&
+   [ "$(note 1)" = "$L: text log of 110 lines: 110 notifier events (latency = notifier_return - notifier_run), 0 loss markers (0 events), skipped: 0 other lines, 0 notifier_* lines not in the format (a loss marker each)" ] &&
+   [ "$(note 2)" = "$L: $NOTE_TIMES" ] && [ "$(note 3)" = "$L: $NOTE_STOPS" ] &&
+   [ "$(note 4)" = "$L: $NOTE_NAMES" ]; then
+	pass clean.notes
+else
+	fail clean.notes "exit $rc: $err"
+fi
+# every event type of the text: the ones the scenario has not, and an errno return
+run "$CS" report -j --console "$TMP/errors.log"
+got=$(rows cs_cb_fast)
+ev=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["events"])' "$out")
+if [ "$rc" = 0 ] && [ "$got" = "cs_cb_fast 1 250 0 1 0 128-255:1" ] && [ "$ev" = 9 ]; then
+	pass errors.rows; else fail errors.rows "exit $rc: '$got', $ev events; ${err:0:300}"; fi
+run "$CS" check --console "$TMP/errors.log"
+if [ "$rc" = 0 ] && grep -q ' 9 events, 1 passes checked, 0 violations' <<<"$out"; then
+	pass errors.check; else fail errors.check "exit $rc: ${out:0:300}"; fi
+# the trace file's context: CPU 1's chain ran in hardirq ("d.h1."), pid 0 per CPU
+run "$CS" report --perfetto "$TMP/p.json" --console "$TMP/tracefs.log"
+ctx=$(pass_threads "$TMP/p.json" 0xdeadbeef 0xa1b2c3d4)
+if [ "$rc" = 0 ] && [ "$ctx" = "hardirq pid 100" ]; then pass tracefs.context; else
+	fail tracefs.context "exit $rc: $ctx (want: hardirq pid 100)"; fi
+if [ "$(note 2)" = "chainscope report: $TMP/tracefs.log: ${NOTE_TIMES/printk/trace file}" ] &&
+   grep -q 'text log of 116 lines: 110 notifier events .* skipped: 6 other lines,' <<<"$err"; then
+	pass tracefs.notes; else fail tracefs.notes "$err"; fi
+
+# --- no times: every return untimed, the rows still count -------------------------
+run "$CS" report -j --console "$TMP/plain.log"
+got=$(rows cs_cb_busy cs_cb_irq)
+if [ "$rc" = 0 ] && [ "$got" = "cs_cb_busy 10 0 0 0 10 |cs_cb_irq 5 0 0 0 5 " ] &&
+   [ "$(note 2)" = "chainscope report: $TMP/plain.log: no timestamps: every event untimed (boot with printk.time=1)" ]; then
+	pass plain.untimed; else fail plain.untimed "exit $rc: '$got'; $err"; fi
+# a return in the run's microsecond: 1 ns, in the first bucket, not untimed
+run "$CS" report -j --console "$TMP/sameus.log"
+got=$(rows cs_cb_fast)
+if [ "$rc" = 0 ] && [ "$got" = "cs_cb_fast 1 0 0 0 0 0-1:1" ]; then pass same-microsecond; else
+	fail same-microsecond "exit $rc: '$got'"; fi
+
+# --- hashed pointers, callbacks no symbol names: they pair all the same ----------
+run "$CS" report -j --console "$TMP/hashed.log"
+got=$(rows 0xffffffffc0001000 0xffffffffc0001100 0xffffffffc0001200 0xffffffffc0001300 \
+	0xffffffffc0001400)
+want=$(sed -e 's/cs_cb_fast/0xffffffffc0001000/;s/cs_cb_busy/0xffffffffc0001100/' \
+	-e 's/cs_cb_veto/0xffffffffc0001200/;s/cs_cb_inner/0xffffffffc0001300/' \
+	-e 's/cs_cb_irq/0xffffffffc0001400/' <<<"$ROWS")
+if [ "$rc" = 0 ] && [ "$got" = "$want" ] && [ "$nerr" = 3 ]; then pass hashed.rows; else
+	fail hashed.rows "exit $rc: got '$got'; $err"; fi
+
+# --- what a real console does to the lines -----------------------------------------
+# other messages between ours (CRLF line ends, a printk drop notice): the same rows
+run "$CS" report -j --console "$TMP/interleaved.log"
+got=$(rows "${NAMES[@]}")
+lost=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lost"])' "$out")
+if [ "$rc" = 0 ] && [ "$got" = "$ROWS" ] && [ "$lost" = 5 ] &&
+   [ "$(note 1)" = "chainscope report: $TMP/interleaved.log: text log of 148 lines: 110 notifier events (latency = notifier_return - notifier_run), 1 loss markers (5 events), skipped: 37 other lines, 0 notifier_* lines not in the format (a loss marker each)" ]; then
+	pass interleaved.rows; else fail interleaved.rows "exit $rc: '$got', lost $lost; $err"; fi
+# six lines cut by other output: each skipped as a loss; the 3 busy returns
+# cut leave their runs open, the 3 fast runs cut leave their returns untimed
+run "$CS" report -j --console "$TMP/cut.log"
+got=$(rows cs_cb_busy cs_cb_fast)
+if [ "$rc" = 0 ] &&
+   [ "$got" = "cs_cb_busy 7 1400 0 0 0 512-1023:3,1024-2047:4|cs_cb_fast 10 100 0 0 3 64-127:7" ] &&
+   grep -q '104 notifier events .* 6 loss markers (6 events), skipped: 3 other lines, 6 notifier_\* lines not in the format' <<<"$err"; then
+	pass cut.rows; else fail cut.rows "exit $rc: '$got'; $err"; fi
+run "$CS" check --console "$TMP/cut.log"
+if [ "$rc" = 0 ] && grep -q '0 violations' <<<"$out" &&
+   grep -q 'gaps: 6 loss markers (6 events lost): 6 passes excused' <<<"$out"; then
+	pass cut.check-excused; else fail cut.check-excused "exit $rc: ${out:0:400}"; fi
+# the log stops mid-line (in the last line's field, or after it without "\n"):
+# the line is not taken, and is a loss
+for s in truncated truncated-whole; do
+	run "$CS" report -j --console "$TMP/$s.log"
+	ev=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["events"])' "$out")
+	if [ "$rc" = 0 ] && [ "$ev" = 112 ] && [ "$(rows "${NAMES[@]}")" = "$ROWS" ] &&
+	   grep -q '109 notifier events .* 1 loss markers (1 events), .*, the cut last line$' <<<"$(note 1)"; then
+		pass "$s"; else fail "$s" "exit $rc: $ev records; $err"; fi
+done
+# loss lines of the trace file, at their place: check excuses the pass
+run "$CS" check --console "$TMP/loss.log"
+if [ "$rc" = 0 ] && grep -q 'gaps: 1 loss markers (4 events lost): 1 passes excused' <<<"$out"; then
+	pass loss.excused; else fail loss.excused "exit $rc: ${out:0:400}"; fi
+
+# --- near misses: never an event ----------------------------------------------------
+run "$CS" report -j --console "$TMP/near.log"
+got=$(rows "${NAMES[@]}")
+if [ "$rc" = 0 ] && [ "$got" = "$ROWS" ] &&
+   grep -q 'text log of 147 lines: 110 notifier events .* 31 loss markers (31 events), skipped: 6 other lines, 31 notifier_\* lines not in the format' <<<"$err"; then
+	pass near.skipped; else fail near.skipped "exit $rc: '$got'; $err"; fi
+# ... and alone, they are no events at all
+expect_exit noevents 12 'noevents.log: no notifier event of ours in 38 lines \(31 notifier_\* lines not in the format\); boot with trace_event=notifier:\* tp_printk$' \
+	"$CS" report --console "$TMP/noevents.log"
+
+# --- upstream's three cb-only events ----------------------------------------------
+run "$CS" report --console "$TMP/stock.log"
+want="runs: callback cs_cb_fast count=10 registrations=1
+runs: callback cs_cb_busy count=10 registrations=1
+runs: callback cs_cb_veto count=10 registrations=1
+runs: callback cs_cb_inner count=1 registrations=1
+runs: callback cs_cb_irq count=5 registrations=1"
+if [ "$rc" = 0 ] && [ "$(grep '^runs:' <<<"$out")" = "$want" ] &&
+   [ "$(note 4)" = "chainscope report: $TMP/stock.log: upstream's notifier events carry only cb: registration order and run counts, no latency, chains or return values" ]; then
+	pass stock.runs; else fail stock.runs "exit $rc: $(grep '^runs:' <<<"$out") $err"; fi
+run "$CS" check --console "$TMP/stock.log"
+if [ "$rc" = 0 ] && grep -q 'membership is seeded from the 5 registration events' <<<"$err"; then
+	pass stock.check; else fail stock.check "exit $rc: ${out:0:300} ${err:0:300}"; fi
+
+# --- refusals: one line, exit 12 or 13 ------------------------------------------------
+head -c 4096 "$CS" >"$TMP/binary.log"
+for cmd in report check; do
+	expect_exit "$cmd.empty" 12 'empty.log: no notifier event of ours in 0 lines' \
+		"$CS" "$cmd" --console "$TMP/empty.log"
+	expect_exit "$cmd.binary" 12 'binary.log: not a text log: a NUL byte at offset [0-9]+$' \
+		"$CS" "$cmd" --console "$TMP/binary.log"
+	expect_exit "$cmd.mixed" 12 "42 lines of upstream's cb-only events and 110 of ours" \
+		"$CS" "$cmd" --console "$TMP/mixed.log"
+	expect_exit "$cmd.counter-clock" 13 'trace file timestamps without a decimal point' \
+		"$CS" "$cmd" --console "$TMP/counter.log"
+	expect_exit "$cmd.directory" 12 ': not a regular file$' "$CS" "$cmd" --console "$TMP"
+	expect_exit "$cmd.missing" 12 ': cannot read: No such file or directory$' \
+		"$CS" "$cmd" --console "$TMP/none.log"
+	expect_exit "$cmd.salvage" 2 '--salvage reads a .cstrace, not --console text' \
+		"$CS" "$cmd" --salvage --console "$TMP/clean.log"
+done
+# a trace.dat is not text: refused as such, not read as one
+expect_exit tracedat-is-not-text 12 'not a text log' "$CS" report --console "$TMP/ours8.dat"
+
+# --- the exports apply unchanged ------------------------------------------------------
+run "$CS" report --folded "$TMP/f.folded" --svg "$TMP/svg" --console "$TMP/clean.log"
+if [ "$rc" = 0 ] && grep -q '^0xa1b2c3d4;cs_cb_busy ' "$TMP/f.folded" &&
+   [ -s "$TMP/svg/0xa1b2c3d4.svg" ]; then
+	pass export.folded-svg; else fail export.folded-svg "exit $rc: $(ls "$TMP/svg" 2>&1) ${err:0:300}"; fi
+run "$CS" report --openmetrics --console "$TMP/clean.log"
+if [ "$rc" = 0 ] && grep -q 'callback="cs_cb_busy"' <<<"$out"; then pass export.openmetrics; else
+	fail export.openmetrics "exit $rc: ${out:0:200}"; fi
+
+# --- fuzz: the seeds and mutated logs, in process -----------------------------------
+if fuzz_ready; then
+	mkdir -p "$TMP/corpus"
+	python3 "$GEN" "$HDR" --seeds "$TMP/corpus"
+	if out=$("$FUZZ" "$TMP"/corpus/*.log 2>&1); then
+		pass fuzz-seeds
+	else
+		fail fuzz-seeds "$(grep -m3 -E 'ERROR|SUMMARY|no line' <<<"$out")"
+	fi
+	if out=$(bash "$HERE/../fuzz/fuzz_run.sh" console "$FUZZ" "$TMP/corpus"); then
+		pass fuzz
+	else
+		fail fuzz "$out"
+	fi
+fi
+
+exit $failed
