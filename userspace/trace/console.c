@@ -350,9 +350,10 @@ static bool lat_flags(struct cur *c, __u8 *ctx)
 }
 
 /* "%16s-%-7d [(TGID) ][%03d] [FLAGS] %5lu.%06lu: ", from a '-' after the comm */
-static bool tracefs_at(struct cur *c, const char *dash, struct pfx *x)
+static bool tracefs_at(struct cur *c, const char *dash, struct pfx *out)
 {
 	struct cur s = { dash + 1, c->e }, t;
+	struct pfx p = { 0 }, *x = &p;
 	__u64 pid, cpu, v;
 
 	if (!digits(&s, -10, &pid) || pid > UINT32_MAX || !lit(&s, " "))
@@ -389,6 +390,7 @@ static bool tracefs_at(struct cur *c, const char *dash, struct pfx *x)
 	x->pid = (__u32)pid;
 	x->cpu = (__u32)cpu;
 	*c = s;
+	*out = p;
 	return true;
 }
 
@@ -417,6 +419,7 @@ struct log {
 	struct cs_console_info *info;
 	struct name_ent *names;
 	__u64 last_ts, nr_stock;
+	bool has_ours;		/* a line of our format: the log is not stock */
 	char release[96];
 };
 
@@ -502,6 +505,9 @@ static int line(struct log *l, struct cur s)
 		in->nr_other++;
 		return 0;
 	}
+	/* "notifier_run: NAME" alone in a log of ours: one of ours, cut */
+	if (kind == BODY_STOCK && l->has_ours)
+		kind = BODY_BAD;
 	/* an event of ours, most likely, that lost bytes: it is a loss */
 	if (kind == BODY_BAD) {
 		in->nr_bad++;
@@ -537,6 +543,29 @@ static int line(struct log *l, struct cur s)
 		e.cpu = 0;	/* a console is one stream: its CPU is not said */
 	in->nr_events++;
 	return cs_conv_event(&l->c, &e);
+}
+
+/* whether any line of the log is one of ours in our format (not upstream's) */
+static bool has_ours(const char *p, const char *end)
+{
+	const char *nl;
+
+	for (; p < end && (nl = memchr(p, '\n', end - p)); p = nl + 1) {
+		struct cur s = { p, nl };
+		struct cs_rec_event e;
+		struct pfx x = { 0 };
+		struct cbtok cb;
+		unsigned int flags = 0;
+
+		if (s.e > s.p && s.e[-1] == '\r')
+			s.e--;
+		printk_prefix(&s, &x, &flags);
+		if (!x.has_ts && !x.has_task)
+			tracefs_prefix(&s, &x);
+		if (body(&s, &e, &cb) == BODY_OURS)
+			return true;
+	}
+	return false;
 }
 
 static void free_names(struct log *l)
@@ -576,6 +605,7 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 			     len, CS_CONSOLE_MAX_SIZE >> 20);
 		goto out;
 	}
+	l.has_ours = has_ours(buf, end);
 	for (; p < end && !l.c.rc; p = nl + 1) {
 		struct cur s;
 
@@ -600,13 +630,6 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 			     "(%llu notifier_* lines not in the format); boot with "
 			     "trace_event=notifier:* tp_printk", (unsigned long long)info->nr_lines,
 			     (unsigned long long)info->nr_bad);
-		goto out;
-	}
-	if (l.nr_stock && l.nr_stock != info->nr_events) {
-		cs_conv_fail(&l.c, CS_EXIT_TRACEDAT, "%llu lines of upstream's cb-only events "
-			     "and %llu of ours: two kernels' logs? Give one at a time",
-			     (unsigned long long)l.nr_stock,
-			     (unsigned long long)(info->nr_events - l.nr_stock));
 		goto out;
 	}
 	info->nr_timed = l.c.nr_timed;

@@ -16,7 +16,8 @@
  * lines cut or joined by other output, a last line without its newline.
  * Upstream's cb-only lines (6.4+: notifier_register, notifier_unregister,
  * notifier_run with only "%ps") make a stock log: run counts and
- * registration order, as for a stock trace.dat.
+ * registration order, as for a stock trace.dat. In a log with any line of
+ * ours they are lines of ours cut after the name (skipped, a loss each).
  *
  * Names are what the text gives: a named callback gets a stand-in
  * address (CS_CONSOLE_SYM_BASE + 16 * n, non-canonical, so no kernel
@@ -38,8 +39,8 @@ struct cs_trace;
 
 /*
  * Exit codes: those of the trace.dat input where the meaning is the same
- * (tracedat.h): 12 a log refused (not text, no event of ours, upstream's
- * and our lines mixed, too large, unreadable), 13 trace-file timestamps
+ * (tracedat.h): 12 a log refused (not text, no event of ours, too large,
+ * unreadable), 13 trace-file timestamps
  * of a clock that is not in seconds (counter, x86-tsc).
  */
 

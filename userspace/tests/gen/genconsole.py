@@ -393,6 +393,7 @@ def build(fmts, name):
         log.emit(2000000400, "notifier_return", ev)
         return render(log)
     if name == "mixed":
+        # upstream's form, then ours (two boots): the former are cut lines of ours
         return build(fmts, "stock") + build(fmts, "clean")
     if name == "empty":
         return ""
