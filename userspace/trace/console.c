@@ -316,7 +316,6 @@ static void printk_prefix(struct cur *c, struct pfx *x, unsigned int *flags)
 			x->pid = who == 'T' ? (__u32)v : 0;
 			x->cpu = who == 'C' ? (__u32)v : 0;
 			x->ctx = who == 'C' ? CS_REC_CTX_HARDIRQ : CS_REC_CTX_TASK;
-			*flags |= CS_CONSOLE_CALLER;
 			s = t;
 		} else {
 			s.p--;
@@ -324,10 +323,9 @@ static void printk_prefix(struct cur *c, struct pfx *x, unsigned int *flags)
 	}
 	if (any && lit(&s, " ")) {
 		*c = s;
-		if (x->has_ts)
-			*flags |= CS_CONSOLE_PRINTK;
+		*flags |= (x->has_ts ? CS_CONSOLE_PRINTK : 0) | (x->has_task ? CS_CONSOLE_CALLER : 0);
 	} else {
-		x->has_ts = x->has_task = false;
+		*x = (struct pfx){ 0 };
 	}
 }
 
