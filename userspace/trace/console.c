@@ -215,6 +215,32 @@ static const struct {
 
 enum { BODY_OTHER, BODY_BAD, BODY_OURS, BODY_STOCK };
 
+/*
+ * Whether the text starts with the name of an event of ours (or of the
+ * notifier_stop of the 9-event set), whole or cut short by the end of the
+ * line or a byte no name has: an event of ours that lost bytes. Other
+ * messages that start with "notifier_" (notifier_kunit: ...) do not.
+ */
+static bool our_name(const struct cur *c)
+{
+	size_t n = 0, i, l;
+
+	while (c->p + n < c->e && ((c->p[n] >= 'a' && c->p[n] <= 'z') || c->p[n] == '_'))
+		n++;
+	if (n < 9)
+		return false;
+	for (i = 0; i <= sizeof(events) / sizeof(events[0]); i++) {
+		const char *name = i < sizeof(events) / sizeof(events[0]) ? events[i].name :
+				   "notifier_stop: ";
+
+		l = strlen(name) - 2;
+		if (!memcmp(c->p, name, n < l ? n : l) &&
+		    (n == l || (n < l && (c->p + n == c->e || c->p[n] != ':'))))
+			return true;
+	}
+	return false;
+}
+
 /* the text after the prefix: one of our events exactly, into e and cb */
 static int body(struct cur *c, struct cs_rec_event *e, struct cbtok *cb)
 {
@@ -225,7 +251,7 @@ static int body(struct cur *c, struct cs_rec_event *e, struct cbtok *cb)
 		if (lit(c, events[i].name))
 			break;
 	if (i == sizeof(events) / sizeof(events[0]))
-		return lit(c, "notifier_") ? BODY_BAD : BODY_OTHER;
+		return our_name(c) ? BODY_BAD : BODY_OTHER;
 	e->type = events[i].type;
 	memset(cb, 0, sizeof(*cb));
 	if (e->type == CS_REC_CALL_BEGIN || e->type == CS_REC_CALL_END) {
@@ -543,6 +569,20 @@ static int line(struct log *l, struct cur s)
 	return cs_conv_event(&l->c, &e);
 }
 
+/* what a line is, prefix and all, without converting it */
+static int line_kind(struct cur s)
+{
+	struct cs_rec_event e;
+	struct pfx x = { 0 };
+	struct cbtok cb;
+	unsigned int flags = 0;
+
+	printk_prefix(&s, &x, &flags);
+	if (!x.has_ts && !x.has_task)
+		tracefs_prefix(&s, &x);
+	return body(&s, &e, &cb);
+}
+
 /* whether any line of the log is one of ours in our format (not upstream's) */
 static bool has_ours(const char *p, const char *end)
 {
@@ -550,17 +590,10 @@ static bool has_ours(const char *p, const char *end)
 
 	for (; p < end && (nl = memchr(p, '\n', end - p)); p = nl + 1) {
 		struct cur s = { p, nl };
-		struct cs_rec_event e;
-		struct pfx x = { 0 };
-		struct cbtok cb;
-		unsigned int flags = 0;
 
 		if (s.e > s.p && s.e[-1] == '\r')
 			s.e--;
-		printk_prefix(&s, &x, &flags);
-		if (!x.has_ts && !x.has_task)
-			tracefs_prefix(&s, &x);
-		if (body(&s, &e, &cb) == BODY_OURS)
+		if (line_kind(s) == BODY_OURS)
 			return true;
 	}
 	return false;
@@ -612,7 +645,7 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 		if (!nl) {
 			/* what the log stops in is not a line; if it names one of ours, a loss */
 			info->nr_cut_end = 1;
-			if (memmem(p, end - p, "notifier_", 9))
+			if (line_kind((struct cur){ p, end }) != BODY_OTHER)
 				lost_line(&l, l.last_ts, 0);
 			break;
 		}
@@ -625,7 +658,7 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 		goto out;
 	if (!info->nr_events) {
 		cs_conv_fail(&l.c, CS_EXIT_TRACEDAT, "no notifier event of ours in %llu lines "
-			     "(%llu notifier_* lines not in the format); boot with "
+			     "(%llu lines of our events not in their format); boot with "
 			     "trace_event=notifier:* tp_printk", (unsigned long long)info->nr_lines,
 			     (unsigned long long)info->nr_bad);
 		goto out;
@@ -722,8 +755,8 @@ void cs_console_note(FILE *f, const char *cmd, const char *path,
 	      "printk and trace file timestamps" : in->flags & CS_CONSOLE_TRACEFS ?
 	      "trace file timestamps" : "printk timestamps";
 	fprintf(f, "%s: %s: text log of %llu lines: %llu notifier events (%s), %llu loss "
-		"markers (%llu events), skipped: %llu other lines, %llu notifier_* lines not "
-		"in the format (a loss marker each)%s\n", cmd, name, (unsigned long long)in->nr_lines,
+		"markers (%llu events), skipped: %llu other lines, %llu lines of our events "
+		"not in their format (a loss marker each)%s\n", cmd, name, (unsigned long long)in->nr_lines,
 		(unsigned long long)in->nr_events,
 		in->flags & CS_CONSOLE_STOCK ? "upstream's cb-only events" :
 		"latency = notifier_return - notifier_run",

@@ -23,6 +23,7 @@ FUZZ=${4:?}
 GENDAT=$(readlink -f "${5:?}")
 PREFIX=host.console
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DATA=$HERE/../data
 # shellcheck source=userspace/tests/sh/lib.sh
 . "$(dirname "$(readlink -f "$0")")/lib.sh"
 
@@ -82,7 +83,7 @@ done
 run "$CS" report --console "$TMP/clean.log"
 L="chainscope report: $TMP/clean.log"
 if [ "$rc" = 0 ] && [ "$nerr" = 4 ] &&
-   [ "$(note 1)" = "$L: text log of 110 lines: 110 notifier events (latency = notifier_return - notifier_run), 0 loss markers (0 events), skipped: 0 other lines, 0 notifier_* lines not in the format (a loss marker each)" ] &&
+   [ "$(note 1)" = "$L: text log of 110 lines: 110 notifier events (latency = notifier_return - notifier_run), 0 loss markers (0 events), skipped: 0 other lines, 0 lines of our events not in their format (a loss marker each)" ] &&
    [ "$(note 2)" = "$L: $NOTE_TIMES" ] && [ "$(note 3)" = "$L: $NOTE_STOPS" ] &&
    [ "$(note 4)" = "$L: $NOTE_NAMES" ]; then
 	pass clean.notes
@@ -135,7 +136,7 @@ run "$CS" report -j --console "$TMP/interleaved.log"
 got=$(rows "${NAMES[@]}")
 lost=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lost"])' "$out")
 if [ "$rc" = 0 ] && [ "$got" = "$ROWS" ] && [ "$lost" = 5 ] &&
-   [ "$(note 1)" = "chainscope report: $TMP/interleaved.log: text log of 148 lines: 110 notifier events (latency = notifier_return - notifier_run), 1 loss markers (5 events), skipped: 37 other lines, 0 notifier_* lines not in the format (a loss marker each)" ]; then
+   [ "$(note 1)" = "chainscope report: $TMP/interleaved.log: text log of 148 lines: 110 notifier events (latency = notifier_return - notifier_run), 1 loss markers (5 events), skipped: 37 other lines, 0 lines of our events not in their format (a loss marker each)" ]; then
 	pass interleaved.rows; else fail interleaved.rows "exit $rc: '$got', lost $lost; $err"; fi
 # six lines cut by other output: each skipped as a loss; the 3 busy returns
 # cut leave their runs open, the 3 fast runs cut leave their returns untimed
@@ -143,7 +144,7 @@ run "$CS" report -j --console "$TMP/cut.log"
 got=$(rows cs_cb_busy cs_cb_fast)
 if [ "$rc" = 0 ] &&
    [ "$got" = "cs_cb_busy 7 1400 0 0 0 512-1023:3,1024-2047:4|cs_cb_fast 10 100 0 0 3 64-127:7" ] &&
-   grep -q '104 notifier events .* 6 loss markers (6 events), skipped: 3 other lines, 6 notifier_\* lines not in the format' <<<"$err"; then
+   grep -q '104 notifier events .* 6 loss markers (6 events), skipped: 3 other lines, 6 lines of our events not in their format' <<<"$err"; then
 	pass cut.rows; else fail cut.rows "exit $rc: '$got'; $err"; fi
 run "$CS" check --console "$TMP/cut.log"
 if [ "$rc" = 0 ] && grep -q '0 violations' <<<"$out" &&
@@ -167,16 +168,32 @@ if [ "$rc" = 0 ] && grep -q 'gaps: 1 loss markers (4 events lost): 1 passes excu
 run "$CS" report -j --console "$TMP/near.log"
 got=$(rows "${NAMES[@]}")
 if [ "$rc" = 0 ] && [ "$got" = "$ROWS" ] &&
-   grep -q 'text log of 147 lines: 110 notifier events .* 31 loss markers (31 events), skipped: 6 other lines, 31 notifier_\* lines not in the format' <<<"$err"; then
+   grep -q 'text log of 149 lines: 110 notifier events .* 31 loss markers (31 events), skipped: 8 other lines, 31 lines of our events not in their format' <<<"$err"; then
 	pass near.skipped; else fail near.skipped "exit $rc: '$got'; $err"; fi
 # upstream's form ("notifier_run: NAME" alone) in a log of ours: ours, cut after the name
 run "$CS" report -j --console "$TMP/mixed.log"
 if [ "$rc" = 0 ] && [ "$(rows "${NAMES[@]}")" = "$ROWS" ] &&
-   grep -q 'text log of 152 lines: 110 notifier events (latency = notifier_return - notifier_run), 42 loss markers (42 events), skipped: 0 other lines, 42 notifier_\* lines not in the format' <<<"$err"; then
+   grep -q 'text log of 152 lines: 110 notifier events (latency = notifier_return - notifier_run), 42 loss markers (42 events), skipped: 0 other lines, 42 lines of our events not in their format' <<<"$err"; then
 	pass mixed.stock-form-is-cut; else fail mixed.stock-form-is-cut "exit $rc: $err"; fi
 # ... and alone, they are no events at all
-expect_exit noevents 12 'noevents.log: no notifier event of ours in 38 lines \(31 notifier_\* lines not in the format\); boot with trace_event=notifier:\* tp_printk$' \
+expect_exit noevents 12 'noevents.log: no notifier event of ours in 38 lines \(31 lines of our events not in their format\); boot with trace_event=notifier:\* tp_printk$' \
 	"$CS" report --console "$TMP/noevents.log"
+
+# --- real text: /sys/kernel/tracing/trace of make test's guests (qemu/guest/tests/
+# tracepoints.sh on our 6.12, upstream-events.sh on stock 6.12): every line taken
+run "$CS" report -j --console "$DATA/tracefs-ours-612.txt"
+ev=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["events"])' "$out")
+if [ "$rc" = 0 ] && [ "$ev" = 148 ] &&
+   grep -q 'text log of 160 lines: 148 notifier events (latency = notifier_return - notifier_run), 0 loss markers (0 events), skipped: 12 other lines, 0 lines' <<<"$err" &&
+   [ "$(rows rtnetlink_event)" = "rtnetlink_event 4 31 0 0 0 0-1:2,2-3:1,16-31:1" ]; then
+	pass real.ours-612; else fail real.ours-612 "exit $rc: $ev events, $(rows rtnetlink_event); ${err:0:400}"; fi
+run "$CS" check --console "$DATA/tracefs-ours-612.txt"
+if [ "$rc" = 0 ] && grep -q ' 148 events, 22 passes checked, 0 violations' <<<"$out"; then
+	pass real.ours-612-check; else fail real.ours-612-check "exit $rc: ${out:0:300}"; fi
+run "$CS" report --console "$DATA/tracefs-stock-612.txt"
+if [ "$rc" = 0 ] && grep -q '^runs: callback rtnetlink_event count=' <<<"$out" &&
+   grep -q "52 notifier events (upstream's cb-only events)" <<<"$err"; then
+	pass real.stock-612; else fail real.stock-612 "exit $rc: ${out:0:300} ${err:0:300}"; fi
 
 # --- upstream's three cb-only events ----------------------------------------------
 run "$CS" report --console "$TMP/stock.log"
@@ -223,12 +240,13 @@ if [ "$rc" = 0 ] && grep -q 'callback="cs_cb_busy"' <<<"$out"; then pass export.
 if fuzz_ready; then
 	mkdir -p "$TMP/corpus"
 	python3 "$GEN" "$HDR" --seeds "$TMP/corpus"
-	if out=$("$FUZZ" "$TMP"/corpus/*.log 2>&1); then
+	if out=$("$FUZZ" "$TMP"/corpus/*.log "$DATA"/tracefs-*.txt 2>&1); then
 		pass fuzz-seeds
 	else
 		fail fuzz-seeds "$(grep -m3 -E 'ERROR|SUMMARY|no line' <<<"$out")"
 	fi
-	if out=$(bash "$HERE/../fuzz/fuzz_run.sh" console "$FUZZ" "$TMP/corpus"); then
+	if out=$(bash "$HERE/../fuzz/fuzz_run.sh" console "$FUZZ" "$TMP/corpus" \
+		 "$DATA/tracefs-ours-612.txt" "$DATA/tracefs-stock-612.txt"); then
 		pass fuzz
 	else
 		fail fuzz "$out"
