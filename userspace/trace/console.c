@@ -91,7 +91,10 @@ static bool dec_s32(struct cur *c, __s32 *v)
 	return true;
 }
 
-/* lower-case hex: exactly n digits (n > 0), or %lx: 1..16 without leading zero */
+/*
+ * lower-case hex: exactly n digits (n > 0; %p: 16, hashed or not, the value
+ * is the block's identity), or %lx: 1..16 without leading zero
+ */
 static bool hex(struct cur *c, int n, __u64 *v)
 {
 	int i, max = n > 0 ? n : 16;
@@ -147,12 +150,6 @@ static bool ret_field(struct cur *c, __s32 *v)
 		if (*v == ret_vals[i])
 			return false;	/* the kernel prints its name */
 	return true;
-}
-
-/* %p: 16 hex digits (hashed or not: the value is the block's identity) */
-static bool ptr(struct cur *c, __u64 *v)
-{
-	return hex(c, 16, v);
 }
 
 /* %ps of cb: "name", "name [module]", or "0x%lx" where no symbol has it */
@@ -255,7 +252,7 @@ static int body(struct cur *c, struct cs_rec_event *e, struct cbtok *cb)
 	e->type = events[i].type;
 	memset(cb, 0, sizeof(*cb));
 	if (e->type == CS_REC_CALL_BEGIN || e->type == CS_REC_CALL_END) {
-		if (!lit(c, "head=") || !ptr(c, &e->head) || !lit(c, " kind=") ||
+		if (!lit(c, "head=") || !hex(c, 16, &e->head) || !lit(c, " kind=") ||
 		    !word(c, kinds, 4, &k) || !lit(c, " val=") || !dec_u64(c, &e->val) ||
 		    !lit(c, " nr_to_call=") || !dec_s32(c, &e->nr_to_call) ||
 		    !lit(c, " type=") || !word(c, types, 3, &ty))
@@ -274,7 +271,7 @@ static int body(struct cur *c, struct cs_rec_event *e, struct cbtok *cb)
 	if (c->p == c->e && (e->type == CS_REC_REGISTER || e->type == CS_REC_UNREGISTER ||
 			     e->type == CS_REC_RUN))
 		return BODY_STOCK;
-	if (!lit(c, " head=") || !ptr(c, &e->head) || !lit(c, " nb=") || !ptr(c, &e->nb) ||
+	if (!lit(c, " head=") || !hex(c, 16, &e->head) || !lit(c, " nb=") || !hex(c, 16, &e->nb) ||
 	    !lit(c, " priority=") || !dec_s32(c, &e->priority) || !lit(c, " kind=") ||
 	    !word(c, kinds, 4, &k))
 		return BODY_BAD;
@@ -569,6 +566,14 @@ static int line(struct log *l, struct cur s)
 	return cs_conv_event(&l->c, &e);
 }
 
+/* the line from p to its "\n" at nl, without "\r" ("\r\n", a doubled CR's "\r\r\n") */
+static struct cur text_of(const char *p, const char *nl)
+{
+	while (nl > p && nl[-1] == '\r')
+		nl--;
+	return (struct cur){ p, nl };
+}
+
 /* what a line is, prefix and all, without converting it */
 static int line_kind(struct cur s)
 {
@@ -588,14 +593,9 @@ static bool has_ours(const char *p, const char *end)
 {
 	const char *nl;
 
-	for (; p < end && (nl = memchr(p, '\n', end - p)); p = nl + 1) {
-		struct cur s = { p, nl };
-
-		if (s.e > s.p && s.e[-1] == '\r')
-			s.e--;
-		if (line_kind(s) == BODY_OURS)
+	for (; p < end && (nl = memchr(p, '\n', end - p)); p = nl + 1)
+		if (line_kind(text_of(p, nl)) == BODY_OURS)
 			return true;
-	}
 	return false;
 }
 
@@ -638,8 +638,6 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 	}
 	l.has_ours = has_ours(buf, end);
 	for (; p < end && !l.c.rc; p = nl + 1) {
-		struct cur s;
-
 		info->nr_lines++;
 		nl = memchr(p, '\n', end - p);
 		if (!nl) {
@@ -649,10 +647,7 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 				lost_line(&l, l.last_ts, 0);
 			break;
 		}
-		s = (struct cur){ p, nl };
-		if (s.e > s.p && s.e[-1] == '\r')
-			s.e--;
-		line(&l, s);
+		line(&l, text_of(p, nl));
 	}
 	if (l.c.rc)
 		goto out;
@@ -683,10 +678,46 @@ out:
 
 /* --- the file ------------------------------------------------------------ */
 
+/* all of fd (up to CS_CONSOLE_MAX_SIZE) into *buf; 0, or -1 with err set */
+static int slurp(int fd, size_t hint, char **buf, size_t *len, char *err, size_t errlen)
+{
+	size_t cap = hint < (1u << 16) ? (1u << 16) : hint + 1;
+	char *p;
+
+	*len = 0;
+	*buf = NULL;
+	for (;;) {
+		ssize_t r;
+
+		if (*len == cap || !*buf) {
+			cap = *buf ? cap * 2 : cap;
+			p = cap <= CS_CONSOLE_MAX_SIZE + 1 ? realloc(*buf, cap) : NULL;
+			if (!p) {
+				snprintf(err, errlen, cap > CS_CONSOLE_MAX_SIZE + 1 ?
+					 "larger than the %llu MiB read" : "out of memory",
+					 CS_CONSOLE_MAX_SIZE >> 20);
+				return -1;
+			}
+			*buf = p;
+		}
+		r = read(fd, *buf + *len, cap - *len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "cannot read: %s", strerror(errno));
+			return -1;
+		}
+		if (!r)
+			return 0;
+		*len += r;
+	}
+}
+
 int cs_console_read(const char *path, struct cs_trace *t, struct cs_console_info *info,
 		    char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	bool in = !strcmp(path, "-");
+	int fd = in ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	char *buf = NULL;
 	void *img = NULL;
 	size_t len = 0, imglen;
@@ -699,33 +730,14 @@ int cs_console_read(const char *path, struct cs_trace *t, struct cs_console_info
 		snprintf(err, errlen, "cannot read: %s", strerror(errno));
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	/* a path: a regular file (never a FIFO to wait on); "-": stdin, whatever it is */
+	if (!in && !S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "not a regular file");
 		goto out;
 	}
-	if ((__u64)st.st_size > CS_CONSOLE_MAX_SIZE) {
-		snprintf(err, errlen, "%llu bytes: larger than the %llu MiB read",
-			 (unsigned long long)st.st_size, CS_CONSOLE_MAX_SIZE >> 20);
+	if (slurp(fd, S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size : 0, &buf, &len,
+		  err, errlen))
 		goto out;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		goto out;
-	}
-	while (len < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + len, (size_t)st.st_size - len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(err, errlen, "cannot read: %s", strerror(errno));
-			goto out;
-		}
-		if (!r)
-			break;	/* it shrank: what is there */
-		len += r;
-	}
 	rc = cs_console_convert(buf, len, &img, &imglen, info, err, errlen);
 	if (rc)
 		goto out;
@@ -737,7 +749,7 @@ int cs_console_read(const char *path, struct cs_trace *t, struct cs_console_info
 	t->len = imglen;
 	img = NULL;
 out:
-	if (fd >= 0)
+	if (fd >= 0 && !in)
 		close(fd);
 	free(buf);
 	free(img);

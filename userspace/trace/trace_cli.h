@@ -25,8 +25,8 @@ struct cs_trace;
 #define CS_CONSOLE_OPTION						\
 	{ "console", CS_OPT_CONSOLE, NULL, 0,				\
 	  "FILE is text: a console log of our events (trace_event=notifier:* "	\
-	  "tp_printk) or a tracefs trace file; lines not exactly ours are "	\
-	  "skipped and counted", 0 }
+	  "tp_printk) or a tracefs trace file ('-': stdin); lines not exactly "	\
+	  "ours are skipped and counted", 0 }
 /* whether --console was given */
 bool cs_trace_console_input(void);
 /*

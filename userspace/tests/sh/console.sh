@@ -224,6 +224,14 @@ for cmd in report check; do
 	expect_exit "$cmd.salvage" 2 '--salvage reads a .cstrace, not --console text' \
 		"$CS" "$cmd" --salvage --console "$TMP/clean.log"
 done
+# stdin ("-"), e.g. dmesg | chainscope report --console -; a doubled CR ("\r\r\n")
+run "$CS" report -j --console - <"$TMP/clean.log"
+if [ "$rc" = 0 ] && [ "$(rows "${NAMES[@]}")" = "$ROWS" ]; then pass stdin; else
+	fail stdin "exit $rc: ${err:0:300}"; fi
+sed 's/$/\r\r/' "$TMP/clean.log" >"$TMP/crcr.log"
+run "$CS" report -j --console "$TMP/crcr.log"
+if [ "$rc" = 0 ] && [ "$(rows "${NAMES[@]}")" = "$ROWS" ]; then pass doubled-cr; else
+	fail doubled-cr "exit $rc: ${err:0:300}"; fi
 # a trace.dat is not text: refused as such, not read as one
 expect_exit tracedat-is-not-text 12 'not a text log' "$CS" report --console "$TMP/ours8.dat"
 
