@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * A callback's entry paired with its return, per (task, execution
- * context): the stack of the callbacks running there. Both modes use it:
+ * A callback's entry paired with its return: the stack of the callbacks
+ * running in one execution context. Both modes use it:
  *  - probes mode (probemode.bpf.h): kprobe.multi entry / kretprobe.multi
  *    return of a watched callback;
  *  - tracepoints mode: notifier_run / notifier_return of our core, which
  *    carries no run time of its own (the time between the two is it).
- * Interrupts nest strictly inside what they interrupt, and
- * bpf_get_current_task() in one returns the interrupted task, so each
- * (task, context) pair has a stack of its own.
+ *
+ * Task context keeps its stack in task-local storage: a blocking chain's
+ * callback may sleep and wake up on another CPU, and the lookup is a
+ * pointer chase, with no hashing, insert or delete per callback. The
+ * stack is created at the task's first traced callback and goes with the
+ * task (or the map). Interrupt contexts (softirq, hardirq, NMI) keep theirs
+ * per CPU, one per context: an interrupt does not migrate, nests strictly
+ * inside what it interrupts, and its callbacks have returned when it
+ * ends; bpf_get_current_task() there would name the interrupted task, and
+ * task storage is not used from NMI. (Softirqs threaded by PREEMPT_RT
+ * could migrate: the kernels chainscope runs on are not RT.)
  *
  * Per stack level, the callbacks that returned since a pass last began
  * at that level (cs_cb_pass_begin(), tracepoints mode: notifier_call_begin)
@@ -21,12 +29,6 @@
 
 #include "common.h"
 #include "probemode.h"
-
-struct cs_pm_key {
-	__u64 task;
-	__u32 ctx;
-	__u32 __pad;
-};
 
 struct cs_pm_cb {
 	__u64 cb;
@@ -42,20 +44,25 @@ struct cs_pm_cb {
 
 struct cs_pm_cbs {
 	__u32 depth;		/* may exceed CS_MAX_DEPTH */
-	__u32 open;		/* passes begun and not ended (cs_cb_pass_*()) */
+	__u32 __pad;
 	struct cs_pm_cb frames[CS_MAX_DEPTH];
 	__s32 ran[CS_MAX_DEPTH];	/* returns at each level since its pass began */
 };
 
-/* Not named cs_pm_*: user space keeps it at full size in both modes. */
+/* Not named cs_pm_*: user space keeps them at full size in both modes. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, CS_PM_MAX_TASKS);
-	__type(key, struct cs_pm_key);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct cs_pm_cbs);
 } cs_cb_stacks SEC(".maps");
 
-static struct cs_pm_cbs cs_pm_zero_cbs;
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CS_CTX_NMI + 1);	/* by enum cs_exec_ctx; task unused */
+	__type(key, __u32);
+	__type(value, struct cs_pm_cbs);
+} cs_cb_irq_stacks SEC(".maps");
 
 /* cs_cb_pop() results */
 enum {
@@ -65,11 +72,19 @@ enum {
 	CS_CB_OTHER,		/* the top frame is another callback's */
 };
 
-static __always_inline void cs_pm_key_init(struct cs_pm_key *key)
+/*
+ * This context's stack, or NULL (a task's is created when @create; NULL
+ * also when task storage is busy on this CPU, e.g. another program of
+ * the same task is using it).
+ */
+static __always_inline struct cs_pm_cbs *cs_cb_stack(bool create)
 {
-	key->task = (__u64)bpf_get_current_task();
-	key->ctx = cs_exec_ctx();
-	key->__pad = 0;
+	__u32 ctx = cs_exec_ctx();
+
+	if (ctx != CS_CTX_TASK)
+		return bpf_map_lookup_elem(&cs_cb_irq_stacks, &ctx);
+	return bpf_task_storage_get(&cs_cb_stacks, bpf_get_current_task_btf(), NULL,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
 
 /*
@@ -77,9 +92,9 @@ static __always_inline void cs_pm_key_init(struct cs_pm_key *key)
  * (no stack; or past CS_MAX_DEPTH, then *deep is set). The depth counts
  * it either way, so that its return pops what it pushed.
  */
-static __always_inline struct cs_pm_cb *cs_cb_push(struct cs_pm_key *key, bool *deep)
+static __always_inline struct cs_pm_cb *cs_cb_push(bool *deep)
 {
-	struct cs_pm_cbs *st = cs_lookup_or_init(&cs_cb_stacks, key, &cs_pm_zero_cbs);
+	struct cs_pm_cbs *st = cs_cb_stack(true);
 	__u32 d;
 
 	*deep = false;
@@ -99,10 +114,9 @@ static __always_inline struct cs_pm_cb *cs_cb_push(struct cs_pm_key *key, bool *
  * callbacks that returned at this level since its pass began, this one
  * included (tracepoints mode; 0 without a frame). CS_CB_*.
  */
-static __always_inline int cs_cb_pop(struct cs_pm_key *key, __u64 cb, struct cs_pm_cb *f,
-				     int *ran)
+static __always_inline int cs_cb_pop(__u64 cb, struct cs_pm_cb *f, int *ran)
 {
-	struct cs_pm_cbs *st = bpf_map_lookup_elem(&cs_cb_stacks, key);
+	struct cs_pm_cbs *st = cs_cb_stack(false);
 	__u32 d;
 
 	*ran = 0;
@@ -114,42 +128,20 @@ static __always_inline int cs_cb_pop(struct cs_pm_key *key, __u64 cb, struct cs_
 		return CS_CB_DEEP;
 	*f = st->frames[d & (CS_MAX_DEPTH - 1)];
 	*ran = ++st->ran[d & (CS_MAX_DEPTH - 1)];
-	if (!d && !st->open)
-		bpf_map_delete_elem(&cs_cb_stacks, key);
 	return f->cb == cb ? CS_CB_PAIRED : CS_CB_OTHER;
 }
 
 /* A pass begins at the current level (tracepoints mode: notifier_call_begin). */
 static __always_inline void cs_cb_pass_begin(void)
 {
-	struct cs_pm_key key;
-	struct cs_pm_cbs *st;
+	struct cs_pm_cbs *st = cs_cb_stack(true);
 	__u32 d;
 
-	cs_pm_key_init(&key);
-	st = cs_lookup_or_init(&cs_cb_stacks, &key, &cs_pm_zero_cbs);
 	if (!st)
 		return;
 	d = st->depth;
 	if (d < CS_MAX_DEPTH)
 		st->ran[d & (CS_MAX_DEPTH - 1)] = 0;
-	st->open++;
-}
-
-/* ... and ends (notifier_call_end): the stack goes with the last one. */
-static __always_inline void cs_cb_pass_end(void)
-{
-	struct cs_pm_key key;
-	struct cs_pm_cbs *st;
-
-	cs_pm_key_init(&key);
-	st = bpf_map_lookup_elem(&cs_cb_stacks, &key);
-	if (!st)
-		return;		/* began before we attached */
-	if (st->open)
-		st->open--;
-	if (!st->depth && !st->open)
-		bpf_map_delete_elem(&cs_cb_stacks, &key);
 }
 
 /* --- tracepoints mode ------------------------------------------------------- */
@@ -157,12 +149,10 @@ static __always_inline void cs_cb_pass_end(void)
 /* notifier_run, after its program's own work: the callback starts now. */
 static __always_inline void cs_cb_run(void *cb)
 {
-	struct cs_pm_key key;
 	struct cs_pm_cb *f;
 	bool deep;
 
-	cs_pm_key_init(&key);
-	f = cs_cb_push(&key, &deep);
+	f = cs_cb_push(&deep);
 	if (!f)
 		return;
 	f->cb = (__u64)cb;
@@ -177,12 +167,10 @@ static __always_inline void cs_cb_run(void *cb)
  */
 static __always_inline __u64 cs_cb_return(void *cb, __u64 now, int *ran)
 {
-	struct cs_pm_key key;
 	struct cs_pm_cb f;
 	__u64 d;
 
-	cs_pm_key_init(&key);
-	if (cs_cb_pop(&key, (__u64)cb, &f, ran) != CS_CB_PAIRED)
+	if (cs_cb_pop((__u64)cb, &f, ran) != CS_CB_PAIRED)
 		return 0;
 	d = now - f.ts;
 	return d ? d : 1;

@@ -44,6 +44,25 @@
 #include "record.h"
 #include "cb_pair.bpf.h"
 
+/*
+ * The chain API's passes (fentry/fexit of *_notifier_call_chain) are
+ * stacked per (task, execution context): an interrupt's passes nest
+ * inside what it interrupts, and bpf_get_current_task() there returns
+ * the interrupted task, so each pair has a stack of its own.
+ */
+struct cs_pm_key {
+	__u64 task;
+	__u32 ctx;
+	__u32 __pad;
+};
+
+static __always_inline void cs_pm_key_init(struct cs_pm_key *key)
+{
+	key->task = (__u64)bpf_get_current_task();
+	key->ctx = cs_exec_ctx();
+	key->__pad = 0;
+}
+
 /* The hooks, defined by the including object. */
 static __always_inline void cs_pm_call_begin(void *head, int kind, unsigned long val,
 					     int nr_to_call, int type);
@@ -508,7 +527,7 @@ int BPF_KPROBE(pm_cb_entry, struct notifier_block *nb, unsigned long val)
 		/* an early pass's callbacks are no events either (counted with it) */
 		skip = !p || p->skip;
 	}
-	f = cs_cb_push(&skey, &deep);
+	f = cs_cb_push(&deep);
 	if (!f) {
 		if (deep)
 			cs_pm_stat_inc(CS_PM_STAT_CB_DEEP);
@@ -542,7 +561,7 @@ int BPF_KRETPROBE(pm_cb_exit, int ret)
 	if (!cb)
 		return 0;
 	cs_pm_key_init(&skey);
-	r = cs_cb_pop(&skey, *cb, &f, &ran);
+	r = cs_cb_pop(*cb, &f, &ran);
 	if (r == CS_CB_DEEP)
 		return 0;
 	if (r != CS_CB_PAIRED) {

@@ -289,7 +289,6 @@ int BPF_PROG(rec_call_end, void *head, enum notifier_chain_kind kind,
 {
 	struct cs_rec_event *e;
 
-	cs_cb_pass_end();
 	chain_lock_learn((__u64)head, kind);
 	e = rec_start(CS_REC_CALL_END, head, kind);
 	if (!e)

@@ -134,6 +134,7 @@ static const struct {
 } cases[] = {
 	{ "lat-histogram-ns", t_lat_histogram_ns },
 	{ "lat-run-return-pairing", t_lat_run_return_pairing },
+	{ "lat-pair-task-storage", t_lat_pair_task_storage },
 	{ "lat-buckets-match-user-space", t_lat_buckets_match_user_space },
 	{ "lat-units", t_lat_units },
 	{ "lat-return-codes", t_lat_return_codes },

@@ -41,6 +41,7 @@ __u64 stat_sum(int fd, __u32 idx);
 /* bpf_unit_latency.c */
 bool t_lat_histogram_ns(void);
 bool t_lat_run_return_pairing(void);
+bool t_lat_pair_task_storage(void);
 bool t_lat_buckets_match_user_space(void);
 bool t_lat_units(void);
 bool t_lat_return_codes(void);

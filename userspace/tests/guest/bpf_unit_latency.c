@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <linux/types.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -247,6 +248,45 @@ bool t_lat_run_return_pairing(void)
 	CHECK(get_lat(s, HEAD_A, CB_1, 0, &h), "entry gone");
 	CHECK_EQ(h.count, 3, "outer count");
 	CHECK_EQ(h.untimed, 1, "outer timed");
+out:
+	latency_bpf__destroy(s);
+	return ok;
+}
+
+/*
+ * The pairing stack of task context is this task's local storage
+ * (cb_pair.bpf.h): a run leaves one frame on it, the return takes it
+ * off, and the stack stays for the task's next callback instead of
+ * being created and deleted per callback.
+ */
+static long task_stack_depth(struct latency_bpf *s)
+{
+	int fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	__u32 *v = calloc(1, bpf_map__value_size(s->maps.cs_cb_stacks));
+	long depth = -1;
+
+	if (fd >= 0 && v && !bpf_map_lookup_elem(bpf_map__fd(s->maps.cs_cb_stacks), &fd, v))
+		depth = v[0];	/* struct cs_pm_cbs: depth first */
+	free(v);
+	if (fd >= 0)
+		close(fd);
+	return depth;
+}
+
+bool t_lat_pair_task_storage(void)
+{
+	struct latency_bpf *s = lat_load(&lat_ns);
+	bool ok = true;
+
+	if (!s)
+		return false;
+	CHECK_EQ(task_stack_depth(s), -1, "a stack before this task's first run");
+	CHECK(cb_event(s->progs.notifier_run_raw, HEAD_A, CB_1, KIND_RAW, 0) == 0,
+	      "test run failed");
+	CHECK_EQ(task_stack_depth(s), 1, "depth after a run");
+	CHECK(cb_event(s->progs.notifier_return_raw, HEAD_A, CB_1, KIND_RAW, 1) == 0,
+	      "test run failed");
+	CHECK_EQ(task_stack_depth(s), 0, "depth after its return (the stack stays)");
 out:
 	latency_bpf__destroy(s);
 	return ok;
