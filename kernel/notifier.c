@@ -324,8 +324,8 @@ notifier_walk(struct notifier_block __rcu **first, void *head,
 
 /* The plain walk, one copy for every kind of chain. */
 static int notifier_call_chain(struct notifier_block __rcu **first,
-			       unsigned long val, void *v, int nr_to_call,
-			       int *nr_calls)
+			       unsigned long val, void *v,
+			       int nr_to_call, int *nr_calls)
 {
 	return notifier_walk(first, NULL, NOTIFIER_CHAIN_RAW, val, v,
 			     nr_to_call, nr_calls, false);
@@ -480,7 +480,8 @@ atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
  *
  * Return: 0, or -EEXIST if @nb is already on the chain.
  */
-int atomic_notifier_chain_register(struct atomic_notifier_head *nh, struct notifier_block *nb)
+int atomic_notifier_chain_register(struct atomic_notifier_head *nh,
+				   struct notifier_block *nb)
 {
 	return atomic_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
@@ -515,7 +516,8 @@ EXPORT_SYMBOL_GPL(atomic_notifier_chain_register_unique_prio);
  *
  * Return: 0, or -ENOENT if @nb was not on the chain.
  */
-int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh, struct notifier_block *nb)
+int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh,
+				     struct notifier_block *nb)
 {
 	return atomic_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
@@ -534,7 +536,8 @@ EXPORT_SYMBOL_GPL(atomic_notifier_chain_unregister);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int atomic_notifier_call_chain(struct atomic_notifier_head *nh, unsigned long val, void *v)
+int atomic_notifier_call_chain(struct atomic_notifier_head *nh,
+			       unsigned long val, void *v)
 {
 	if (notifier_calls_traced())
 		return atomic_chain_call_traced(nh, val, v);
@@ -688,7 +691,8 @@ blocking_chain_call_robust_traced(struct blocking_notifier_head *nh,
  *
  * Return: 0, or -EEXIST if @nb is already on the chain.
  */
-int blocking_notifier_chain_register(struct blocking_notifier_head *nh, struct notifier_block *nb)
+int blocking_notifier_chain_register(struct blocking_notifier_head *nh,
+				     struct notifier_block *nb)
 {
 	return blocking_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
@@ -723,7 +727,8 @@ EXPORT_SYMBOL_GPL(blocking_notifier_chain_register_unique_prio);
  *
  * Return: 0, or -ENOENT if @nb was not on the chain.
  */
-int blocking_notifier_chain_unregister(struct blocking_notifier_head *nh, struct notifier_block *nb)
+int blocking_notifier_chain_unregister(struct blocking_notifier_head *nh,
+				       struct notifier_block *nb)
 {
 	return blocking_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
@@ -769,7 +774,8 @@ EXPORT_SYMBOL_GPL(blocking_notifier_call_chain_robust);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int blocking_notifier_call_chain(struct blocking_notifier_head *nh, unsigned long val, void *v)
+int blocking_notifier_call_chain(struct blocking_notifier_head *nh,
+				 unsigned long val, void *v)
 {
 	if (notifier_calls_traced())
 		return blocking_chain_call_traced(nh, val, v);
@@ -826,7 +832,8 @@ raw_chain_call_robust_traced(struct raw_notifier_head *nh,
  *
  * Return: 0, or -EEXIST if @nb is already on the chain.
  */
-int raw_notifier_chain_register(struct raw_notifier_head *nh, struct notifier_block *nb)
+int raw_notifier_chain_register(struct raw_notifier_head *nh,
+				struct notifier_block *nb)
 {
 	return raw_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
@@ -841,7 +848,8 @@ EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
  *
  * Return: 0, or -ENOENT if @nb was not on the chain.
  */
-int raw_notifier_chain_unregister(struct raw_notifier_head *nh, struct notifier_block *nb)
+int raw_notifier_chain_unregister(struct raw_notifier_head *nh,
+				  struct notifier_block *nb)
 {
 	return raw_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
@@ -885,7 +893,8 @@ EXPORT_SYMBOL_GPL(raw_notifier_call_chain_robust);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int raw_notifier_call_chain(struct raw_notifier_head *nh, unsigned long val, void *v)
+int raw_notifier_call_chain(struct raw_notifier_head *nh,
+			    unsigned long val, void *v)
 {
 	if (notifier_calls_traced())
 		return raw_chain_call_traced(nh, val, v);
@@ -968,7 +977,8 @@ srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
  *
  * Return: 0, or -EEXIST if @nb is already on the chain.
  */
-int srcu_notifier_chain_register(struct srcu_notifier_head *nh, struct notifier_block *nb)
+int srcu_notifier_chain_register(struct srcu_notifier_head *nh,
+				 struct notifier_block *nb)
 {
 	return srcu_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
@@ -985,7 +995,8 @@ EXPORT_SYMBOL_GPL(srcu_notifier_chain_register);
  *
  * Return: 0, or -ENOENT if @nb was not on the chain.
  */
-int srcu_notifier_chain_unregister(struct srcu_notifier_head *nh, struct notifier_block *nb)
+int srcu_notifier_chain_unregister(struct srcu_notifier_head *nh,
+				   struct notifier_block *nb)
 {
 	return srcu_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
@@ -1004,7 +1015,8 @@ EXPORT_SYMBOL_GPL(srcu_notifier_chain_unregister);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int srcu_notifier_call_chain(struct srcu_notifier_head *nh, unsigned long val, void *v)
+int srcu_notifier_call_chain(struct srcu_notifier_head *nh,
+			     unsigned long val, void *v)
 {
 	if (notifier_calls_traced())
 		return srcu_chain_call_traced(nh, val, v);
@@ -1018,7 +1030,9 @@ EXPORT_SYMBOL_GPL(srcu_notifier_call_chain);
  *
  * Heads set up this way must be torn down with srcu_cleanup_notifier_head()
  * before their memory is freed.  Statically defined heads
- * (SRCU_NOTIFIER_HEAD()) need neither.
+ * (SRCU_NOTIFIER_HEAD()) come set up; one in a module must still be torn
+ * down before the module is unloaded, so that no SRCU work is left
+ * pending on it.
  */
 void srcu_init_notifier_head(struct srcu_notifier_head *nh)
 {
@@ -1058,25 +1072,25 @@ NOKPROBE_SYMBOL(notify_die);
 
 /**
  * register_die_notifier - get told about oopses, traps and debug exceptions
- * @block: the notifier block; its callback gets a struct die_args as its
+ * @nb: the notifier block; its callback gets a struct die_args as its
  *	data argument
  *
- * Return: 0, or -EEXIST if @block is already registered.
+ * Return: 0, or -EEXIST if @nb is already registered.
  */
-int register_die_notifier(struct notifier_block *block)
+int register_die_notifier(struct notifier_block *nb)
 {
-	return atomic_chain_update(&die_chain, block, NOTIFIER_OP_ADD);
+	return atomic_chain_update(&die_chain, nb, NOTIFIER_OP_ADD);
 }
 EXPORT_SYMBOL_GPL(register_die_notifier);
 
 /**
  * unregister_die_notifier - undo register_die_notifier()
- * @block: the notifier block
+ * @nb: the notifier block
  *
- * Return: 0, or -ENOENT if @block was not registered.
+ * Return: 0, or -ENOENT if @nb was not registered.
  */
-int unregister_die_notifier(struct notifier_block *block)
+int unregister_die_notifier(struct notifier_block *nb)
 {
-	return atomic_chain_update(&die_chain, block, NOTIFIER_OP_DEL);
+	return atomic_chain_update(&die_chain, nb, NOTIFIER_OP_DEL);
 }
 EXPORT_SYMBOL_GPL(unregister_die_notifier);

@@ -358,11 +358,13 @@ static void notifier_test_return_codes(struct kunit *test)
 	};
 	int i;
 
-	KUNIT_EXPECT_EQ(test, NOTIFY_DONE, 0x0000);
-	KUNIT_EXPECT_EQ(test, NOTIFY_OK, 0x0001);
-	KUNIT_EXPECT_EQ(test, NOTIFY_STOP_MASK, 0x8000);
-	KUNIT_EXPECT_EQ(test, NOTIFY_STOP, 0x8001);
-	KUNIT_EXPECT_EQ(test, NOTIFY_BAD, 0x8002);
+	/* The values callers compare against: fixed at build time. */
+	static_assert(NOTIFY_DONE == 0x0000);
+	static_assert(NOTIFY_OK == 0x0001);
+	static_assert(NOTIFY_STOP_MASK == 0x8000);
+	static_assert(NOTIFY_STOP == 0x8001);
+	static_assert(NOTIFY_BAD == 0x8002);
+
 	KUNIT_EXPECT_EQ(test, notifier_from_errno(0), NOTIFY_OK);
 	KUNIT_EXPECT_EQ(test, notifier_from_errno(-EPERM), NOTIFY_BAD);
 	KUNIT_EXPECT_EQ(test, notifier_to_errno(NOTIFY_BAD), -EPERM);

@@ -792,6 +792,7 @@ struct nt_writer {
 	struct nt_gate g;
 	struct nt_counted b;
 	struct nt_thread_op op, caller;
+	struct cpumask allowed;	/* the loading task's, restored after */
 };
 
 static void nt_writer_check(struct nt_res *r, const struct nt_writer_param *p,
@@ -843,6 +844,7 @@ static void nt_test_writer(struct nt_res *r, long arg)
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!nt_check(r, w, "out of memory"))
 		return;
+	cpumask_copy(&w->allowed, current->cpus_ptr);
 	nt_chain_init(&w->c, p->kind);
 	w->g.nb.notifier_call = nt_gate_cb;
 	w->g.nb.priority = 10;
@@ -876,7 +878,7 @@ out:
 	nt_thread_op_stop(&w->caller);
 	nt_thread_op_stop(&w->op);
 	if (other_cpu >= 0)
-		set_cpus_allowed_ptr(current, cpu_possible_mask);
+		set_cpus_allowed_ptr(current, &w->allowed);
 	nt_check(r, !READ_ONCE(w->g.timed_out),
 		 "the gate gave up after %d ms, before it was opened",
 		 NT_GATE_MAX_MS);
