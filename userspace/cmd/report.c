@@ -33,13 +33,14 @@ static struct env {
 	bool force;		/* --force: outputs through links, other users' files */
 	bool json;
 	bool openmetrics;
+	bool passes;
 	bool show_addresses;
 	int units;
 	char units_flag;
 } env;
 
 enum { OPT_SVG = 0x100, OPT_OPENMETRICS, OPT_PERFETTO, OPT_FOLDED, OPT_FOLDED_CALLS,
-       OPT_SHOW_ADDRESSES, OPT_FORCE };
+       OPT_SHOW_ADDRESSES, OPT_FORCE, OPT_PASSES };
 
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
@@ -48,6 +49,10 @@ static const struct argp_option opts[] = {
 	  "addresses no symbol names show as addr#N", 0 },
 	{ "show-addresses", OPT_SHOW_ADDRESSES, NULL, 0, "With --openmetrics: kernel "
 	  "addresses as they are (a KASLR leak to whoever reads the exposition)", 0 },
+	{ "passes", OPT_PASSES, NULL, 0, "Instead of the histograms: every chain pass "
+	  "in time order, its callbacks in the order they ran, each with its start, run "
+	  "time and return value, the passes a callback called inside it (-j: JSON, "
+	  "times in ns)", 0 },
 	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR: "
 	  "CHAIN.svg, bytes other than [A-Za-z0-9_] as -HH; CHAIN--0xHEAD.svg "
 	  "when chains share a name; and a timeline per chain that had passes, "
@@ -104,6 +109,7 @@ static const char doc[] =
 "  chainscope report n.cstrace\n"
 "  chainscope report trace.dat             # trace-cmd record -e notifier\n"
 "  chainscope report --console serial.log  # trace_event=notifier:* tp_printk\n"
+"  chainscope report --passes n.cstrace    # each pass, callbacks in run order\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg svg n.cstrace\n"
 "  chainscope report --openmetrics n.cstrace | promtool check metrics\n"
@@ -192,7 +198,15 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_FORCE:
 		env.force = true;
 		return 0;
+	case OPT_PASSES:
+		env.passes = true;
+		return 0;
 	case ARGP_KEY_END:
+		if (env.passes && env.openmetrics)
+			cs_usage_error(state, "--passes and --openmetrics exclude each other");
+		if (env.passes && ((env.perfetto && !strcmp(env.perfetto, "-")) ||
+				   (env.folded && !strcmp(env.folded, "-"))))
+			cs_usage_error(state, "--passes and an export to '-' both want stdout");
 		if (env.folded_calls && !env.folded)
 			cs_usage_error(state, "--folded-calls needs --folded");
 		if ((env.json || env.openmetrics) &&
@@ -321,12 +335,13 @@ int cmd_report(int argc, char **argv)
 	o.units = env.units;
 	o.json = env.json;
 	o.openmetrics = env.openmetrics;
+	o.passes = env.passes;
 	o.svg_dir = env.svg_dir;
 	/* a report can be 10^5 lines: write it in 1 MiB blocks, not BUFSIZ */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	rc = cs_report_run(&t, &o, stdout, stderr);
 	if (!rc && tracedat && (dat_flags & CS_TRACEDAT_STOCK) && !env.json &&
-	    !env.openmetrics && !o.quiet)
+	    !env.openmetrics && !env.passes && !o.quiet)
 		print_runs(stdout, &t);
 	if (fflush(stdout) || ferror(stdout)) {
 		warn("%s: error: writing the report: %s\n", env.cmd, strerror(errno));

@@ -215,28 +215,6 @@ static void sym_arg(const struct cs_trace *t, json_object *a, const char *key, _
 	cs_json_symbol(a, key, &s);
 }
 
-static const char *sym_name(const struct cs_trace *t, __u64 addr, char *buf, size_t len)
-{
-	struct cs_sym s;
-
-	cs_sym_from_trace(&s, t, addr);
-	return cs_sym_str(&s, buf, len);
-}
-
-static const char *call_name(unsigned int type)
-{
-	static const char *const names[] = { "plain", "robust", "rollback" };
-
-	return type < 3 ? names[type] : "?";
-}
-
-static const char *class_name(int ret)
-{
-	static const char *const names[] = { "ok", "stop", "bad", "errno" };
-
-	return names[cs_ret_classify(ret)];
-}
-
 static int pf_flush(void *ctx, const struct cs_tl_track *tr, const struct cs_tl_item *items,
 		    size_t n)
 {
@@ -256,10 +234,10 @@ static int pf_flush(void *ctx, const struct cs_tl_track *tr, const struct cs_tl_
 
 		switch (it->type) {
 		case CS_TL_PASS:
-			nm = sym_name(t, b->head, name, sizeof(name));
+			nm = cs_tl_sym_name(t, b->head, name, sizeof(name));
 			sym_arg(t, a, "chain", b->head);
 			json_object_object_add(a, "kind", json_object_new_string(cs_kind_name(b->kind)));
-			json_object_object_add(a, "call", json_object_new_string(call_name(b->call_type)));
+			json_object_object_add(a, "call", json_object_new_string(cs_tl_call_name(b->call_type)));
 			json_object_object_add(a, "val", json_object_new_uint64(b->val));
 			if (b->nr_to_call >= 0)
 				json_object_object_add(a, "nr_to_call", json_object_new_int(b->nr_to_call));
@@ -270,14 +248,14 @@ static int pf_flush(void *ctx, const struct cs_tl_track *tr, const struct cs_tl_
 			break;
 		case CS_TL_CALLBACK:
 			cat = "callback";
-			nm = sym_name(t, b->cb, name, sizeof(name));
+			nm = cs_tl_sym_name(t, b->cb, name, sizeof(name));
 			sym_arg(t, a, "callback", b->cb);
 			sym_arg(t, a, "nb", b->nb);
 			json_object_object_add(a, "priority", json_object_new_int(b->priority));
 			if (e) {
 				json_object_object_add(a, "ret", json_object_new_int(e->ret));
 				json_object_object_add(a, "result",
-						       json_object_new_string(class_name(e->ret)));
+						       json_object_new_string(cs_tl_result_name(e->ret)));
 				json_object_object_add(a, "duration_ns",
 						       json_object_new_uint64(e->duration_ns));
 			}
@@ -294,11 +272,11 @@ static int pf_flush(void *ctx, const struct cs_tl_track *tr, const struct cs_tl_
 			cat = "stop";
 			snprintf(name, sizeof(name), "%s: %s",
 				 cs_ret_classify(b->ret) == CS_RET_STOP ? "stop" : "veto",
-				 sym_name(t, b->cb, sym, sizeof(sym)));
+				 cs_tl_sym_name(t, b->cb, sym, sizeof(sym)));
 			sym_arg(t, a, "chain", b->head);
 			sym_arg(t, a, "callback", b->cb);
 			json_object_object_add(a, "ret", json_object_new_int(b->ret));
-			json_object_object_add(a, "result", json_object_new_string(class_name(b->ret)));
+			json_object_object_add(a, "result", json_object_new_string(cs_tl_result_name(b->ret)));
 			json_object_object_add(a, "nr_calls", json_object_new_int(b->nr_calls));
 		}
 		if (it->type != CS_TL_STOP && it->type != CS_TL_LOCK && !e)
@@ -462,7 +440,7 @@ static long fold_name_id(struct fold *f, __u64 addr)
 		return n->id;
 	if (cs_grow(&f->names, &f->names_cap, f->nr_names + 1, sizeof(*f->names)))
 		return -1;
-	s = sym_name(f->t, addr, buf, sizeof(buf));
+	s = cs_tl_sym_name(f->t, addr, buf, sizeof(buf));
 	n = calloc(1, sizeof(*n) + strlen(s) + 1);
 	if (!n)
 		return -1;

@@ -31,6 +31,7 @@ struct cs_report_opts {
 	const char *folded_path;
 	bool folded_calls;	/* folded values: slices, not ns */
 	bool quiet;		/* an export has stdout: no report there */
+	bool passes;		/* --passes: the passes view instead of the rows */
 };
 
 /*
@@ -65,6 +66,15 @@ int cs_report_perfetto(FILE *f, const struct cs_trace *t, const char *file);
  * 0, -ENOMEM or -EIO.
  */
 int cs_report_folded(FILE *f, const struct cs_trace *t, bool calls);
+
+/* --- passes.c --- */
+
+/*
+ * --passes: every pass with its callbacks in the order they ran, their
+ * start, run time and return value; text in o->units, or JSON (o->json)
+ * in ns. 0, -ENOMEM or -EIO (writing f failed).
+ */
+int cs_report_passes(FILE *f, const struct cs_trace *t, const struct cs_report_opts *o);
 
 /* --- svg.c --- */
 

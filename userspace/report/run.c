@@ -45,6 +45,15 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 	}
 	if (o->quiet) {
 		;
+	} else if (o->passes) {
+		int perr = cs_report_passes(out, t, o);
+
+		if (perr) {
+			fprintf(err, "%s: error: %s (--passes)\n", o->cmd,
+				perr == -ENOMEM ? "out of memory" : "cannot write the report");
+			rc = CS_EXIT_ERROR;
+			goto out;
+		}
 	} else if (o->openmetrics) {
 		if (cs_report_print_openmetrics(&r)) {
 			fprintf(err, "%s: error: out of memory\n", o->cmd);

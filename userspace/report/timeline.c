@@ -11,7 +11,9 @@
 #define HASH_NONFATAL_OOM 1	/* a failed add leaves the item's hh.tbl NULL */
 #include <uthash.h>
 
+#include "callback_row.h"
 #include "timeline.h"
+#include "trace_cli.h"
 #include "trace_helpers.h"
 #include "tracefile.h"
 
@@ -44,6 +46,28 @@ const char *cs_tl_ctx_name(unsigned int ctx)
 	static const char *const names[] = { "task", "softirq", "hardirq", "NMI" };
 
 	return ctx < sizeof(names) / sizeof(names[0]) ? names[ctx] : "?";
+}
+
+const char *cs_tl_call_name(unsigned int type)
+{
+	static const char *const names[] = { "plain", "robust", "rollback" };
+
+	return type < 3 ? names[type] : "?";
+}
+
+const char *cs_tl_result_name(int ret)
+{
+	static const char *const names[] = { "ok", "stop", "bad", "errno" };
+
+	return names[cs_ret_classify(ret)];
+}
+
+const char *cs_tl_sym_name(const struct cs_trace *t, __u64 addr, char *buf, size_t len)
+{
+	struct cs_sym s;
+
+	cs_sym_from_trace(&s, t, addr);
+	return cs_sym_str(&s, buf, len);
 }
 
 static struct track *track_get(struct walk *w, const struct cs_rec_event *e)

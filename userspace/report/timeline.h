@@ -95,5 +95,11 @@ int cs_timeline_walk(const struct cs_trace *t, cs_tl_flush_fn flush, void *ctx,
 
 /* "task", "softirq", "hardirq", "NMI" */
 const char *cs_tl_ctx_name(unsigned int ctx);
+/* a pass' call type: "plain", "robust", "rollback" ("?") */
+const char *cs_tl_call_name(unsigned int type);
+/* a return value's class (cs_ret_classify()): "ok", "stop", "bad", "errno" */
+const char *cs_tl_result_name(int ret);
+/* addr as the trace's symbols name it (cs_sym_str()) into buf; buf */
+const char *cs_tl_sym_name(const struct cs_trace *t, __u64 addr, char *buf, size_t len);
 
 #endif /* CHAINSCOPE_TIMELINE_H */

@@ -41,3 +41,11 @@ test-report: $(OUTPUT)/chainscope $(OUTPUT)/cs-mkreport $(OUTPUT)/cs-gentrace
 		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_report" \
 		bash tests/sh/report.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-mkreport \
 		$(OUTPUT)/fuzz_report $(OUTPUT)/cs-gentrace
+
+# report --passes: tests/sh/passes.sh (console logs of genconsole.py, the
+# 6.12 tracefs text, generated traces)
+.PHONY: test-passes
+test: test-passes
+test-passes: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentrace
+	$(Q)bash tests/sh/passes.sh $(OUTPUT)/chainscope tests/gen/genconsole.py \
+		$(REPO)/include-trace/trace/events/notifier.h $(OUTPUT)/cs-gentrace

@@ -2,9 +2,9 @@
 /*
  * libFuzzer target for `chainscope report` end to end: any bytes are
  * parsed as a trace file; whatever the reader accepts goes through
- * cs_report_run() four times, for the text, the JSON, the SVG output
- * (into a private temporary directory) and the --perfetto and --folded
- * exports. Nothing runs another program.
+ * cs_report_run() six times, for the text, the JSON, the SVG output
+ * (into a private temporary directory), the --perfetto and --folded
+ * exports and --passes as text and JSON. Nothing runs another program.
  *
  * Linked with report/, trace/ and core/ only (tests/report.mk).
  * Besides the sanitizers, it checks what a reader of the output relies on:
@@ -172,8 +172,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!buf)
 		return 0;
 	o.units = size % 3;	/* CS_UNITS_NS, _US, _MS */
-	for (mode = 0; mode < 4; mode++) {
-		o.json = mode == 1;
+	for (mode = 0; mode < 6; mode++) {
+		o.json = mode == 1 || mode == 5;
+		o.passes = mode >= 4;
 		o.quiet = mode == 3;
 		o.perfetto = mode == 3 ? cap_open(&pf) : NULL;
 		o.folded = mode == 3 ? cap_open(&fo) : NULL;

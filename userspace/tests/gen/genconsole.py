@@ -295,6 +295,44 @@ NEAR_OTHER = [
 ]
 
 
+def shutdown(fmts):
+    """A power-off as our kernels print it (tp_printk, hashed heads): the
+    reboot chain (blocking, SYS_POWER_OFF = 3) with two callbacks in
+    priority order, the power-off prepare chain with a kernel message inside
+    its callback, and the atomic power-off chain whose callback never returns
+    (the machine is off); the log stops there."""
+    log = Log(fmts, "printk")
+    reboot, prep, off = 0x00000000c0ffee11, 0x000000007ab1e222, 0x00000000051de333
+
+    def pass_(t, head, kind, val, cbs, end=True):
+        log.emit(t, "notifier_call_begin", dict(head=head, kind=kind, val=val, nr_to_call=-1,
+                                                type=0))
+        for name, nb, prio, start, dur, ret, inside in cbs:
+            ev = dict(cb=name, head=head, nb=nb, priority=prio, kind=kind, val=val, ret=ret)
+            log.emit(t + start, "notifier_run", ev)
+            if inside:
+                log.lines.append((t + start + 1000, 0, "[%5d.%06d] %s" % (
+                    (t + start + 1000) // 10**9, (t + start + 1000) % 10**9 // 1000, inside)))
+            if dur is not None:
+                log.emit(t + start + dur, "notifier_return", ev)
+        if end:
+            last = cbs[-1]
+            log.emit(t + last[3] + last[4] + 2000, "notifier_call_end",
+                     dict(head=head, kind=kind, val=val, nr_to_call=-1, type=0, ret=0,
+                          nr_calls=len(cbs)))
+    log.lines.append((0, 0, "chainscope-guest: plan exited 0"))
+    pass_(229000000000, reboot, BLOCKING, 3,
+          [("tts_notify_reboot", 0x000000001f2e3d4c, 0, 4000, 1204000, 0, None),
+           ("perf_reboot", 0x000000002a3b4c5d, -2147483648, 1210000, 37000, 0, None)])
+    pass_(229400000000, prep, BLOCKING, 0,
+          [("sys_off_notify", 0x000000003b4c5d6e, 224, 3000, 51000, 0,
+            "ACPI: PM: Preparing to enter system sleep state S5")])
+    log.lines.append((229500000000, 0, "[  229.500000] reboot: Power down"))
+    pass_(229500100000, off, ATOMIC, 0,
+          [("sys_off_notify", 0x000000004c5d6e7f, 224, 2000, None, 0, None)], end=False)
+    return render(log)
+
+
 def render(log):
     return "".join(l[2] + "\n" for l in log.lines)
 
@@ -395,6 +433,8 @@ def build(fmts, name):
         log.emit(2000000000, "notifier_run", ev)
         log.emit(2000000400, "notifier_return", ev)
         return render(log)
+    if name == "shutdown":
+        return shutdown(fmts)
     if name == "mixed":
         # upstream's form, then ours (two boots): the former are cut lines of ours
         return build(fmts, "stock") + build(fmts, "clean")
@@ -406,7 +446,7 @@ def build(fmts, name):
 
 
 SCENARIOS = ["clean", "caller", "tracefs", "plain", "loss", "hashed", "stock", "errors", "sameus", "interleaved",
-             "cut", "truncated", "truncated-whole", "near", "mixed", "empty", "noevents",
+             "cut", "truncated", "truncated-whole", "near", "mixed", "empty", "noevents", "shutdown",
              "counter"]
 
 
