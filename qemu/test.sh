@@ -259,6 +259,13 @@ if selected agree; then
 	agree stock-612 chainscope-612
 fi
 
+# trace-cmd's trace.dat and chainscope record of the same run (guest test
+# cli-tracedat), both read here by the host's chainscope build
+for p in ${ran_guests:-}; do
+	python3 "$HERE/tracedat_agree.py" "$p" "$OUTROOT/$p/guest" \
+		"$REPO/userspace/.output/chainscope" | record
+done
+
 # What serve exposed in each guest (cli-serve brings it home), through
 # Prometheus' own checker.
 for p in ${ran_guests:-}; do

@@ -128,9 +128,18 @@ void chk_judge_suspects(struct checker *ck, struct member *m, bool registered,
 
 static int on_membership(struct checker *ck, const struct cs_rec_event *e, size_t idx)
 {
-	struct member *m = chk_member_get(ck, e->head, e->nb);
+	struct member *m;
 	bool known, snap;
 
+	/*
+	 * An event that names no chain (upstream's cb-only events: a
+	 * trace.dat of stock 6.4+, where nb is the callback) keys no block:
+	 * one callback on two chains would look registered twice. Its
+	 * membership is not judged (check.c says so).
+	 */
+	if (!e->head)
+		return 0;
+	m = chk_member_get(ck, e->head, e->nb);
 	if (!m)
 		return -ENOMEM;
 	/*

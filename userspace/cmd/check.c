@@ -11,6 +11,7 @@
 #include "checker.h"
 #include "safestr.h"
 #include "trace_cli.h"
+#include "tracedat.h"
 #include "tracefile.h"
 
 /* out of memory: the check is incomplete (not 1: that says violations) */
@@ -191,19 +192,25 @@ int cmd_check(int argc, char **argv)
 	char err[512], path[CS_SAFE_STR_LEN(512)];
 	struct cs_check_stats s;
 	struct cs_trace t;
+	unsigned int dat_flags;
 	bool tracedat;
 	int rc;
 
 	memset(&env, 0, sizeof(env));
 	env.cmd = argv[0];
 	cs_parse_args(&argp, argc, argv, &env);
-	rc = cs_trace_read_input(env.cmd, env.file, &t, &tracedat, NULL, err, sizeof(err));
+	rc = cs_trace_read_input(env.cmd, env.file, &t, &tracedat, &dat_flags, err, sizeof(err));
 	if (rc) {
 		warn("%s: error: %s: %s\n", env.cmd,
 		     cs_safe_str(env.file, path, sizeof(path)), err);
 		return rc;
 	}
-	if (tracedat && !has_snapshot(&t))
+	if (tracedat && (dat_flags & CS_TRACEDAT_STOCK))
+		warn("%s: note: %s: upstream's notifier events name no chain and no block: "
+		     "membership and order are not judged (%zu registration events), only "
+		     "what needs neither\n", env.cmd, cs_safe_str(env.file, path, sizeof(path)),
+		     nr_registrations(&t));
+	else if (tracedat && !has_snapshot(&t))
 		warn("%s: note: %s: a trace.dat or text log has no membership snapshot: membership "
 		     "is seeded from the %zu registration events it holds\n", env.cmd,
 		     cs_safe_str(env.file, path, sizeof(path)), nr_registrations(&t));
