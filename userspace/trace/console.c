@@ -22,408 +22,7 @@
 #include "tracedat.h"
 #include "tracefile.h"
 
-/* --- matching ------------------------------------------------------------ */
-
-struct cur {
-	const char *p, *e;
-};
-
-static bool isdig(char ch)
-{
-	return ch >= '0' && ch <= '9';
-}
-
-static bool lit(struct cur *c, const char *s)
-{
-	size_t n = strlen(s);
-
-	if ((size_t)(c->e - c->p) < n || memcmp(c->p, s, n))
-		return false;
-	c->p += n;
-	return true;
-}
-
-static void spaces(struct cur *c)
-{
-	while (c->p < c->e && *c->p == ' ')
-		c->p++;
-}
-
-/* n digits exactly (n > 0), or 1..-n digits (n < 0), as a number */
-static bool digits(struct cur *c, int n, __u64 *v)
-{
-	int max = n > 0 ? n : -n, i;
-	__u64 x = 0;
-
-	for (i = 0; i < max && c->p < c->e && isdig(*c->p); i++, c->p++)
-		x = x * 10 + (__u64)(*c->p - '0');
-	*v = x;
-	return i && (n < 0 || i == n);
-}
-
-/* %lu: 0, or no leading zero, up to 2^64 - 1 */
-static bool dec_u64(struct cur *c, __u64 *v)
-{
-	const char *p = c->p;
-	__u64 x = 0;
-
-	if (p == c->e || !isdig(*p) || (*p == '0' && p + 1 < c->e && isdig(p[1])))
-		return false;
-	for (; p < c->e && isdig(*p); p++) {
-		if (x > (UINT64_MAX - (__u64)(*p - '0')) / 10)
-			return false;
-		x = x * 10 + (__u64)(*p - '0');
-	}
-	c->p = p;
-	*v = x;
-	return true;
-}
-
-/* %d */
-static bool dec_s32(struct cur *c, __s32 *v)
-{
-	bool neg = lit(c, "-");
-	__u64 x;
-
-	if (!dec_u64(c, &x) || (neg && !x) || x > (neg ? 0x80000000ULL : 0x7fffffffULL))
-		return false;
-	*v = neg ? (__s32)(-(long long)x) : (__s32)x;
-	return true;
-}
-
-/*
- * lower-case hex: exactly n digits (n > 0; %p: 16, hashed or not, the value
- * is the block's identity), or %lx: 1..16 without leading zero
- */
-static bool hex(struct cur *c, int n, __u64 *v)
-{
-	int i, max = n > 0 ? n : 16;
-	__u64 x = 0;
-
-	if (n <= 0 && c->p + 1 < c->e && c->p[0] == '0' && cs_hex_char((unsigned char)c->p[1]))
-		return false;
-	for (i = 0; i < max && c->p < c->e && cs_hex_char((unsigned char)*c->p); i++, c->p++)
-		x = x << 4 | (__u64)(isdig(*c->p) ? *c->p - '0' : *c->p - 'a' + 10);
-	*v = x;
-	return i && (n <= 0 || i == n) && !(c->p < c->e && cs_hex_char((unsigned char)*c->p));
-}
-
-/* one of words, ending at a space or the end of the line */
-static bool word(struct cur *c, const char *const *w, int n, int *idx)
-{
-	int i;
-
-	for (i = 0; i < n; i++) {
-		size_t l = strlen(w[i]);
-
-		if ((size_t)(c->e - c->p) >= l && !memcmp(c->p, w[i], l) &&
-		    (c->p + l == c->e || c->p[l] == ' ')) {
-			c->p += l;
-			*idx = i;
-			return true;
-		}
-	}
-	return false;
-}
-
-static const char *const kinds[] = { "raw", "atomic", "blocking", "srcu" };
-static const char *const types[] = { "plain", "robust", "rollback" };
-static const char *const rets[] = { "DONE", "OK", "STOP", "BAD" };
-static const __s32 ret_vals[] = { 0, 1, 0x8001, 0x8002 };
-
-/* show_notifier_ret(): a name, or "0x%lx" of the int (sign-extended) */
-static bool ret_field(struct cur *c, __s32 *v)
-{
-	__u64 x;
-	int i;
-
-	if (word(c, rets, 4, &i)) {
-		*v = ret_vals[i];
-		return true;
-	}
-	if (!lit(c, "0x") || !hex(c, 0, &x))
-		return false;
-	if (x > 0x7fffffffULL && x < 0xffffffff80000000ULL)
-		return false;
-	*v = (__s32)(__u32)x;
-	for (i = 0; i < 4; i++)
-		if (*v == ret_vals[i])
-			return false;	/* the kernel prints its name */
-	return true;
-}
-
-/* %ps of cb: "name", "name [module]", or "0x%lx" where no symbol has it */
-struct cbtok {
-	const char *tok;	/* "name" or "name [module]", as printed */
-	size_t len, nlen;	/* of tok, of the name in it */
-	__u64 addr;		/* unnamed: the address */
-};
-
-static bool cb_field(struct cur *c, struct cbtok *t)
-{
-	const char *s = c->p, *m;
-	size_t n;
-
-	while (c->p < c->e && *c->p != ' ')
-		c->p++;
-	n = c->p - s;
-	memset(t, 0, sizeof(*t));
-	if (n >= 2 && s[0] == '0' && s[1] == 'x') {
-		struct cur h = { s + 2, c->p };
-
-		/* no stand-in address is ever read as one */
-		return hex(&h, 0, &t->addr) && h.p == c->p &&
-		       (t->addr >> 48) != (CS_CONSOLE_SYM_BASE >> 48);
-	}
-	if (!n || n > CS_SYMNAME_MAX)
-		return false;
-	for (m = s; m < c->p; m++)
-		if (!cs_sym_char((unsigned char)*m))
-			return false;	/* %ps prints no offset */
-	t->tok = s;
-	t->nlen = t->len = n;
-	if (c->e - c->p >= 2 && c->p[0] == ' ' && c->p[1] == '[') {
-		for (m = c->p + 2; m < c->e && *m != ']'; m++)
-			if ((!cs_sym_char((unsigned char)*m) || *m == '$') && *m != '-')
-				return false;
-		if (m == c->e || m == c->p + 2 || m - (c->p + 2) >= CS_MODNAME_MAX)
-			return false;
-		c->p = m + 1;
-		t->len = c->p - s;
-	}
-	return true;
-}
-
-/* --- a line -------------------------------------------------------------- */
-
-static const struct {
-	const char *name;	/* with ": " */
-	unsigned int type;
-} events[] = {
-	{ "notifier_register: ", CS_REC_REGISTER },
-	{ "notifier_unregister: ", CS_REC_UNREGISTER },
-	{ "notifier_register_error: ", CS_REC_REGISTER_ERROR },
-	{ "notifier_unregister_error: ", CS_REC_UNREGISTER_ERROR },
-	{ "notifier_run: ", CS_REC_RUN },
-	{ "notifier_return: ", CS_REC_RETURN },
-	{ "notifier_call_begin: ", CS_REC_CALL_BEGIN },
-	{ "notifier_call_end: ", CS_REC_CALL_END },
-};
-
-enum { BODY_OTHER, BODY_BAD, BODY_OURS, BODY_STOCK };
-
-/*
- * Whether the text starts with the name of an event of ours (or of the
- * notifier_stop of the 9-event set), whole or cut short by the end of the
- * line or a byte no name has: an event of ours that lost bytes. Other
- * messages that start with "notifier_" (notifier_kunit: ...) do not.
- */
-static bool our_name(const struct cur *c)
-{
-	size_t n = 0, i, l;
-
-	while (c->p + n < c->e && ((c->p[n] >= 'a' && c->p[n] <= 'z') || c->p[n] == '_'))
-		n++;
-	if (n < 9)
-		return false;
-	for (i = 0; i <= sizeof(events) / sizeof(events[0]); i++) {
-		const char *name = i < sizeof(events) / sizeof(events[0]) ? events[i].name :
-				   "notifier_stop: ";
-
-		l = strlen(name) - 2;
-		if (!memcmp(c->p, name, n < l ? n : l) &&
-		    (n == l || (n < l && (c->p + n == c->e || c->p[n] != ':'))))
-			return true;
-	}
-	return false;
-}
-
-/* the text after the prefix: one of our events exactly, into e and cb */
-static int body(struct cur *c, struct cs_rec_event *e, struct cbtok *cb)
-{
-	size_t i;
-	int k, ty;
-
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		if (lit(c, events[i].name))
-			break;
-	if (i == sizeof(events) / sizeof(events[0]))
-		return our_name(c) ? BODY_BAD : BODY_OTHER;
-	e->type = events[i].type;
-	memset(cb, 0, sizeof(*cb));
-	if (e->type == CS_REC_CALL_BEGIN || e->type == CS_REC_CALL_END) {
-		if (!lit(c, "head=") || !hex(c, 16, &e->head) || !lit(c, " kind=") ||
-		    !word(c, kinds, 4, &k) || !lit(c, " val=") || !dec_u64(c, &e->val) ||
-		    !lit(c, " nr_to_call=") || !dec_s32(c, &e->nr_to_call) ||
-		    !lit(c, " type=") || !word(c, types, 3, &ty))
-			return BODY_BAD;
-		e->kind = k;
-		e->call_type = ty;
-		if (e->type == CS_REC_CALL_END &&
-		    (!lit(c, " ret=") || !ret_field(c, &e->ret) || !lit(c, " nr_calls=") ||
-		     !dec_s32(c, &e->nr_calls)))
-			return BODY_BAD;
-		return c->p == c->e ? BODY_OURS : BODY_BAD;
-	}
-	if (!cb_field(c, cb))
-		return BODY_BAD;
-	/* upstream's three events print "%ps" alone */
-	if (c->p == c->e && (e->type == CS_REC_REGISTER || e->type == CS_REC_UNREGISTER ||
-			     e->type == CS_REC_RUN))
-		return BODY_STOCK;
-	if (!lit(c, " head=") || !hex(c, 16, &e->head) || !lit(c, " nb=") || !hex(c, 16, &e->nb) ||
-	    !lit(c, " priority=") || !dec_s32(c, &e->priority) || !lit(c, " kind=") ||
-	    !word(c, kinds, 4, &k))
-		return BODY_BAD;
-	e->kind = k;
-	if ((e->type == CS_REC_REGISTER_ERROR || e->type == CS_REC_UNREGISTER_ERROR) &&
-	    (!lit(c, " err=") || !dec_s32(c, &e->ret)))
-		return BODY_BAD;
-	if ((e->type == CS_REC_RUN || e->type == CS_REC_RETURN) &&
-	    (!lit(c, " val=") || !dec_u64(c, &e->val)))
-		return BODY_BAD;
-	if (e->type == CS_REC_RETURN && (!lit(c, " ret=") || !ret_field(c, &e->ret)))
-		return BODY_BAD;
-	return c->p == c->e ? BODY_OURS : BODY_BAD;
-}
-
-/* who and when a line says: nothing, a printk prefix, a trace file's */
-struct pfx {
-	bool has_ts, has_task, int_ts, tracefs;
-	__u64 ts;
-	__u32 pid, cpu;
-	__u8 ctx;
-};
-
-/* "SECS.USEC" (%5lu.%06lu) into ns */
-static bool secs(struct cur *c, __u64 *ns)
-{
-	__u64 s, us;
-
-	if (!digits(c, -10, &s) || !lit(c, ".") || !digits(c, 6, &us))
-		return false;
-	*ns = s * 1000000000ULL + us * 1000;
-	return true;
-}
-
-/* [<N>]["[" SECS.USEC "]"]["[" T|C N "]"] " " */
-static void printk_prefix(struct cur *c, struct pfx *x, unsigned int *flags)
-{
-	struct cur s = *c;
-	__u64 v;
-	bool any = false;
-
-	if (lit(&s, "<") && (!digits(&s, -3, &v) || !lit(&s, ">")))
-		s = *c;
-	if (lit(&s, "[")) {
-		struct cur t = s;
-
-		spaces(&t);
-		if (secs(&t, &x->ts) && lit(&t, "]")) {
-			x->has_ts = any = true;
-			s = t;
-		} else {
-			s.p--;
-		}
-	}
-	if (lit(&s, "[")) {
-		struct cur t = s;
-		char who;
-
-		spaces(&t);
-		who = t.p < t.e ? *t.p : 0;
-		t.p += who == 'T' || who == 'C';
-		if ((who == 'T' || who == 'C') && digits(&t, -10, &v) && v <= UINT32_MAX &&
-		    lit(&t, "]")) {
-			x->has_task = any = true;
-			x->pid = who == 'T' ? (__u32)v : 0;
-			x->cpu = who == 'C' ? (__u32)v : 0;
-			x->ctx = who == 'C' ? CS_REC_CTX_HARDIRQ : CS_REC_CTX_TASK;
-			s = t;
-		} else {
-			s.p--;
-		}
-	}
-	if (any && lit(&s, " ")) {
-		*c = s;
-		*flags |= (x->has_ts ? CS_CONSOLE_PRINTK : 0) | (x->has_task ? CS_CONSOLE_CALLER : 0);
-	} else {
-		*x = (struct pfx){ 0 };
-	}
-}
-
-/* trace_print_lat_fmt(): irqs-off, need-resched, hard/softirq, preempt[, migrate] */
-static bool lat_flags(struct cur *c, __u8 *ctx)
-{
-	static const char *const sets[5] = { "DdbX.", "BNLbnp.", "ZzHhs.",
-					     "0123456789abcdef.", "0123456789abcdef." };
-	int i;
-
-	for (i = 0; i < 5 && c->p + i < c->e && c->p[i] != ' '; i++)
-		if (!strchr(sets[i], c->p[i]))
-			return false;
-	if (i < 4 || c->p + i == c->e)
-		return false;
-	*ctx = strchr("Zz", c->p[2]) ? CS_REC_CTX_NMI : strchr("Hh", c->p[2]) ?
-	       CS_REC_CTX_HARDIRQ : c->p[2] == 's' ? CS_REC_CTX_SOFTIRQ : CS_REC_CTX_TASK;
-	c->p += i;
-	return true;
-}
-
-/* "%16s-%-7d [(TGID) ][%03d] [FLAGS] %5lu.%06lu: ", from a '-' after the comm */
-static bool tracefs_at(struct cur *c, const char *dash, struct pfx *out)
-{
-	struct cur s = { dash + 1, c->e }, t;
-	struct pfx p = { 0 }, *x = &p;
-	__u64 pid, cpu, v;
-
-	if (!digits(&s, -10, &pid) || pid > UINT32_MAX || !lit(&s, " "))
-		return false;
-	spaces(&s);
-	if (lit(&s, "(")) {
-		spaces(&s);
-		if (!lit(&s, "-------") && !digits(&s, -10, &v))
-			return false;
-		if (!lit(&s, ") "))
-			return false;
-		spaces(&s);
-	}
-	if (!lit(&s, "[") || !digits(&s, -6, &cpu) || cpu > UINT32_MAX - 1 || !lit(&s, "] "))
-		return false;
-	x->ctx = CS_REC_CTX_TASK;
-	if (s.p < s.e && *s.p != ' ' && !lat_flags(&s, &x->ctx))
-		return false;
-	if (!lit(&s, " "))
-		return false;
-	spaces(&s);
-	t = s;
-	if (secs(&t, &x->ts)) {
-		x->has_ts = true;
-		s = t;
-	} else if (digits(&s, -20, &v)) {
-		x->int_ts = true;	/* counter, x86-tsc: not in seconds */
-	} else {
-		return false;
-	}
-	if (!lit(&s, ": "))
-		return false;
-	x->has_task = x->tracefs = true;
-	x->pid = (__u32)pid;
-	x->cpu = (__u32)cpu;
-	*c = s;
-	*out = p;
-	return true;
-}
-
-static bool tracefs_prefix(struct cur *c, struct pfx *x)
-{
-	const char *d;
-
-	for (d = c->p; d < c->e && d - c->p < 64; d++)
-		if (*d == '-' && tracefs_at(c, d, x))
-			return true;
-	return false;
-}
+#include "console_line.h"
 
 /* --- the log ------------------------------------------------------------- */
 
@@ -440,6 +39,8 @@ struct log {
 	struct cs_console_info *info;
 	struct name_ent *names;
 	__u64 last_ts, nr_stock;
+	__u64 nr_ok[CL_NR_NAMES], nr_bad[CL_NR_NAMES];	/* lines per event name */
+	struct cur first_bad[CL_NR_NAMES];	/* the first line of each not in format */
 	bool has_ours;		/* a line of our format: the log is not stock */
 	char release[96];
 };
@@ -473,7 +74,7 @@ static void release_line(struct log *l, struct cur s)
 {
 	size_t n = 0;
 
-	if (l->release[0] || !lit(&s, "Linux version "))
+	if (l->release[0] || !cl_lit(&s, "Linux version "))
 		return;
 	while (s.p + n < s.e && s.p[n] != ' ' && n + 1 < sizeof(l->release))
 		n++;
@@ -499,29 +100,31 @@ static int line(struct log *l, struct cur s)
 	struct pfx x = { 0 };
 	struct cbtok cb;
 	struct cur b;
+	struct cur line0;
 	__u64 v, n = 0;
-	int kind;
+	int kind, name;
 
 	/* the trace file's loss line */
 	b = s;
-	if (lit(&b, "CPU:") && digits(&b, -6, &v) && lit(&b, " [LOST ") &&
-	    (lit(&b, "EVENTS]") || (dec_u64(&b, &n) && n && lit(&b, " EVENTS]"))) && b.p == b.e) {
+	if (cl_lit(&b, "CPU:") && cl_digits(&b, -6, &v) && cl_lit(&b, " [LOST ") &&
+	    (cl_lit(&b, "EVENTS]") || (cl_dec_u64(&b, &n) && n && cl_lit(&b, " EVENTS]"))) && b.p == b.e) {
 		in->nr_loss++;
 		in->nr_lost += n ? n : 1;
 		return cs_conv_loss(&l->c, l->last_ts, (__u32)v, n);
 	}
-	printk_prefix(&s, &x, &in->flags);
+	cl_printk_prefix(&s, &x, &in->flags);
 	release_line(l, s);
 	b = s;
-	if (lit(&b, "** ") && dec_u64(&b, &n) && n && lit(&b, " printk messages dropped **") &&
+	if (cl_lit(&b, "** ") && cl_dec_u64(&b, &n) && n && cl_lit(&b, " printk messages dropped **") &&
 	    b.p == b.e) {
 		in->nr_loss++;
 		in->nr_lost += n;
 		return cs_conv_loss(&l->c, l->last_ts, 0, n);
 	}
-	if (!x.has_ts && !x.has_task && tracefs_prefix(&s, &x))
+	if (!x.has_ts && !x.has_task && cl_tracefs_prefix(&s, &x))
 		in->flags |= CS_CONSOLE_TRACEFS;
-	kind = body(&s, &e, &cb);
+	line0 = s;
+	kind = cl_body(&s, &e, &cb, &name);
 	if (kind == BODY_OTHER) {
 		in->nr_other++;
 		return 0;
@@ -532,6 +135,8 @@ static int line(struct log *l, struct cur s)
 	/* an event of ours, most likely, that lost bytes: it is a loss */
 	if (kind == BODY_BAD) {
 		in->nr_bad++;
+		if (name >= 0 && !l->nr_bad[name]++)
+			l->first_bad[name] = line0;
 		return lost_line(l, x.has_ts ? x.ts : l->last_ts, x.tracefs ? x.cpu : 0);
 	}
 	if (x.int_ts)
@@ -539,6 +144,7 @@ static int line(struct log *l, struct cur s)
 				    "without a decimal point (a counter or x86-tsc trace_clock): "
 				    "not in nanoseconds; use trace_clock=local (or global, mono, "
 				    "boot)");
+	l->nr_ok[name]++;
 	if (kind == BODY_STOCK) {
 		in->flags |= CS_CONSOLE_STOCK;
 		l->nr_stock++;
@@ -581,11 +187,12 @@ static int line_kind(struct cur s)
 	struct pfx x = { 0 };
 	struct cbtok cb;
 	unsigned int flags = 0;
+	int name;
 
-	printk_prefix(&s, &x, &flags);
+	cl_printk_prefix(&s, &x, &flags);
 	if (!x.has_ts && !x.has_task)
-		tracefs_prefix(&s, &x);
-	return body(&s, &e, &cb);
+		cl_tracefs_prefix(&s, &x);
+	return cl_body(&s, &e, &cb, &name);
 }
 
 /* whether any line of the log is one of ours in our format (not upstream's) */
@@ -597,6 +204,37 @@ static bool has_ours(const char *p, const char *end)
 		if (line_kind(text_of(p, nl)) == BODY_OURS)
 			return true;
 	return false;
+}
+
+/*
+ * An event of ours none of whose lines is in today's format (an older or
+ * other kernel's notifier_return with duration_ns, say): each would be a
+ * loss marker, and the passes all excused; the log is refused instead.
+ * Lines of a name some of which are in the format are losses (cut lines).
+ */
+static int format_refused(struct log *l)
+{
+	char text[161], safe[CS_SAFE_STR_LEN(160)];
+	const char *what;
+	size_t len, n;
+	int i;
+
+	for (i = 0; i < CL_NR_NAMES; i++) {
+		if (!l->nr_bad[i] || l->nr_ok[i])
+			continue;
+		what = cl_name(i, &len);
+		n = (size_t)(l->first_bad[i].e - l->first_bad[i].p);
+		if (n > sizeof(text) - 1)
+			n = sizeof(text) - 1;
+		memcpy(text, l->first_bad[i].p, n);
+		text[n] = 0;
+		cs_safe_str(text, safe, sizeof(safe));
+		return cs_conv_fail(&l->c, CS_EXIT_TRACEDAT, "%llu lines of %.*s, none in "
+				    "the format this chainscope reads (another kernel's events?); "
+				    "the first: %s", (unsigned long long)l->nr_bad[i], (int)len,
+				    what, safe);
+	}
+	return 0;
 }
 
 static void free_names(struct log *l)
@@ -658,6 +296,8 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 			     (unsigned long long)info->nr_bad);
 		goto out;
 	}
+	if (format_refused(&l))
+		goto out;
 	info->nr_timed = l.c.nr_timed;
 	info->nr_untimed = l.c.nr_untimed;
 	info->nr_stops = l.c.nr_stops;
