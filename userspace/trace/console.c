@@ -90,7 +90,7 @@ static int lost_line(struct log *l, __u64 ts, __u32 cpu)
 {
 	l->info->nr_loss++;
 	l->info->nr_lost++;
-	return cs_conv_loss(&l->c, ts, cpu, 1);
+	return cs_conv_loss_drop(&l->c, ts, cpu, 1, CS_CONV_DROP_NONE);
 }
 
 static int line(struct log *l, struct cur s)
@@ -119,7 +119,7 @@ static int line(struct log *l, struct cur s)
 	    b.p == b.e) {
 		in->nr_loss++;
 		in->nr_lost += n;
-		return cs_conv_loss(&l->c, l->last_ts, 0, n);
+		return cs_conv_loss_drop(&l->c, l->last_ts, 0, n, CS_CONV_DROP_ALL);
 	}
 	if (!x.has_ts && !x.has_task && cl_tracefs_prefix(&s, &x))
 		in->flags |= CS_CONSOLE_TRACEFS;

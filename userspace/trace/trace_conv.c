@@ -17,7 +17,8 @@
 
 /* pairing: per task (pid; pid 0 per CPU) and execution context */
 struct open_run {
-	__u64 head, cb, nb, ts;
+	__u64 head, cb, nb, val, ts;
+	__u32 cpu;
 	bool timed;
 };
 struct open_pass {
@@ -163,10 +164,37 @@ static int grow(void **p, size_t *cap, size_t need, size_t sz)
 	return 0;
 }
 
+/*
+ * A loss: the returns of the runs open where it struck may be among what
+ * was lost, and a later return of the same (head, cb, nb) would be timed
+ * from the wrong run (8 s, say). Those runs are dropped: their returns,
+ * if they come, are untimed.
+ */
+static void drop_runs(struct cs_conv *c, __u32 cpu, int drop)
+{
+	struct cs_conv_task *s, *tmp;
+	size_t i, n;
+
+	if (drop == CS_CONV_DROP_NONE)
+		return;
+	HASH_ITER(hh, c->tasks, s, tmp) {
+		for (i = n = 0; i < s->nr_runs; i++)
+			if (drop == CS_CONV_DROP_CPU && s->runs[i].cpu != cpu)
+				s->runs[n++] = s->runs[i];
+		s->nr_runs = n;
+	}
+}
+
 int cs_conv_loss(struct cs_conv *c, __u64 ts, __u32 cpu, __u64 count)
+{
+	return cs_conv_loss_drop(c, ts, cpu, count, CS_CONV_DROP_CPU);
+}
+
+int cs_conv_loss_drop(struct cs_conv *c, __u64 ts, __u32 cpu, __u64 count, int drop)
 {
 	struct cs_rec_event l = { 0 };
 
+	drop_runs(c, cpu, drop);
 	l.type = CS_REC_LOSS;
 	l.ts = ts;
 	l.cpu = cpu;
@@ -207,7 +235,8 @@ static int pair(struct cs_conv *c, struct cs_rec_event *e)
 	case CS_REC_RUN:
 		if (grow((void **)&s->runs, &s->cap_runs, s->nr_runs + 1, sizeof(*s->runs)))
 			return oom(c);
-		s->runs[s->nr_runs++] = (struct open_run){ e->head, e->cb, e->nb, e->ts, !c->untimed };
+		s->runs[s->nr_runs++] = (struct open_run){ e->head, e->cb, e->nb, e->val, e->ts,
+							   e->cpu, !c->untimed };
 		if (s->nr_passes)
 			s->passes[s->nr_passes - 1].nr_runs++;
 		break;

@@ -13,7 +13,8 @@
  *    nr_calls counts the runs of its pass (where the input has no
  *    notifier_stop);
  *  - for upstream's cb-only events lets the callback stand for its block;
- *  - places loss markers where the input says events were lost;
+ *  - places loss markers where the input says events were lost, and
+ *    drops the runs open where one struck (their returns are untimed);
  *  - writes a version-3 .cstrace image in memory, with the symbols the
  *    reader names (checked against the kernel-symbol alphabet, symname.h),
  *    which the strict reader (cs_trace_parse()) then validates.
@@ -72,11 +73,21 @@ void cs_conv_free(struct cs_conv *c);
 __attribute__((format(printf, 3, 4)))
 int cs_conv_fail(struct cs_conv *c, int code, const char *fmt, ...);
 
+/* which open runs a loss drops (their returns are then untimed) */
+enum {
+	CS_CONV_DROP_CPU,	/* the runs on the loss's CPU */
+	CS_CONV_DROP_ALL,	/* every open run: the input is one stream */
+	CS_CONV_DROP_NONE,	/* none: one known line was lost (a cut line) */
+};
+
 /*
  * count events lost on cpu before time ts (count 0: the input did not
- * say how many, counted as 1). 0 or c->rc.
+ * say how many, counted as 1); the runs open on cpu are dropped. 0 or
+ * c->rc.
  */
 int cs_conv_loss(struct cs_conv *c, __u64 ts, __u32 cpu, __u64 count);
+/* the same, the open runs dropped as drop (CS_CONV_DROP_*) says */
+int cs_conv_loss_drop(struct cs_conv *c, __u64 ts, __u32 cpu, __u64 count, int drop);
 
 /*
  * One event, in stream order, with its task (task << 2 | ctx keys the

@@ -503,6 +503,24 @@ static void scenario(void)
 	       { "kind", BLOCKING }, { "err", 0 }));
 }
 
+/*
+ * lossopen8: after loss8's scenario, CPU 0 runs cs_cb_fast once more (val
+ * 42), the ring buffer loses 3 events, and the return comes 8 s later:
+ * the loss drops the open run, so the return is untimed, not 8 s.
+ */
+static bool with_open_loss;
+
+static void open_loss(void)
+{
+	call(0, 3200000000ULL, 0, 0, 100, HEAD, CB_FAST, NB_FAST, 10, BLOCKING, 42, NOTIFY_OK, 1,
+	     true);
+	lose(0, 3);
+	emit(0, 11200000000ULL, "notifier_return", 0, 100,
+	     V({ "cb", CB_FAST }, { "head", HEAD }, { "nb", NB_FAST }, { "priority", 10 },
+	       { "kind", BLOCKING }, { "val", 42 }, { "duration_ns", 8000000000ULL },
+	       { "ret", NOTIFY_OK }));
+}
+
 static const char *kallsyms_good =
 	"ffffffff81000000 T cs_cb_fast\n"
 	"ffffffff81000100 T cs_cb_busy\n"
@@ -523,7 +541,7 @@ static const char *kallsyms_good =
 static const char *const scenarios[] = {
 	"ours9", "ours8", "stock", "loss8", "loss9", "drop8", "clock-mono", "clock-counter",
 	"clock-x86-tsc", "clock-uptime", "clock-tsc2nsec", "ours8-v7", "badname", "badname-quote", "nonotifier",
-	"badfield",
+	"badfield", "lossopen8",
 };
 
 static int write_one(const char *scen, const char *out)
@@ -567,13 +585,15 @@ static int write_one(const char *scen, const char *out)
 		bad_offset = 4000;
 	} else if (!strcmp(scen, "ours8-v7")) {
 		version = 7;	/* trace-cmd's sectioned format, compressed if it can */
-	} else if (strcmp(scen, "ours8") && strcmp(scen, "loss8") && strcmp(scen, "drop8")) {
+	} else if (strcmp(scen, "ours8") && strcmp(scen, "loss8") && strcmp(scen, "drop8") &&
+		   strcmp(scen, "lossopen8")) {
 		fprintf(stderr, "cs-gentracedat: unknown scenario '%s' (--list)\n", scen);
 		return 2;
 	}
 	if (!strncmp(scen, "loss", 4) || !strcmp(scen, "drop8"))
 		with_loss = true;
 	mark_loss = strcmp(scen, "drop8") != 0;
+	with_open_loss = !strcmp(scen, "lossopen8");
 	layout();
 
 	if (!mkdtemp(tmpl))
@@ -592,6 +612,8 @@ static int write_one(const char *scen, const char *out)
 	}
 	if (nset)
 		scenario();
+	if (with_open_loss)
+		open_loss();
 	for (i = 0; i < NCPU; i++) {
 		flush_page(&cpus[i]);
 		fclose(cpus[i].f);

@@ -159,6 +159,17 @@ for s in truncated truncated-whole; do
 	   grep -q '109 notifier events .* 1 loss markers (1 events), .*, the cut last line$' <<<"$(note 1)"; then
 		pass "$s"; else fail "$s" "exit $rc: $ev records; $err"; fi
 done
+# a run, a printk drop, its return 8 s later: a console is one stream, the
+# drop drops every open run, the return is untimed (not an 8 s latency)
+F='cs_cb_fast [cs_test] head=00000000a1b2c3d4 nb=0000000011111111 priority=10 kind=blocking val=42'
+{ cat "$TMP/clean.log"
+  echo "[   20.000000] notifier_run: $F"
+  echo "[   20.000001] ** 3 printk messages dropped **"
+  echo "[   28.000000] notifier_return: $F ret=OK"; } >"$TMP/drop-open.log"
+run "$CS" report -j --console "$TMP/drop-open.log"
+got=$(rows cs_cb_fast)
+if [ "$rc" = 0 ] && [ "$got" = "cs_cb_fast 11 100 0 0 1 64-127:10" ]; then
+	pass loss.drops-open-runs; else fail loss.drops-open-runs "exit $rc: '$got'; ${err:0:300}"; fi
 # loss lines of the trace file, at their place: check excuses the pass
 run "$CS" check --console "$TMP/loss.log"
 if [ "$rc" = 0 ] && grep -q 'gaps: 1 loss markers (4 events lost): 1 passes excused' <<<"$out"; then

@@ -143,6 +143,15 @@ if [ "$rc" = 0 ] && grep -q 'gaps: 2 loss markers (5 events lost): 1 passes excu
 else
 	fail loss.placed-excuses-pass "exit $rc: ${out:0:500}"
 fi
+# a run, a loss on its CPU, its return 8 s later: the loss drops the open
+# run, the return is untimed (not an 8 s latency)
+run "$CS" report -j "$TMP/lossopen8.dat"
+if [ "$rc" = 0 ] && [ "$(row cs_cb_fast count)" = 11 ] && [ "$(row cs_cb_fast max)" = 100 ] &&
+   [ "$(row cs_cb_fast untimed)" = 1 ] && grep -q '3 loss markers' <<<"$err"; then
+	pass loss.drops-open-runs
+else
+	fail loss.drops-open-runs "exit $rc: fast max=$(row cs_cb_fast max) untimed=$(row cs_cb_fast untimed) ${err:0:300}"
+fi
 # the same events gone without the ring buffer saying so: check must see it
 run "$CS" check "$TMP/drop8.dat"
 if [ "$rc" = 1 ] && grep -q 'rule stray-event' <<<"$out"; then pass loss.unmarked-is-violation; else
