@@ -225,8 +225,14 @@ for kver in 6.1 6.12; do
 		# plan takes about 3 min alone on the machine, and CI slows
 		# guests 2-10x, so 1800 s (run.sh's default 600 s would fail
 		# a guest that is merely slow).
+		# tp_printk: ours print their notifier events on the console
+		# from the plan's end to the power-off (guest/shutdown.sh); the
+		# sysctl alone cannot turn it on without the boot parameter
+		extra=()
+		[ "$variant" = chainscope ] && extra=(-a tp_printk)
 		CS_KERNEL=$kver CS_GUEST_TOOLS=upstream \
-			guest_run "$p" "$variant" normal -p test -t "${CS_GUEST_TIMEOUT:-1800}"
+			guest_run "$p" "$variant" normal -p test -t "${CS_GUEST_TIMEOUT:-1800}" \
+			"${extra[@]}"
 		ran_guests="${ran_guests:-} $p"
 	done
 done
@@ -264,6 +270,27 @@ fi
 for p in ${ran_guests:-}; do
 	python3 "$HERE/tracedat_agree.py" "$p" "$OUTROOT/$p/guest" \
 		"$REPO/userspace/.output/chainscope" | record
+done
+
+# The reboot chain at each guest's power-off, from its last boot's console
+# (guest/shutdown.sh armed tp_printk at the plan's end; qemu/shutdown.py)
+for p in ${ran_guests:-}; do
+	name=$p.shutdown
+	# shellcheck disable=SC2254
+	case "$name" in $GLOB) ;; *) continue ;; esac
+	case $p in
+	stock*)
+		echo "SKIP: $name: a stock kernel has no notifier_run/notifier_return pairs with times (6.1: no notifier events; 6.12: upstream's cb-only notifier_run): no reboot-chain report" | record
+		;;
+	*)
+		if [ -x "$REPO/userspace/.output/chainscope" ]; then
+			python3 "$HERE/shutdown.py" "$name" "$OUTROOT/$p/guest" \
+				"$OUTROOT/$p/console.log" "$REPO/userspace/.output/chainscope" | record
+		else
+			echo "FAIL: $name: no host-built CLI (userspace/.output/chainscope)" | record
+		fi
+		;;
+	esac
 done
 
 # What serve exposed in each guest (cli-serve brings it home), through

@@ -7,8 +7,14 @@
 # A test may add results of its own parts, named $CS_VARIANT.<test>.<part>,
 # to /out/results.txt itself (torture.sh does, one per torture test).
 # The plan exits 1 when any test failed.
+# Last, when $CS_VARIANT.shutdown matches the filter, shutdown.sh prints
+# our events on the console until the power-off (the host checks the
+# reboot chain in the console log: qemu/shutdown.py).
 mkdir -p /out/logs
 : > /out/results.txt
+# A kernel booted with tp_printk (for shutdown.sh) prints every enabled
+# event on the console: not before the end.
+[ -w /proc/sys/kernel/tracepoint_printk ] && echo 0 > /proc/sys/kernel/tracepoint_printk
 for t in /chainscope/tests/*.sh; do
 	name="$CS_VARIANT.$(basename "$t" .sh)"
 	# The kunit and torture tests report one result per case; let them
@@ -27,4 +33,6 @@ for t in /chainscope/tests/*.sh; do
 	*) echo "FAIL: $name: exit $rc: $(tail -n1 "$log")" ;;
 	esac | tee -a /out/results.txt
 done
+# shellcheck disable=SC2254
+case "$CS_VARIANT.shutdown" in $CS_FILTER) sh /chainscope/shutdown.sh ;; esac
 ! grep -q '^FAIL' /out/results.txt

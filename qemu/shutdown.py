@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The shutdown report of a guest that powered off with our events on the
+console (qemu/guest/shutdown.sh armed it), checked on the host after the
+guest ran (qemu/test.sh).
+
+    qemu/shutdown.py NAME GUEST-DIR CONSOLE-LOG CHAINSCOPE
+
+GUEST-DIR is the guest's results folder (output/test/VARIANT/guest),
+CONSOLE-LOG the boot's console (run.sh's console.log: the last boot),
+CHAINSCOPE the host-built CLI. Prints one line, test NAME:
+  PASS  the console holds exactly one pass of the reboot chain: blocking,
+        val SYS_POWER_OFF, running the callbacks that chainscope chains
+        read from reboot_notifier_list in the guest before the power-off;
+        they ran in that order (the list's order: priority, highest
+        first, and the events' priorities never rise), each with a run
+        time and a return value; the pass ended; and chainscope check
+        --console on the log exits 0. The message lists the callbacks
+        with their times.
+  FAIL  naming what is missing or wrong.
+
+Console heads are hashed (%p of tp_printk), so the pass is known by its
+kind, val and callbacks, not by the head's name. The JSON is only parsed.
+Standard library.
+"""
+
+import json
+import subprocess
+import sys
+
+SYS_POWER_OFF = 3       # include/linux/notifier.h: what kernel_power_off() passes
+
+
+ARMED = {"what": ""}    # the guest's shutdown/armed, once read: said with a failure
+
+
+def fail(name, why):
+    armed = ARMED["what"]
+    print(f"FAIL: {name}: {why}" + (f" (guest: {armed})" if armed else ""))
+    return 0
+
+
+def last_json(path):
+    with open(path, encoding="utf-8") as f:
+        lines = [ln for ln in f.read().splitlines() if ln.strip()]
+    if not lines:
+        raise ValueError(f"{path}: empty")
+    return json.loads(lines[-1])
+
+
+def expected(gdir):
+    """The reboot chain's callbacks in list order, from chainscope chains -j."""
+    d = last_json(f"{gdir}/shutdown/chains.json")
+    chains = [c for c in d.get("chains", []) if c.get("chain") == "reboot_notifier_list"]
+    if len(chains) != 1:
+        raise ValueError(f"chains.json has {len(chains)} reboot_notifier_list entries")
+    c = chains[0]
+    if c.get("kind") != "blocking":
+        raise ValueError(f"reboot_notifier_list is {c.get('kind')}, not blocking")
+    return [(b["callback"], b["priority"]) for b in c.get("blocks", [])]
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main(argv):
+    if len(argv) != 5:
+        sys.exit("usage: shutdown.py NAME GUEST-DIR CONSOLE-LOG CHAINSCOPE")
+    name, gdir, log, cs = argv[1:]
+    try:
+        with open(f"{gdir}/shutdown/error", encoding="utf-8") as f:
+            return fail(name, f"the guest did not arm: {f.read().strip()}")
+    except FileNotFoundError:
+        pass
+    try:
+        with open(f"{gdir}/shutdown/armed", encoding="utf-8") as f:
+            armed = "; ".join(f.read().split("\n")).strip("; ")
+        want = expected(gdir)
+        ARMED["what"] = armed
+    except (OSError, ValueError, KeyError) as e:
+        return fail(name, f"no armed shutdown in the guest's results: {e}")
+    if not want:
+        return fail(name, "reboot_notifier_list is empty in the guest: no order to check")
+
+    rc, out, err = run([cs, "report", "--passes", "-j", "--console", log])
+    if rc:
+        return fail(name, f"chainscope report --passes --console exit {rc}: "
+                    f"{err.strip().splitlines()[-1] if err.strip() else ''}")
+    try:
+        rep = json.loads(out)
+    except ValueError as e:
+        return fail(name, f"report --passes -j is not JSON: {e}")
+    names = sorted(n for n, _ in want)
+    cands = [p for p in rep.get("passes", [])
+             if p.get("kind") == "blocking" and p.get("val") == SYS_POWER_OFF
+             and sorted(c["callback"] for c in p["callbacks"]) == names]
+    if len(cands) != 1:
+        seen = [f"{p.get('chain')} ({p.get('kind')}, val={p.get('val')}): "
+                f"{','.join(c['callback'] for c in p['callbacks'])}"
+                for p in rep.get("passes", [])][-6:]
+        return fail(name, f"{len(cands)} blocking passes with val={SYS_POWER_OFF} "
+                    f"(SYS_POWER_OFF) running reboot_notifier_list's "
+                    f"{','.join(n for n, _ in want)} in the console "
+                    f"(lost {rep.get('lost')}, unpaired {rep.get('unpaired')}); "
+                    f"the last passes seen: {'; '.join(seen) or 'none'}")
+    p = cands[0]
+    got = [(c["callback"], c["priority"]) for c in p["callbacks"]]
+    if got != want:
+        return fail(name, f"ran {got}, chainscope chains lists {want}")
+    prios = [pr for _, pr in got]
+    if any(a < b for a, b in zip(prios, prios[1:])):
+        return fail(name, f"priorities rise in run order: {prios}")
+    if "duration_ns" not in p:
+        return fail(name, "the reboot chain's pass has no end (call_end not on the console)")
+    untimed = [c["callback"] for c in p["callbacks"]
+               if "duration_ns" not in c or "ret" not in c]
+    if untimed:
+        return fail(name, f"callbacks without a run time or return: {','.join(untimed)}")
+
+    rc, out, err = run([cs, "check", "--console", log])
+    if rc:
+        return fail(name, f"chainscope check --console exit {rc}: "
+                    f"{(out + err).strip().splitlines()[-1] if (out + err).strip() else ''}")
+    cbs = ", ".join(f"{c['callback']} (prio {c['priority']}) {c['duration_ns'] / 1000:.0f}us"
+                    f" ret={c['ret']}" for c in p["callbacks"])
+    print(f"PASS: {name}: reboot_notifier_list (blocking, val={SYS_POWER_OFF}) at "
+          f"{p['ts_ns'] / 1e9:.6f} s, {p['duration_ns'] / 1000:.0f}us: {cbs}; "
+          f"in chainscope chains' order; check --console clean")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
