@@ -42,6 +42,7 @@ struct log {
 	__u64 nr_ok[CL_NR_NAMES], nr_bad[CL_NR_NAMES];	/* lines per event name */
 	struct cur first_bad[CL_NR_NAMES];	/* the first line of each not in format */
 	bool has_ours;		/* a line of our format: the log is not stock */
+	bool timed;		/* an event with a time of its own was read */
 	char release[96];
 };
 
@@ -91,6 +92,21 @@ static int lost_line(struct log *l, __u64 ts, __u32 cpu)
 	l->info->nr_loss++;
 	l->info->nr_lost++;
 	return cs_conv_loss_drop(&l->c, ts, cpu, 1, CS_CONV_DROP_NONE);
+}
+
+/*
+ * The losses before the first time of an event (a "[LOST N EVENTS]" line
+ * at the top) had no time to take (0, not the boot): they take the first
+ * event's, so the trace does not span from 0.
+ */
+static void lead_losses(struct log *l, __u64 ts)
+{
+	size_t i;
+
+	l->timed = true;
+	for (i = 0; i < l->c.nr_out; i++)
+		if (l->c.out[i].type == CS_REC_LOSS && !l->c.out[i].ts)
+			l->c.out[i].ts = ts;
 }
 
 static int line(struct log *l, struct cur s)
@@ -156,6 +172,8 @@ static int line(struct log *l, struct cur s)
 	if (kind == BODY_STOCK)
 		e.nb = e.cb;	/* the callback stands for its block */
 	l->c.untimed = !x.has_ts;
+	if (x.has_ts && !l->timed)
+		lead_losses(l, x.ts);
 	if (x.has_ts)
 		l->last_ts = x.ts;
 	else

@@ -170,6 +170,12 @@ run "$CS" report -j --console "$TMP/drop-open.log"
 got=$(rows cs_cb_fast)
 if [ "$rc" = 0 ] && [ "$got" = "cs_cb_fast 11 100 0 0 1 64-127:10" ]; then
 	pass loss.drops-open-runs; else fail loss.drops-open-runs "exit $rc: '$got'; ${err:0:300}"; fi
+# a loss line before any event: at the first event's time, not at 0 (the
+# trace spans the clean log's 2.100 s)
+{ echo "CPU:0 [LOST 3 EVENTS]"; cat "$TMP/clean.log"; } >"$TMP/lead-loss.log"
+run "$CS" report --console "$TMP/lead-loss.log"
+if [ "$rc" = 0 ] && grep -q "^trace $TMP/lead-loss.log: kernel , boot , 2.100 s, 113 events, lost 3," <<<"$out"; then
+	pass loss.leading-at-first-event; else fail loss.leading-at-first-event "exit $rc: $(grep '^trace' <<<"$out")"; fi
 # loss lines of the trace file, at their place: check excuses the pass
 run "$CS" check --console "$TMP/loss.log"
 if [ "$rc" = 0 ] && grep -q 'gaps: 1 loss markers (4 events lost): 1 passes excused' <<<"$out"; then
@@ -227,6 +233,14 @@ if [ "$rc" = 0 ] && [ "$(grep '^runs:' <<<"$out")" = "$want" ] &&
 run "$CS" check --console "$TMP/stock.log"
 if [ "$rc" = 0 ] && grep -q "upstream's notifier events name no chain and no block: membership and order are not judged (5 registration events)" <<<"$err"; then
 	pass stock.check; else fail stock.check "exit $rc: ${out:0:300} ${err:0:300}"; fi
+
+# one function registered twice (two blocks or two chains, upstream's
+# events cannot say): no membership violation
+printf '[    1.000000] notifier_register: nvme_pm_notify\n[    1.000100] notifier_register: nvme_pm_notify\n[    2.000000] notifier_run: nvme_pm_notify\n' >"$TMP/stock-twice.log"
+run "$CS" check --console "$TMP/stock-twice.log"
+if [ "$rc" = 0 ] && grep -q 'stock-twice.log: 3 events, 0 passes checked, 0 violations' <<<"$out" &&
+   grep -q "membership and order are not judged (2 registration events)" <<<"$err"; then
+	pass stock.registered-twice; else fail stock.registered-twice "exit $rc: ${out:0:300}"; fi
 
 # --- refusals: one line, exit 12 or 13 ------------------------------------------------
 head -c 4096 "$CS" >"$TMP/binary.log"
