@@ -255,6 +255,40 @@ static int format_refused(struct log *l)
 	return 0;
 }
 
+/*
+ * Where the log's last boot starts, and how many it has: a boot starts
+ * at a "[    0.000000] Linux version" line after other lines, or where the
+ * printk time goes back by more than 1 s (CPUs' clocks may differ by less).
+ */
+#define BOOT_BACK_NS 1000000000ULL
+
+static const char *last_boot(const char *p, const char *end, __u64 *nr_boots)
+{
+	const char *nl, *start = p, *first = p;
+	__u64 prev = 0;
+
+	*nr_boots = 1;
+	for (; p < end && (nl = memchr(p, '\n', end - p)); p = nl + 1) {
+		struct cur s = text_of(p, nl), v;
+		struct pfx x = { 0 };
+		unsigned int flags = 0;
+		bool boot;
+
+		cl_printk_prefix(&s, &x, &flags);
+		v = s;
+		boot = p > first && x.has_ts && !x.ts && cl_lit(&v, "Linux version ");
+		if (x.has_ts) {
+			boot |= x.ts + BOOT_BACK_NS < prev;
+			prev = x.ts;
+		}
+		if (boot && p > start) {
+			start = p;
+			++*nr_boots;
+		}
+	}
+	return start;
+}
+
 static void free_names(struct log *l)
 {
 	struct name_ent *n, *tmp;
@@ -292,7 +326,8 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 			     len, CS_CONSOLE_MAX_SIZE >> 20);
 		goto out;
 	}
-	l.has_ours = has_ours(buf, end);
+	p = last_boot(buf, end, &info->nr_boots);
+	l.has_ours = has_ours(p, end);
 	for (; p < end && !l.c.rc; p = nl + 1) {
 		info->nr_lines++;
 		nl = memchr(p, '\n', end - p);
@@ -433,6 +468,9 @@ void cs_console_note(FILE *f, const char *cmd, const char *path,
 		(unsigned long long)in->nr_loss, (unsigned long long)in->nr_lost,
 		(unsigned long long)in->nr_other, (unsigned long long)in->nr_bad,
 		in->nr_cut_end ? ", the cut last line" : "");
+	if (in->nr_boots > 1)
+		fprintf(f, "%s: %s: %llu boots in this log: the last one read\n", cmd, name,
+			(unsigned long long)in->nr_boots);
 	if (in->nr_untimed_lines == in->nr_events)
 		fprintf(f, "%s: %s: no timestamps: every event untimed (boot with printk.time=1)\n",
 			cmd, name);

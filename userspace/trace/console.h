@@ -50,6 +50,7 @@ struct cs_console_info {
 	__u64 nr_other;		/* lines that are not notifier events */
 	__u64 nr_bad;		/* "notifier_*: " lines not exactly in the format */
 	__u64 nr_cut_end;	/* 1: the log stops mid-line */
+	__u64 nr_boots;		/* boots in the log (only the last one is read) */
 	__u64 nr_loss;		/* loss markers ("[LOST N EVENTS]", printk drops) */
 	__u64 nr_lost;		/* events they count */
 	__u64 nr_untimed_lines;	/* events with no timestamp */

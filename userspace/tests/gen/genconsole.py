@@ -436,8 +436,11 @@ def build(fmts, name):
     if name == "shutdown":
         return shutdown(fmts)
     if name == "mixed":
-        # upstream's form, then ours (two boots): the former are cut lines of ours
-        return build(fmts, "stock") + build(fmts, "clean")
+        # upstream's form, then ours, later in the same boot: the former are cut
+        # lines of ours
+        return build(fmts, "stock") + re.sub(
+            r"^\[\s*(\d+)\.(\d{6})\]", lambda m: "[%5d.%s]" % (int(m.group(1)) + 10, m.group(2)),
+            build(fmts, "clean"), flags=re.M)
     if name == "empty":
         return ""
     if name == "noevents":

@@ -242,6 +242,17 @@ if [ "$rc" = 0 ] && grep -q 'stock-twice.log: 3 events, 0 passes checked, 0 viol
    grep -q "membership and order are not judged (2 registration events)" <<<"$err"; then
 	pass stock.registered-twice; else fail stock.registered-twice "exit $rc: ${out:0:300}"; fi
 
+# two boots in one log (printk time going back, or a "Linux version" line
+# after others): only the last one is read, and a note says so
+cat "$TMP/clean.log" "$TMP/clean.log" >"$TMP/twoboot.log"
+{ cat "$TMP/clean.log"; echo "[    0.000000] Linux version 6.1.0-cs (x) #1"; cat "$TMP/clean.log"; } >"$TMP/twoboot-version.log"
+for s in twoboot twoboot-version; do
+	run "$CS" check --console "$TMP/$s.log"
+	if [ "$rc" = 0 ] && grep -q "$s.log: 112 events, 16 passes checked, 0 violations" <<<"$out" &&
+	   [ "$(note 2)" = "chainscope check: $TMP/$s.log: 2 boots in this log: the last one read" ]; then
+		pass "$s.last-boot"; else fail "$s.last-boot" "exit $rc: ${out:0:300} $err"; fi
+done
+
 # --- refusals: one line, exit 12 or 13 ------------------------------------------------
 head -c 4096 "$CS" >"$TMP/binary.log"
 for cmd in report check; do
