@@ -43,6 +43,7 @@ struct log {
 	struct cur first_bad[CL_NR_NAMES];	/* the first line of each not in format */
 	bool has_ours;		/* a line of our format: the log is not stock */
 	bool timed;		/* an event with a time of its own was read */
+	unsigned int ev_src;	/* events timed by: 1 printk, 2 a trace file */
 	char release[96];
 };
 
@@ -171,6 +172,11 @@ static int line(struct log *l, struct cur s)
 		e.cb = cb.addr;
 	if (kind == BODY_STOCK)
 		e.nb = e.cb;	/* the callback stands for its block */
+	l->ev_src |= !x.has_ts ? 0 : x.tracefs ? 2 : 1;
+	if (l->ev_src == 3)
+		return cs_conv_fail(&l->c, CS_EXIT_TRACEDAT, "events with printk timestamps "
+				    "and events with trace file timestamps in one log (a console "
+				    "mixed with a tracefs dump?): give one of them");
 	l->c.untimed = !x.has_ts;
 	if (x.has_ts && !l->timed)
 		lead_losses(l, x.ts);

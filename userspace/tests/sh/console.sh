@@ -268,6 +268,10 @@ for cmd in report check; do
 	expect_exit "$cmd.salvage" 2 '--salvage reads a .cstrace, not --console text' \
 		"$CS" "$cmd" --salvage --console "$TMP/clean.log"
 done
+# a console mixed with a tracefs dump of the same run: two kinds of time, refused
+cat "$TMP/clean.log" "$TMP/tracefs.log" >"$TMP/console-tracefs.log"
+expect_exit console-and-tracefs 12 'console-tracefs.log: events with printk timestamps and events with trace file timestamps in one log \(a console mixed with a tracefs dump\?\): give one of them$' \
+	"$CS" check --console "$TMP/console-tracefs.log"
 # stdin ("-"), e.g. dmesg | chainscope report --console -; a doubled CR ("\r\r\n")
 run "$CS" report -j --console - <"$TMP/clean.log"
 if [ "$rc" = 0 ] && [ "$(rows "${NAMES[@]}")" = "$ROWS" ]; then pass stdin; else
