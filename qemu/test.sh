@@ -265,11 +265,15 @@ if selected agree; then
 	agree stock-612 chainscope-612
 fi
 
-# trace-cmd's trace.dat and chainscope record of the same run (guest test
-# cli-tracedat), both read here by the host's chainscope build
+# The kernel's own traces against chainscope record of the same run:
+# trace-cmd's trace.dat (guest test cli-tracedat), read here by the host's
+# chainscope build, and what report/check --tracefs read from the live
+# ring buffer in the guest (cli-tracefs)
 for p in ${ran_guests:-}; do
-	python3 "$HERE/tracedat_agree.py" "$p" "$OUTROOT/$p/guest" \
-		"$REPO/userspace/.output/chainscope" | record
+	for t in cli-tracedat cli-tracefs; do
+		python3 "$HERE/tracedat_agree.py" "$p" "$OUTROOT/$p/guest" \
+			"$REPO/userspace/.output/chainscope" "$t" | record
+	done
 done
 
 # The reboot chain at each guest's power-off, from its last boot's console

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Compare, on the host, the two recordings the guest test cli-tracedat
-made of one cs_loadgen run: trace-cmd's trace.dat and chainscope's
-.cstrace (qemu/guest/tests/cli-tracedat.sh), read by the host's own
-chainscope build (report -j, report, check). After the guest ran
-(qemu/test.sh).
+"""Compare, on the host, the kernel's own trace of one cs_loadgen run with
+chainscope's recording of it (.cstrace, read by the host's own chainscope
+build), after the guest ran (qemu/test.sh). TEST is the guest test:
 
-    qemu/tracedat_agree.py PREFIX GUEST-DIR CHAINSCOPE
+  cli-tracedat  trace-cmd's trace.dat (qemu/guest/tests/cli-tracedat.sh),
+                read here by the host's chainscope (report -j, report, check)
+  cli-tracefs   what report -j --tracefs, report --tracefs and check
+                --tracefs printed in the guest on its live ring buffers
+                (qemu/guest/tests/cli-tracefs.sh)
 
-Printed, one line each, test name PREFIX.cli-tracedat.host.WHAT:
-  .report          report -j reads both (exit 0, JSON); the trace.dat's
-                   note names trace-cmd, its clock (local), and on stock
+    qemu/tracedat_agree.py PREFIX GUEST-DIR CHAINSCOPE [TEST]
+
+Printed, one line each, test name PREFIX.TEST.host.WHAT ("trace.dat"
+stands for the kernel's trace of either test):
+  .report          report -j reads both (exit 0, JSON); the kernel
+                   trace's note names it (trace-cmd's trace.dat, or the
+                   live ring buffer), its clock (local), and on stock
                    says that upstream's events carry only cb
   .check-cstrace   check exits 0 (the one tolerance is cli-agree's: the
                    BPF-recursion misses record counted, each at most one
@@ -123,16 +129,39 @@ def runs_lines(text):
     return out
 
 
-def check(cs, path, missed):
-    rc, out, err = run(cs, "check", path)
+def judge(what, res, missed):
+    """check's (exit, stdout, stderr): clean, or only what missed explains."""
+    rc, out, err = res
     if rc == 0:
         return out, err, "exit 0"
     viol = [ln for ln in out.splitlines() if " rule " in ln]
     other = [ln for ln in viol if "rule begin-without-end" not in ln]
     if rc == 1 and viol and not other and len(viol) <= missed:
         return out, err, f"{len(viol)} begin-without-end, within {missed} BPF-recursion misses"
-    raise Fail(f"check {os.path.basename(path)}: exit {rc}: "
-               f"{(viol[:2] or [err.strip()[-300:]])}")
+    raise Fail(f"check {what}: exit {rc}: {(viol[:2] or [err.strip()[-300:]])}")
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def kernel_side(cs, d, test, info):
+    """(report -j object, its stderr, report text, check (exit, out, err))"""
+    if test == "cli-tracedat":
+        dat = os.path.join(d, "cli-tracedat.dat")
+        rd, rd_err = report_json(cs, dat)
+        return rd, rd_err, run(cs, "report", dat)[1], run(cs, "check", dat)
+    base = os.path.join(d, test)
+    try:
+        rd = json.loads(read(base + ".report.json"))
+    except ValueError as e:
+        raise Fail(f"report -j --tracefs in the guest: not JSON: {e}") from e
+    if not isinstance(rd, dict):
+        raise Fail("report -j --tracefs in the guest: not a JSON object")
+    chk = read(base + ".check.txt")
+    return (rd, read(base + ".report.err"), read(base + ".report.txt"),
+            (int(info["check_rc"]), chk, chk))
 
 
 def within(what, a, b, slack):
@@ -145,26 +174,29 @@ def within(what, a, b, slack):
     return bad
 
 
-def compare(cs, d):
+def compare(cs, d, test):
     """The checks, in WHATS order: (verdict, message) each."""
-    dat, cst = os.path.join(d, "cli-tracedat.dat"), os.path.join(d, "cli-tracedat.cstrace")
+    cst = os.path.join(d, f"{test}.cstrace")
     info = {}
-    with open(os.path.join(d, "cli-tracedat.info"), encoding="utf-8", errors="replace") as f:
+    with open(os.path.join(d, f"{test}.info"), encoding="utf-8", errors="replace") as f:
         for line in f:
             if "=" in line and not line.startswith("recorded"):
                 k, v = line.rstrip("\n").split("=", 1)
                 info[k] = v
     stock = info.get("variant") == "stock"
-    mod = stats(os.path.join(d, "cli-tracedat.stats"))
+    mod = stats(os.path.join(d, f"{test}.stats"))
     res = {}
 
     # report
-    rd, rd_err = report_json(cs, dat)
-    rc_, rc_err = report_json(cs, cst)
-    note = re.search(r": trace-cmd trace\.dat v(\d+), clock (\S+): (\d+) notifier events "
+    rd, rd_err, rd_text, rd_check = kernel_side(cs, d, test, info)
+    rc_, _ = report_json(cs, cst)
+    note = re.search(r": (trace-cmd trace\.dat v\d+|tracefs, the live ring buffer \(consumed\)), "
+                     r"clock (\S+): (\d+) notifier events "
                      r"\((\d+) formats, ([^)]*)\), (\d+) loss markers", rd_err)
     if not note:
-        raise Fail(f"report on the trace.dat: no note line: {rd_err.strip()[-300:]}")
+        raise Fail(f"report on the kernel's trace: no note line: {rd_err.strip()[-300:]}")
+    if (test == "cli-tracefs") != note.group(1).startswith("tracefs"):
+        raise Fail(f"{test}: the note says {note.group(1)}")
     if note.group(2) != "local":
         raise Fail(f"trace.dat clock {note.group(2)}, recorded with -C local")
     nformats = int(note.group(4))
@@ -177,19 +209,19 @@ def compare(cs, d):
     if rc_.get("mode") != info.get("mode"):
         raise Fail(f".cstrace mode {rc_.get('mode')}, the guest recorded {info.get('mode')}")
     slack = rd["lost"] + rd["missed"] + rc_["lost"] + rc_["missed"]
-    res["report"] = ("PASS", f"trace.dat v{note.group(1)}, clock local, {note.group(3)} "
+    res["report"] = ("PASS", f"{note.group(1)}, clock local, {note.group(3)} "
                      f"notifier events in {nformats} formats ({note.group(5)}), lost "
                      f"{rd['lost']}; .cstrace mode {rc_['mode']}, lost {rc_['lost']}, "
                      f"missed {rc_['missed']}")
 
     # check, both
     try:
-        _, _, how = check(cs, cst, rc_["missed"])
+        _, _, how = judge(".cstrace", run(cs, "check", cst), rc_["missed"])
         res["check-cstrace"] = ("PASS", how)
     except Fail as e:
         res["check-cstrace"] = ("FAIL", str(e))
     try:
-        _, err, how = check(cs, dat, 0)
+        _, err, how = judge("on the kernel's trace", rd_check, 0)
         nblocks = sum(v[1] for v in mod.values())
         if stock:
             # upstream's events name no chain or block: not judged, said
@@ -214,7 +246,7 @@ def compare(cs, d):
     if stock:
         want = by_callback({k: [v] for k, v in ran.items()})
         got_cs = by_callback(cs_rows, loadgen)
-        runs = runs_lines(run(cs, "report", dat)[1])
+        runs = runs_lines(rd_text)
         got_dat = {cb: v[0] for cb, v in runs.items() if cb.startswith("cs_loadgen_cb_")}
     else:
         want = ran
@@ -283,31 +315,34 @@ def compare(cs, d):
 
 
 def main(argv):
-    if len(argv) != 4:
-        print(__doc__.strip().splitlines()[4].strip(), file=sys.stderr)
+    if len(argv) not in (4, 5) or (len(argv) == 5 and
+                                   argv[4] not in ("cli-tracedat", "cli-tracefs")):
+        print("usage: qemu/tracedat_agree.py PREFIX GUEST-DIR CHAINSCOPE "
+              "[cli-tracedat|cli-tracefs]", file=sys.stderr)
         return 2
-    prefix, d, cs = argv[1:]
-    name = f"{prefix}.cli-tracedat.host"
+    prefix, d, cs = argv[1:4]
+    test = argv[4] if len(argv) == 5 else "cli-tracedat"
+    name = f"{prefix}.{test}.host"
     verdict = None
     try:
         with open(os.path.join(d, "results.txt"), encoding="utf-8", errors="replace") as f:
             for line in f:
-                m = re.match(r"^(PASS|FAIL|SKIP): [^ :]*\.cli-tracedat(?::\s*(.*))?$",
-                             line.rstrip("\n"))
+                m = re.match(r"^(PASS|FAIL|SKIP): [^ :]*\." + re.escape(test) +
+                             r"(?::\s*(.*))?$", line.rstrip("\n"))
                 if m:
                     verdict = (m.group(1), m.group(2) or "")
     except OSError:
         pass
     if verdict is None:
         for w in WHATS:
-            print(f"SKIP: {name}.{w}: the guest test cli-tracedat did not run")
+            print(f"SKIP: {name}.{w}: the guest test {test} did not run")
         return 0
     if verdict[0] != "PASS":
         for w in WHATS:
             print(f"{verdict[0]}: {name}.{w}: the guest test: {verdict[1]}")
         return 0
     try:
-        res = compare(cs, d)
+        res = compare(cs, d, test)
     except (Fail, OSError, ValueError, KeyError, TypeError, AttributeError,
             subprocess.TimeoutExpired) as e:
         for w in WHATS:

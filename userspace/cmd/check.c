@@ -27,6 +27,7 @@ static const struct argp_option opts[] = {
 	{ "quiet", 'q', NULL, 0, "Only the violations, no summary lines", 0 },
 	CS_SALVAGE_OPTION,
 	CS_CONSOLE_OPTION,
+	CS_TRACEFS_OPTION,
 	{},
 };
 
@@ -35,7 +36,10 @@ static const char doc[] =
 "(chainscope record) or a trace-cmd trace.dat of the notifier:* events\n"
 "(trace-cmd record -e notifier; told apart by the first bytes), or with\n"
 "--console a text log of the events (a console with trace_event=notifier:*\n"
-"tp_printk, or /sys/kernel/tracing/trace).\n"
+"tp_printk, or /sys/kernel/tracing/trace), or with --tracefs [DIR] the\n"
+"live ftrace ring buffer of DIR (/sys/kernel/tracing or an instance under\n"
+"it), read and consumed with libtracefs as 'trace-cmd extract' does (root;\n"
+"notifier:* events enabled there).\n"
 "\n"
 "Passes are paired per task and execution context by (head, val, call\n"
 "type) frames, nested as they ran. Rules, by the name a violation shows:\n"
@@ -142,13 +146,17 @@ static const char doc[] =
 "that is not in nanoseconds, 14 a name outside the kernel symbol\n"
 "alphabet, 15 the parser process died on it; --console text: 12 one that\n"
 "is refused (not text, no event of ours, unreadable), 13 trace file times\n"
-"of a clock not in seconds.\n"
+"of a clock not in seconds; --tracefs: 2 DIR is not a tracefs directory\n"
+"or instance, 3 no permission to read it (root), 5 the kernel has no\n"
+"notifier:* events, 16 none of them is enabled in DIR, 12 and 13 as for a\n"
+"trace.dat.\n"
 "\n"
 "Examples:\n"
 "  chainscope check n.cstrace             # violations, then the summary\n"
 "  chainscope check -q n.cstrace || echo violations\n"
 "  chainscope check --salvage cut.cstrace # a recording cut short\n"
-"  chainscope check trace.dat             # trace-cmd record -e notifier\n";
+"  chainscope check trace.dat             # trace-cmd record -e notifier\n"
+"  chainscope check --tracefs /sys/kernel/tracing/instances/cs\n";
 
 static bool has_snapshot(const struct cs_trace *t)
 {
@@ -183,7 +191,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	.options = opts,
 	.parser = parse_arg,
-	.args_doc = "FILE",
+	.args_doc = "FILE\n--tracefs [DIR]",
 	.doc = doc,
 };
 
@@ -211,7 +219,8 @@ int cmd_check(int argc, char **argv)
 		     "what needs neither\n", env.cmd, cs_safe_str(env.file, path, sizeof(path)),
 		     nr_registrations(&t));
 	else if (tracedat && !has_snapshot(&t))
-		warn("%s: note: %s: a trace.dat or text log has no membership snapshot: membership "
+		warn("%s: note: %s: a trace.dat, text log or ring buffer has no membership "
+		     "snapshot: membership "
 		     "is seeded from the %zu registration events it holds\n", env.cmd,
 		     cs_safe_str(env.file, path, sizeof(path)), nr_registrations(&t));
 	rc = cs_check_trace(&t, env.file, env.quiet, stdout, &s);

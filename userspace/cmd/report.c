@@ -71,13 +71,15 @@ static const struct argp_option opts[] = {
 	CS_UNITS_OPTIONS,
 	CS_SALVAGE_OPTION,
 	CS_CONSOLE_OPTION,
+	CS_TRACEFS_OPTION,
 	{},
 };
 
 static const char doc[] =
 "Latency histograms per chain and callback (notifier_run to notifier_return)\n"
 "and lock-wait histograms per chain (lock:contention_* on its lock), from\n"
-"a trace file. No BPF, no root needed.\n"
+"a trace file or the live ftrace ring buffer. No BPF; no root needed for\n"
+"a file.\n"
 "\v"
 "Inputs (FILE, told apart by their first bytes, not their name):\n"
 "  .cstrace   written by 'chainscope record'\n"
@@ -91,6 +93,12 @@ static const char doc[] =
 "             only lines exactly in the events' format are taken, times\n"
 "             have microsecond resolution, upstream's cb-only lines give\n"
 "             run counts as a stock trace.dat does\n"
+"  --tracefs [DIR]  the live ring buffer of DIR (/sys/kernel/tracing, or\n"
+"             an instance under it), read and consumed with libtracefs as\n"
+"             'trace-cmd extract' does, after 'echo 1 >\n"
+"             DIR/events/notifier/enable' (or trace-cmd start -e notifier);\n"
+"             decoded as a trace.dat is, its missed events as loss\n"
+"             markers; needs root\n"
 "\n"
 "Exit status: 0 success, 1 error (e.g. an SVG file could not be written),\n"
 "2 usage error or an unreadable/invalid trace file; a trace.dat: 12 one\n"
@@ -98,7 +106,10 @@ static const char doc[] =
 "has no conversion in the file (counter, uptime, x86-tsc; tsc2nsec is\n"
 "read), 14 a name outside the kernel symbol alphabet, 15 the parser\n"
 "process died on it; --console text: 12 one that is refused (not text, no\n"
-"event of ours, unreadable), 13 trace file times of a clock not in seconds.\n"
+"event of ours, unreadable), 13 trace file times of a clock not in seconds;\n"
+"--tracefs: 2 DIR is not a tracefs directory or instance, 3 no permission\n"
+"to read it (root), 5 the kernel has no notifier:* events, 16 none of\n"
+"them is enabled in DIR, 12 and 13 as for a trace.dat.\n"
 "\n"
 "Outputs: new files are made 0600 and a new --svg directory 0700. An\n"
 "existing one is written only if it is a regular file (a directory) of\n"
@@ -109,6 +120,7 @@ static const char doc[] =
 "  chainscope report n.cstrace\n"
 "  chainscope report trace.dat             # trace-cmd record -e notifier\n"
 "  chainscope report --console serial.log  # trace_event=notifier:* tp_printk\n"
+"  chainscope report --tracefs             # events/notifier/enable was 1\n"
 "  chainscope report --passes n.cstrace    # each pass, callbacks in run order\n"
 "  chainscope report -j n.cstrace > n.json   # input for 'chainscope diff'\n"
 "  chainscope report --svg svg n.cstrace\n"
@@ -229,7 +241,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	.options = opts,
 	.parser = parse_arg,
-	.args_doc = "FILE",
+	.args_doc = "FILE\n--tracefs [DIR]",
 	.doc = doc,
 };
 

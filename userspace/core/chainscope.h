@@ -53,9 +53,11 @@ int cs_mode_parse(const char *s);	/* -1 if unknown */
 	"  1  other errors (loading or attaching BPF, ...)\n"		\
 	"  2  usage error, or a -c/-f symbol not in /proc/kallsyms\n"	\
 	"  3  insufficient privileges: the effective capabilities lack\n" \
-	"     CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN)\n"		\
+	"     CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN); report, check\n" \
+	"     --tracefs: the ring buffer cannot be read (root)\n"	\
 	"  4  no kernel BTF (/sys/kernel/btf/vmlinux, or $CHAINSCOPE_BTF)\n" \
-	"  5  the kernel has no chainscope notifier tracepoints\n"	\
+	"  5  the kernel has no chainscope notifier tracepoints (report,\n" \
+	"     check --tracefs: no notifier:* events at all)\n"	\
 	"  6  record: the output file cannot be created (checked first)\n" \
 	"  7  latency -C, record: the kernel BTF does not locate the per-CPU\n" \
 	"     preempt count, so interrupt context cannot be told from task context\n" \
@@ -65,7 +67,8 @@ int cs_mode_parse(const char *s);	/* -1 if unknown */
 	"  10 chains: a -c head does not validate as a chain\n" \
 	"  11 serve: cannot listen on the --listen address (in use, not local)\n" \
 	"  12-15 report, check: a trace.dat refused (their --help says which);\n" \
-	"        12, 13 also a --console text log\n" \
+	"        12, 13 also a --console text log or --tracefs\n" \
+	"  16 report, check --tracefs: no notifier:* event enabled in DIR\n" \
 	"\n"								\
 	"Environment:\n"						\
 	"  CHAINSCOPE_BTF=PATH        kernel BTF for the start-up probes\n" \

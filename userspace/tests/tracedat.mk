@@ -21,12 +21,12 @@ $(OUTPUT)/cs-gentracedat: $(OUTPUT)/tests/gen/gentracedat.o
 	$(Q)$(CC) $(CFLAGS) $^ $(TRACEDAT_LIBS) -o $@
 
 # Built on demand by the test (which skips it without clang's libFuzzer).
-$(OUTPUT)/fuzz_tracedat: tests/fuzz/fuzz_tracedat.c trace/tracedat.c $(TRACEFILE_SRCS) \
+$(OUTPUT)/fuzz_tracedat: tests/fuzz/fuzz_tracedat.c trace/tracedat.c trace/tracedat_child.c $(TRACEFILE_SRCS) \
 		core/safestr.c $(wildcard trace/*.h core/*.h) $(BPF_DIR)/record.h | $(OUTPUT)
 	$(call msg,FUZZ,$@)
 	$(Q)$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE $(FUZZ_INC) $(TRACEDAT_CFLAGS) \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		tests/fuzz/fuzz_tracedat.c trace/tracedat.c $(TRACEFILE_SRCS) core/safestr.c \
+		tests/fuzz/fuzz_tracedat.c trace/tracedat.c trace/tracedat_child.c $(TRACEFILE_SRCS) core/safestr.c \
 		$(TRACEDAT_LIBS) -o $@
 
 .PHONY: test-tracedat
@@ -36,3 +36,11 @@ test-tracedat: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat
 		MAKE_FUZZ="$(MAKE) -s $(OUTPUT)/fuzz_tracedat" \
 		bash tests/sh/tracedat.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat \
 		$(OUTPUT)/fuzz_tracedat
+
+# --tracefs (tests/sh/tracefs.sh): the refusals on DIRs of its own, and
+# the decoding on a made-up tracefs (cs-gentracedat --tracefs), never the
+# host's tracefs; the live reads run in the guests (cli-tracefs)
+.PHONY: test-tracefs
+test: test-tracefs
+test-tracefs: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat
+	$(Q)bash tests/sh/tracefs.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat

@@ -7,11 +7,17 @@
 #include "trace_cli.h"
 #include "tracefile.h"
 
-static bool console_input, salvage;
+static bool console_input, salvage, tracefs_input;
+static const char *tracefs_dir;
 
 bool cs_trace_console_input(void)
 {
 	return console_input;
+}
+
+bool cs_trace_tracefs_input(void)
+{
+	return tracefs_input;
 }
 
 error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
@@ -28,14 +34,32 @@ error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
 	case CS_OPT_CONSOLE:
 		console_input = true;
 		return 0;
+	case CS_OPT_TRACEFS:
+		if (arg && !*arg)
+			cs_usage_error(state, "empty --tracefs directory");
+		if (tracefs_input)
+			cs_usage_error(state, "--tracefs given twice");
+		tracefs_input = true;
+		tracefs_dir = arg;
+		return 0;
 	case ARGP_KEY_ARG:
 		if (*file)
 			cs_usage_error(state, "unexpected argument '%s'", arg);
 		*file = arg;
 		return 0;
 	case ARGP_KEY_END:
+		if (tracefs_input) {
+			if (salvage || console_input)
+				cs_usage_error(state, "--tracefs reads the ring buffer, not a "
+					       "FILE (no --salvage, no --console)");
+			if (tracefs_dir && *file)
+				cs_usage_error(state, "--tracefs=DIR and a FILE argument: give one");
+			if (!*file)
+				*file = tracefs_dir ? tracefs_dir : CS_TRACEFS_DEFAULT;
+			return 0;
+		}
 		if (!*file)
-			cs_usage_error(state, "no trace file given");
+			cs_usage_error(state, "no trace file given (or --tracefs)");
 		if (console_input && salvage)
 			cs_usage_error(state, "--salvage reads a .cstrace, not --console text");
 		return 0;

@@ -29,12 +29,23 @@ struct cs_trace;
 	  "ours are skipped and counted", 0 }
 /* whether --console was given */
 bool cs_trace_console_input(void);
+/* --tracefs[=DIR]: the live ring buffer instead of a FILE (tracedat.h: cs_tracefs_read()) */
+#define CS_OPT_TRACEFS 0x1002
+#define CS_TRACEFS_DEFAULT "/sys/kernel/tracing"
+#define CS_TRACEFS_OPTION						\
+	{ "tracefs", CS_OPT_TRACEFS, "DIR", OPTION_ARG_OPTIONAL,		\
+	  "Read and consume the live ftrace ring buffer of DIR instead of a "	\
+	  "FILE, as trace-cmd extract does: " CS_TRACEFS_DEFAULT " (the "	\
+	  "default) or an instance under it (DIR may also follow as the "	\
+	  "argument); notifier:* events must be enabled there", 0 }
+/* whether --tracefs was given (the FILE argument is then its DIR) */
+bool cs_trace_tracefs_input(void);
 /*
  * The rest of a parser for commands on one FILE (report, check):
  * one-line errors (ARGP_KEY_INIT), --salvage (cs_trace_read() then
- * salvages), --console (not with --salvage) and exactly one FILE
- * argument into *file; ARGP_ERR_UNKNOWN
- * for any other key.
+ * salvages), --console (not with --salvage), --tracefs (with neither;
+ * *file: its DIR, CS_TRACEFS_DEFAULT without one) and exactly one FILE
+ * argument into *file; ARGP_ERR_UNKNOWN for any other key.
  */
 error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
 			  const char **file);
@@ -44,8 +55,10 @@ error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
  * --salvage) or, told by its magic, a trace-cmd trace.dat (tracedat.h:
  * converted in a confined child process), which gets one note line on
  * stderr: its clock, its events, what it cannot give; with --console a
- * text log (console.h, notes likewise). *tracedat says the input is
- * foreign (trace.dat or text), *dat_flags (may be NULL) its CS_TRACEDAT_*
+ * text log (console.h, notes likewise); with --tracefs the live ring
+ * buffer of the DIR in path (tracedat.h: cs_tracefs_read(), notes
+ * likewise). *tracedat says the input is foreign (trace.dat, text or
+ * ring buffer), *dat_flags (may be NULL) its CS_TRACEDAT_*
  * flags (CS_TRACEDAT_STOCK for a log of upstream's events). 0, or the command's exit code with err set to one line
  * (CS_EXIT_USAGE for a .cstrace, as before; CS_EXIT_TRACEDAT* for a
  * trace.dat).

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * report's and check's FILE: a .cstrace or a trace-cmd trace.dat, told
- * apart by the magic (trace_cli.h: cs_trace_read_input()). Apart from
+ * apart by the magic, a text log (--console) or the live ring buffer of a
+ * DIR (--tracefs) (trace_cli.h: cs_trace_read_input()). Apart from
  * trace_cli.c so that what links the trace reader alone (the fuzz
  * targets, the generators) needs no libtracecmd.
  */
@@ -21,16 +22,20 @@
 static void tracedat_note(const char *cmd, const char *path, const struct cs_trace *t,
 			  const struct cs_tracedat_info *in)
 {
-	char name[CS_SAFE_STR_LEN(1024)];
+	char name[CS_SAFE_STR_LEN(1024)], what[64];
 	const char *set;
 
 	cs_safe_str(path, name, sizeof(name));
 	set = in->flags & CS_TRACEDAT_STOCK ? "upstream's cb-only events" :
 	      in->flags & CS_TRACEDAT_HAS_DURATION ? "duration_ns from notifier_return" :
 	      "latency = notifier_return - notifier_run";
-	fprintf(stderr, "%s: %s: trace-cmd trace.dat v%u, clock %s%s: %llu notifier events "
+	if (in->flags & CS_TRACEDAT_LIVE)
+		snprintf(what, sizeof(what), "tracefs, the live ring buffer (consumed)");
+	else
+		snprintf(what, sizeof(what), "trace-cmd trace.dat v%u", in->file_version);
+	fprintf(stderr, "%s: %s: %s, clock %s%s: %llu notifier events "
 		"(%u formats, %s), %llu loss markers, %llu other events skipped\n", cmd, name,
-		in->file_version, in->clock,
+		what, in->clock,
 		in->flags & CS_TRACEDAT_NO_CLOCK ? " (none stored: local assumed)" :
 		!strcmp(in->clock, "tsc2nsec") ? " (x86-tsc, converted to ns by libtracecmd)" : "",
 		(unsigned long long)in->nr_events, in->nr_formats, set,
@@ -59,6 +64,15 @@ int cs_trace_read_input(const char *cmd, const char *path, struct cs_trace *t,
 	*tracedat = false;
 	if (dat_flags)
 		*dat_flags = 0;
+	if (cs_trace_tracefs_input()) {
+		*tracedat = true;
+		rc = cs_tracefs_read(path, t, &info, err, errlen);
+		if (!rc)
+			tracedat_note(cmd, path, t, &info);
+		if (!rc && dat_flags)
+			*dat_flags = info.flags;
+		return rc;
+	}
 	if (cs_trace_console_input()) {
 		struct cs_console_info ci;
 

@@ -7,21 +7,11 @@
  * tep_find_event_by_name(), tep_find_field(), tep_find_common_field(),
  * tep_data_type(), tep_read_number() and tep_find_function_info().
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/capability.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 
 #include <trace-cmd/trace-cmd.h>
 
@@ -37,13 +27,6 @@
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
-
-/* sanitizers reserve terabytes of address space: no RLIMIT_AS under them */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CS_NO_AS_LIMIT 1
-#endif
-#endif
 
 bool cs_tracedat_magic(const void *buf, size_t len)
 {
@@ -84,7 +67,7 @@ struct ev {
 	struct tep_format_field *f[F_MAX];
 };
 
-struct conv {
+struct cs_tepconv {
 	struct cs_conv base;
 	struct tep_handle *tep;
 	struct ev ev[NR_EVENTS];
@@ -99,7 +82,7 @@ struct conv {
  * the event has not is 0. libtraceevent reads field->offset without
  * looking at the record's size: the bounds are checked here.
  */
-static int field(struct conv *c, const struct ev *v, int i, const struct tep_record *r,
+static int field(struct cs_tepconv *c, const struct ev *v, int i, const struct tep_record *r,
 		 __u64 *val)
 {
 	const struct tep_format_field *f = v->f[i];
@@ -126,15 +109,15 @@ static int field(struct conv *c, const struct ev *v, int i, const struct tep_rec
 #define TRACE_FLAG_SOFTIRQ 0x10
 #define TRACE_FLAG_NMI 0x40
 
-static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
+int cs_tepconv_record(struct cs_tepconv *c, struct tep_record *r, int cpu)
 {
-	struct conv *c = data;
 	struct cs_rec_event e = { 0 };
 	__u64 v[F_MAX];
 	const struct ev *ev = NULL;
 	int id, i;
 
-	(void)h;
+	if (c->base.rc)
+		return -1;
 	/* -1: the page says events were lost, not how many (counted as 1) */
 	if (r->missed_events &&
 	    cs_conv_loss(&c->base, r->ts, cpu, r->missed_events > 0 ? (__u64)r->missed_events : 0))
@@ -204,7 +187,7 @@ struct sym_out {
 };
 
 struct resolve {
-	struct conv *c;
+	struct cs_tepconv *c;
 	struct sym_out *syms;
 	size_t n;
 };
@@ -265,7 +248,7 @@ static void release_of(const char *uname, char *out, size_t len)
 	out[n] = 0;
 }
 
-static int build_image(struct conv *c, const char *release, void **img, size_t *len)
+static int build_image(struct cs_tepconv *c, const char *release, void **img, size_t *len)
 {
 	struct resolve rs = { .c = c };
 	struct cs_conv_sym *syms = NULL;
@@ -297,7 +280,7 @@ static const char *const ns_clocks[] = {
 	"local", "global", "perf", "mono", "mono_raw", "boot", "tai", "tsc2nsec",
 };
 
-static int check_clock(struct conv *c, const char *clock)
+static int check_clock(struct cs_tepconv *c, const char *clock)
 {
 	size_t i;
 
@@ -317,45 +300,52 @@ static int check_clock(struct conv *c, const char *clock)
 		    "trace-cmd record -C local (or global, mono, boot, tsc2nsec)", c->info->clock);
 }
 
-int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info *info,
-			char *err, size_t errlen)
+struct cs_tepconv *cs_tepconv_new(struct cs_tracedat_info *info, char *err, size_t errlen)
 {
-	struct conv c = { .info = info };
-	struct tracecmd_input *h;
-	char release[96];
-	size_t i, j;
+	struct cs_tepconv *c = calloc(1, sizeof(*c));
 
 	memset(info, 0, sizeof(*info));
-	*img = NULL;
-	*len = 0;
-	cs_conv_init(&c.base, CS_EXIT_TRACEDAT, err, errlen);
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
-	if (!h) {
-		close(fd);
-		return fail(&c, CS_EXIT_TRACEDAT, 0, "libtracecmd cannot read this trace.dat "
-			    "(tracecmd_open_fd failed)");
+	err[0] = 0;
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
 	}
-	c.tep = tracecmd_get_tep(h);
-	info->file_version = tracecmd_get_in_file_version(h);
-	if (!c.tep) {
-		fail(&c, CS_EXIT_TRACEDAT, 0, "trace.dat without event formats");
-		goto out;
-	}
-	if (tep_get_long_size(c.tep) != 8 || tep_is_file_bigendian(c.tep)) {
-		fail(&c, CS_EXIT_TRACEDAT, 0, "trace.dat of a %d-byte-long %s-endian kernel: "
-		     "only x86-64's layout is read", tep_get_long_size(c.tep),
-		     tep_is_file_bigendian(c.tep) ? "big" : "little");
-		goto out;
-	}
-	if (check_clock(&c, tracecmd_get_trace_clock(h)))
-		goto out;
+	cs_conv_init(&c->base, CS_EXIT_TRACEDAT, err, errlen);
+	c->info = info;
+	return c;
+}
+
+void cs_tepconv_free(struct cs_tepconv *c)
+{
+	if (!c)
+		return;
+	cs_conv_free(&c->base);
+	free(c);
+}
+
+int cs_tepconv_rc(const struct cs_tepconv *c)
+{
+	return c->base.rc;
+}
+
+int cs_tepconv_setup(struct cs_tepconv *c, struct tep_handle *tep, const char *clock,
+		     const char *none)
+{
+	struct cs_tracedat_info *info = c->info;
+	size_t i, j;
+
+	c->tep = tep;
+	if (tep_get_long_size(tep) != 8 || tep_is_file_bigendian(tep))
+		return fail(c, CS_EXIT_TRACEDAT, 0, "trace of a %d-byte-long %s-endian kernel: "
+			    "only x86-64's layout is read", tep_get_long_size(tep),
+			    tep_is_file_bigendian(tep) ? "big" : "little");
+	if (check_clock(c, clock))
+		return c->base.rc;
 	for (i = 0; i < NR_EVENTS; i++) {
-		struct ev *v = &c.ev[i];
+		struct ev *v = &c->ev[i];
 
 		v->type = event_names[i].type;
-		v->e = tep_find_event_by_name(c.tep, "notifier", event_names[i].name);
+		v->e = tep_find_event_by_name(tep, "notifier", event_names[i].name);
 		if (!v->e)
 			continue;
 		info->nr_formats++;
@@ -368,234 +358,82 @@ int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info
 			info->flags |= CS_TRACEDAT_HAS_STOP;
 		if (v->type == CS_REC_RETURN && v->f[F_DUR])
 			info->flags |= CS_TRACEDAT_HAS_DURATION;
-		if (!v->f[F_PID] || !v->f[F_FLAGS]) {
-			fail(&c, CS_EXIT_TRACEDAT, 0, "event notifier:%s has no common_pid or "
-			     "common_flags in its format", event_names[i].name);
-			goto out;
-		}
+		if (!v->f[F_PID] || !v->f[F_FLAGS])
+			return fail(c, CS_EXIT_TRACEDAT, 0, "event notifier:%s has no common_pid "
+				    "or common_flags in its format", event_names[i].name);
 	}
-	if (!info->nr_formats) {
-		fail(&c, CS_EXIT_TRACEDAT, 0, "no notifier:* event format in the file (was it "
-		     "recorded with trace-cmd record -e notifier?)");
-		goto out;
-	}
-	if (c.ev[4].e && !c.ev[4].f[F_HEAD])
+	if (!info->nr_formats)
+		return fail(c, CS_EXIT_TRACEDAT, 0, "%s", none);
+	if (c->ev[4].e && !c->ev[4].f[F_HEAD])
 		info->flags |= CS_TRACEDAT_STOCK;
-	c.base.flags = (info->flags & CS_TRACEDAT_STOCK ? CS_CONV_STOCK : 0) |
-		       (info->flags & CS_TRACEDAT_HAS_DURATION ? CS_CONV_HAS_DURATION : 0) |
-		       (info->flags & CS_TRACEDAT_HAS_STOP ? CS_CONV_HAS_STOP : 0);
-	if (tracecmd_iterate_events(h, NULL, 0, on_record, &c) < 0 && !c.base.rc)
-		fail(&c, CS_EXIT_TRACEDAT, 0, "libtracecmd failed reading the records");
-	info->nr_events = c.base.nr_events;
-	info->nr_loss = c.base.nr_loss;
-	info->nr_timed = c.base.nr_timed;
-	info->nr_untimed = c.base.nr_untimed;
-	info->nr_stops = c.base.nr_stops;
-	if (c.base.rc)
-		goto out;
-	release_of(tracecmd_get_uname(h), release, sizeof(release));
-	build_image(&c, release, img, len);
-out:
-	tracecmd_close(h);
-	cs_conv_free(&c.base);
-	return c.base.rc;
-}
-
-/* --- the parser process -------------------------------------------------- */
-
-/* what the child sends: this, then err (rc != 0) or the image */
-struct msg {
-	__s32 rc;
-	__u32 pad;
-	__u64 len;
-	struct cs_tracedat_info info;
-};
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p = (const char *)p + w;
-		n -= w;
-	}
+	c->base.flags = (info->flags & CS_TRACEDAT_STOCK ? CS_CONV_STOCK : 0) |
+			(info->flags & CS_TRACEDAT_HAS_DURATION ? CS_CONV_HAS_DURATION : 0) |
+			(info->flags & CS_TRACEDAT_HAS_STOP ? CS_CONV_HAS_STOP : 0);
 	return 0;
 }
 
-/* read up to n bytes; the count read */
-static size_t read_all(int fd, void *p, size_t n)
+int cs_tepconv_image(struct cs_tepconv *c, const char *release, void **img, size_t *len)
 {
-	size_t got = 0;
+	struct cs_tracedat_info *info = c->info;
 
-	while (got < n) {
-		ssize_t r = read(fd, (char *)p + got, n - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += r;
-	}
-	return got;
+	*img = NULL;
+	*len = 0;
+	info->nr_events = c->base.nr_events;
+	info->nr_loss = c->base.nr_loss;
+	info->nr_timed = c->base.nr_timed;
+	info->nr_untimed = c->base.nr_untimed;
+	info->nr_stops = c->base.nr_stops;
+	if (c->base.rc)
+		return c->base.rc;
+	return build_image(c, release, img, len);
 }
 
-/*
- * No privilege left: as root, nobody (65534) without groups; every
- * capability set emptied; no_new_privs. Then limits: memory, CPU time,
- * no file written, no core, few descriptors.
- */
-static int confine(__u64 file_size, pid_t parent)
+static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
 {
-	static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU };
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2] = { { 0 } };
-	const char *cpu = secure_getenv("CHAINSCOPE_TRACEDAT_CPU");
-	__u64 as = (1ULL << 30) + 64 * file_size;
-	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	struct rlimit rl;
-	size_t i;
-
-	/*
-	 * Nothing to say on stderr (the answer goes through the pipe), and
-	 * a write there would break RLIMIT_FSIZE when it is a file.
-	 */
-	if (null < 0 || dup2(null, STDERR_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
-		return -1;
-	close(null);
-	/* the library's crash is this process's death by that signal */
-	for (i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++)
-		signal(deadly[i], SIG_DFL);
-	if (geteuid() == 0 &&
-	    (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-	     setresuid(65534, 65534, 65534)))
-		return -1;
-	if (syscall(SYS_capset, &hdr, data) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
-		return -1;
-	/* after the uid change, which clears it: die with chainscope */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || prctl(PR_SET_DUMPABLE, 0) ||
-	    getppid() != parent)
-		return -1;
-	rl.rlim_cur = rl.rlim_max = as > (16ULL << 30) ? (16ULL << 30) : as;
-#ifndef CS_NO_AS_LIMIT
-	if (setrlimit(RLIMIT_AS, &rl))
-		return -1;
-#endif
-	/*
-	 * CPU: 10 s and 1 s per 8 MiB of file (libtraceevent's kbuffer
-	 * loops forever on some crafted pages): SIGXCPU, then SIGKILL a
-	 * second later. CHAINSCOPE_TRACEDAT_CPU=S overrides (tests).
-	 */
-	rl.rlim_cur = cpu && atoi(cpu) > 0 ? (rlim_t)atoi(cpu) : 10 + file_size / (8u << 20);
-	rl.rlim_max = rl.rlim_cur + 1;
-	if (setrlimit(RLIMIT_CPU, &rl))
-		return -1;
-	rl.rlim_cur = rl.rlim_max = 0;
-	if (setrlimit(RLIMIT_FSIZE, &rl) || setrlimit(RLIMIT_CORE, &rl))
-		return -1;
-	rl.rlim_cur = rl.rlim_max = 32;
-	return setrlimit(RLIMIT_NOFILE, &rl);
+	(void)h;
+	return cs_tepconv_record(data, r, cpu);
 }
 
-static void child(int fd, int out, __u64 file_size, pid_t parent)
+int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info *info,
+			char *err, size_t errlen)
 {
-	struct msg m = { 0 };
-	char err[512] = "";
-	void *img = NULL;
-	size_t len = 0;
+	struct cs_tepconv *c = cs_tepconv_new(info, err, errlen);
+	struct tracecmd_input *h;
+	struct tep_handle *tep;
+	char release[96];
+	int rc;
 
-	if (confine(file_size, parent)) {
-		m.rc = CS_EXIT_TRACEDAT;
-		snprintf(err, sizeof(err), "cannot confine the parser process: %s",
-			 strerror(errno));
-	} else {
-		m.rc = cs_tracedat_convert(fd, &img, &len, &m.info, err, sizeof(err));
-	}
-	m.len = m.rc ? strlen(err) : len;
-	if (write_all(out, &m, sizeof(m)) ||
-	    write_all(out, m.rc ? (void *)err : img, m.len))
-		_exit(1);
-	_exit(0);
-}
-
-int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
-		     char *err, size_t errlen)
-{
-	struct stat st;
-	struct msg m;
-	int p[2], status, rc;
-	void *buf = NULL;
-	pid_t pid, parent;
-	size_t got;
-
-	memset(t, 0, sizeof(*t));
-	memset(info, 0, sizeof(*info));
-	if (fstat(fd, &st) || pipe2(p, O_CLOEXEC)) {
-		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+	*img = NULL;
+	*len = 0;
+	if (!c) {
 		close(fd);
 		return CS_EXIT_TRACEDAT;
 	}
-	fflush(NULL);
-	parent = getpid();
-	pid = fork();
-	if (pid < 0) {
-		snprintf(err, errlen, "cannot start the parser process: %s", strerror(errno));
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!h) {
 		close(fd);
-		close(p[0]);
-		close(p[1]);
-		return CS_EXIT_TRACEDAT;
-	}
-	if (!pid) {
-		close(p[0]);
-		/* CPU time by what the file holds: a sparse file is no longer */
-		child(fd, p[1], (__u64)st.st_blocks * 512 < (__u64)st.st_size ?
-		      (__u64)st.st_blocks * 512 : (__u64)st.st_size, parent);
-	}
-	close(fd);
-	close(p[1]);
-	got = read_all(p[0], &m, sizeof(m));
-	rc = CS_EXIT_TRACEDAT_CRASH;
-	if (got == sizeof(m) && m.rc == 0 && m.len >= CS_TRACE_HEADER_SIZE &&
-	    m.len <= 256 * (__u64)st.st_size + (1u << 20)) {
-		buf = aligned_alloc(8, (m.len + 7) & ~(__u64)7);
-		if (buf && read_all(p[0], buf, m.len) == m.len)
-			rc = 0;
-		else if (!buf)
-			snprintf(err, errlen, "out of memory for the converted trace");
-	} else if (got == sizeof(m) && m.rc > 0 && m.len < errlen) {
-		if (read_all(p[0], err, m.len) == m.len) {
-			err[m.len] = 0;
-			rc = m.rc;
-		}
-	}
-	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(status)) {
-		snprintf(err, errlen, "the trace.dat parser (libtracecmd, in a child process) "
-			 "died of signal %d (%s): the file is truncated, malformed or hostile",
-			 WTERMSIG(status), strsignal(WTERMSIG(status)));
-		rc = CS_EXIT_TRACEDAT_CRASH;
-	} else if (rc == CS_EXIT_TRACEDAT_CRASH || (WIFEXITED(status) && WEXITSTATUS(status))) {
-		if (!err[0] || rc == 0 || rc == CS_EXIT_TRACEDAT_CRASH)
-			snprintf(err, errlen, "the trace.dat parser process ended without "
-				 "an answer (exit %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-		rc = CS_EXIT_TRACEDAT_CRASH;
-	}
-	if (rc) {
-		free(buf);
+		rc = fail(c, CS_EXIT_TRACEDAT, 0, "libtracecmd cannot read this trace.dat "
+			  "(tracecmd_open_fd failed)");
+		cs_tepconv_free(c);
 		return rc;
 	}
-	*info = m.info;
-	info->clock[sizeof(info->clock) - 1] = 0;
-	if (cs_trace_parse(buf, m.len, t, err, errlen)) {
-		free(buf);
-		return CS_EXIT_TRACEDAT;
+	tep = tracecmd_get_tep(h);
+	info->file_version = tracecmd_get_in_file_version(h);
+	if (!tep)
+		fail(c, CS_EXIT_TRACEDAT, 0, "trace.dat without event formats");
+	else if (!cs_tepconv_setup(c, tep, tracecmd_get_trace_clock(h),
+				   "no notifier:* event format in the file (was it recorded "
+				   "with trace-cmd record -e notifier?)") &&
+		 tracecmd_iterate_events(h, NULL, 0, on_record, c) < 0 && !c->base.rc)
+		fail(c, CS_EXIT_TRACEDAT, 0, "libtracecmd failed reading the records");
+	if (!c->base.rc) {
+		release_of(tracecmd_get_uname(h), release, sizeof(release));
+		cs_tepconv_image(c, release, img, len);
 	}
-	t->buf = buf;
-	t->len = m.len;
-	return 0;
+	rc = c->base.rc;
+	tracecmd_close(h);
+	cs_tepconv_free(c);
+	return rc;
 }

@@ -20,6 +20,9 @@
 #include <linux/types.h>
 
 struct cs_trace;
+struct cs_tepconv;
+struct tep_handle;
+struct tep_record;
 
 /* Exit codes of the trace.dat input (report, check: after 0-11) */
 enum {
@@ -27,6 +30,7 @@ enum {
 	CS_EXIT_TRACEDAT_CLOCK = 13,	/* a trace clock that cannot be compared */
 	CS_EXIT_TRACEDAT_NAME = 14,	/* a name outside the kernel symbol alphabet */
 	CS_EXIT_TRACEDAT_CRASH = 15,	/* the parser process died (signal, limit) */
+	CS_EXIT_TRACEFS_OFF = 16,	/* --tracefs: no notifier:* event enabled in DIR */
 };
 
 /* What the file was, for the commands' notes */
@@ -48,6 +52,7 @@ enum {
 	CS_TRACEDAT_HAS_DURATION = 1 << 1,	/* notifier_return has duration_ns */
 	CS_TRACEDAT_HAS_STOP = 1 << 2,	/* the file has notifier_stop's format */
 	CS_TRACEDAT_NO_CLOCK = 1 << 3,	/* no clock stored: "local" assumed */
+	CS_TRACEDAT_LIVE = 1 << 4,	/* --tracefs: the live ring buffer, consumed */
 };
 
 /* The first bytes of a trace.dat: 0x17 0x08 0x44 "tracing" */
@@ -68,5 +73,39 @@ int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info
  */
 int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 		     char *err, size_t errlen);
+
+/*
+ * --tracefs [DIR] (tracefs_input.c): the live ring buffer of DIR (a
+ * tracefs top directory or an instance under it), read and consumed
+ * with libtracefs, decoded in this process as a trace.dat's records are.
+ * 0, or an exit code with err set to one line: CS_EXIT_USAGE (DIR is no
+ * tracefs directory), CS_EXIT_NO_PRIV (cannot read it), CS_EXIT_NO_TP
+ * (the kernel has no notifier:* events), CS_EXIT_TRACEFS_OFF (none
+ * enabled there), CS_EXIT_TRACEDAT* (as a trace.dat's).
+ */
+int cs_tracefs_read(const char *dir, struct cs_trace *t, struct cs_tracedat_info *info,
+		    char *err, size_t errlen);
+
+/*
+ * The decoding of libtraceevent records both inputs share (tracedat.c):
+ * a trace.dat's (cs_tracedat_convert()) and the live ring buffer's
+ * (tracefs_input.c) go through the same formats by field name, context,
+ * loss markers and trace_conv.c's pairing and image.
+ *   cs_tepconv_new()     a decoder; info zeroed, err "" (NULL: no memory)
+ *   cs_tepconv_setup()   tep's notifier formats, by name, and the clock;
+ *                        none: the error when tep has no notifier:* format
+ *   cs_tepconv_record()  one record, in time order (-1 once failed)
+ *   cs_tepconv_image()   the .cstrace image (malloc'd), release in its
+ *                        header, info's counts filled
+ * Each returns 0 or the exit code (CS_EXIT_TRACEDAT*) of the first
+ * failure, whose one line is in err; cs_tepconv_rc() says it.
+ */
+struct cs_tepconv *cs_tepconv_new(struct cs_tracedat_info *info, char *err, size_t errlen);
+int cs_tepconv_setup(struct cs_tepconv *c, struct tep_handle *tep, const char *clock,
+		     const char *none);
+int cs_tepconv_record(struct cs_tepconv *c, struct tep_record *r, int cpu);
+int cs_tepconv_image(struct cs_tepconv *c, const char *release, void **img, size_t *len);
+int cs_tepconv_rc(const struct cs_tepconv *c);
+void cs_tepconv_free(struct cs_tepconv *c);
 
 #endif /* CHAINSCOPE_TRACEDAT_H */

@@ -18,6 +18,9 @@
  * duration_ns) and upstream's three cb-only events (Linux 6.4+).
  *
  *   cs-gentracedat SCENARIO FILE
+ *   cs-gentracedat --tracefs SCENARIO DIR   the made-up tracefs itself, its
+ *                                   pages as per_cpu/cpuN/trace_pipe_raw
+ *                                   (report --tracefs DIR reads it: tracefs.sh)
  *   cs-gentracedat --list
  *   cs-gentracedat --seeds DIR      every scenario into DIR (fuzz seeds)
  *
@@ -544,9 +547,38 @@ static const char *const scenarios[] = {
 	"badfield", "lossopen8",
 };
 
-static int write_one(const char *scen, const char *out)
+/*
+ * --tracefs: the made-up tracefs itself, as the live input reads it: the
+ * formats, trace_clock, every notifier event enabled, and each CPU's
+ * pages as per_cpu/cpuN/trace_pipe_raw (empty beyond the scenario's CPUs,
+ * up to the CPUs libtracefs opens), kallsyms for CHAINSCOPE_KALLSYMS
+ */
+static void tracefs_dir(const char *dir, const char *clock)
 {
-	char tmpl[] = "/tmp/cs-gentracedat.XXXXXX", path[4200], *files[NCPU];
+	char sub[256], text[64];
+	long i, n = sysconf(_SC_NPROCESSORS_CONF);
+	int k;
+
+	n = n < NCPU ? NCPU : n;
+	k = snprintf(text, sizeof(text), "[%s] global counter\n", clock);
+	put_file(dir, "trace_clock", text, k);
+	mkdir_p(dir, "per_cpu");
+	for (i = 0; i < n; i++) {
+		snprintf(sub, sizeof(sub), "per_cpu/cpu%ld", i);
+		mkdir_p(dir, sub);
+		snprintf(sub, sizeof(sub), "per_cpu/cpu%ld/trace_pipe_raw", i);
+		put_file(dir, sub, "", 0);
+	}
+	for (i = 0; i < nset; i++) {
+		snprintf(sub, sizeof(sub), "events/notifier/%s/enable", set[i].name);
+		put_file(dir, sub, "1\n", 2);
+	}
+	put_file(dir, "events/notifier/enable", "1\n", 2);
+}
+
+static int write_one(const char *scen, const char *out, const char *tfdir)
+{
+	char tmpl[4000] = "/tmp/cs-gentracedat.XXXXXX", path[4200], *files[NCPU];
 	const char *clock = "local", *kallsyms = kallsyms_good;
 	char kbuf[2048];
 	struct tracecmd_output *h;
@@ -596,14 +628,22 @@ static int write_one(const char *scen, const char *out)
 	with_open_loss = !strcmp(scen, "lossopen8");
 	layout();
 
-	if (!mkdtemp(tmpl))
+	if (tfdir) {
+		if (mkdir(tfdir, 0755) && errno != EEXIST)
+			die("mkdir %s: %s", tfdir, strerror(errno));
+		snprintf(tmpl, sizeof(tmpl), "%s", tfdir);
+	} else if (!mkdtemp(tmpl)) {
 		die("mkdtemp: %s", strerror(errno));
+	}
 	chmod(tmpl, 0755);
 	write_formats(tmpl);
+	if (tfdir)
+		tracefs_dir(tmpl, clock);
 	put_file(tmpl, "saved_cmdlines", "100 cs_loadgen\n200 cs_irqgen\n", 29);
 	put_file(tmpl, "kallsyms", kallsyms, strlen(kallsyms));
 	for (i = 0; i < NCPU; i++) {
-		snprintf(path, sizeof(path), "%s/cpu%d", tmpl, i);
+		snprintf(path, sizeof(path), tfdir ? "%s/per_cpu/cpu%d/trace_pipe_raw" :
+			 "%s/cpu%d", tmpl, i);
 		files[i] = strdup(path);
 		memset(&cpus[i], 0, sizeof(cpus[i]));
 		cpus[i].f = fopen(path, "w");
@@ -618,6 +658,11 @@ static int write_one(const char *scen, const char *out)
 		flush_page(&cpus[i]);
 		fclose(cpus[i].f);
 		chmod(files[i], 0644);
+	}
+	if (tfdir) {
+		for (i = 0; i < NCPU; i++)
+			free(files[i]);
+		return 0;
 	}
 	fd = open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
@@ -688,14 +733,17 @@ int main(int argc, char **argv)
 
 		for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 			snprintf(path, sizeof(path), "%s/%s.dat", argv[2], scenarios[i]);
-			if (write_one(scenarios[i], path))
+			if (write_one(scenarios[i], path, NULL))
 				return 1;
 		}
 		return 0;
 	}
+	if (argc == 4 && !strcmp(argv[1], "--tracefs"))
+		return write_one(argv[2], NULL, argv[3]);
 	if (argc != 3) {
-		fprintf(stderr, "usage: cs-gentracedat SCENARIO FILE | --list | --seeds DIR\n");
+		fprintf(stderr, "usage: cs-gentracedat SCENARIO FILE | --tracefs SCENARIO DIR | "
+			"--list | --seeds DIR\n");
 		return 2;
 	}
-	return write_one(argv[1], argv[2]);
+	return write_one(argv[1], argv[2], NULL);
 }
