@@ -44,6 +44,12 @@ static const char *const field_names[F_MAX] = {
 	"nr_calls", "nr_to_call", "type", "common_flags", "common_pid",
 	"common_preempt_count",
 };
+/* each field's size in bytes as the events declare it (x86-64) */
+static const int field_sizes[F_MAX] = {
+	8, 8, 8, 4, 4, 4, 8, 4, 8,
+	4, 4, 4, 1, 4,
+	1,
+};
 
 static const struct {
 	const char *name;
@@ -171,9 +177,10 @@ int cs_tepconv_record(struct cs_tepconv *c, struct tep_record *r, int cpu)
 				e.nr_calls = (__s32)v[F_NR_CALLS];
 		}
 	}
-	if (v[F_KIND] > 0xff || v[F_TYPE] > 0xff)
-		return fail(c, CS_EXIT_TRACEDAT, 0, "event %s at %llu: kind %llu or type %llu "
-			    "out of range", event_names[ev - c->ev].name,
+	/* what the converted image can hold (tracefile.c checks it again) */
+	if (v[F_KIND] > 3 || v[F_TYPE] > CS_CALL_ROLLBACK)
+		return fail(c, CS_EXIT_TRACEDAT, 0, "event %s at %llu: kind %llu (0..3) or "
+			    "type %llu (0..2) out of range", event_names[ev - c->ev].name,
 			    (unsigned long long)r->ts, (unsigned long long)v[F_KIND],
 			    (unsigned long long)v[F_TYPE]);
 	return cs_conv_event(&c->base, &e) ? -1 : 0;
@@ -353,6 +360,11 @@ int cs_tepconv_setup(struct cs_tepconv *c, struct tep_handle *tep, const char *c
 			v->f[j] = tep_find_field(v->e, field_names[j]);
 			if (!v->f[j])
 				v->f[j] = tep_find_common_field(v->e, field_names[j]);
+			/* another width is another event: never read as this one */
+			if (v->f[j] && v->f[j]->size != field_sizes[j])
+				return fail(c, CS_EXIT_TRACEDAT, 0, "event notifier:%s: field %s "
+					    "is %d bytes, want %d", event_names[i].name,
+					    field_names[j], v->f[j]->size, field_sizes[j]);
 		}
 		if (v->type == CS_REC_STOP)
 			info->flags |= CS_TRACEDAT_HAS_STOP;
@@ -364,7 +376,17 @@ int cs_tepconv_setup(struct cs_tepconv *c, struct tep_handle *tep, const char *c
 	}
 	if (!info->nr_formats)
 		return fail(c, CS_EXIT_TRACEDAT, 0, "%s", none);
-	if (c->ev[4].e && !c->ev[4].f[F_HEAD])
+	/*
+	 * Upstream's events (6.4+) carry cb alone; every event of ours has
+	 * head. A file with both kinds of format mixes two kernels' events.
+	 */
+	for (i = 0, j = 0; i < NR_EVENTS; i++)
+		if (c->ev[i].e && !c->ev[i].f[F_HEAD])
+			j++;
+	if (j && j != info->nr_formats)
+		return fail(c, CS_EXIT_TRACEDAT, 0, "%zu of the file's %u notifier event formats "
+			    "have no head field: upstream's and ours mixed", j, info->nr_formats);
+	if (j)
 		info->flags |= CS_TRACEDAT_STOCK;
 	c->base.flags = (info->flags & CS_TRACEDAT_STOCK ? CS_CONV_STOCK : 0) |
 			(info->flags & CS_TRACEDAT_HAS_DURATION ? CS_CONV_HAS_DURATION : 0) |

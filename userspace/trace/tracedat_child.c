@@ -78,24 +78,39 @@ static size_t read_all(int fd, void *p, size_t n)
  * capability set emptied; no_new_privs. Then limits: memory, CPU time,
  * no file written, no core, few descriptors.
  */
-static int confine(__u64 file_size, pid_t parent)
+/* Close every descriptor but 0-2, @a and @b (a < b). */
+static int close_others(int a, int b)
+{
+	if (a > 3 && close_range(3, a - 1, 0))
+		return -1;
+	if (b > a + 1 && close_range(a + 1, b - 1, 0))
+		return -1;
+	return close_range(b + 1, ~0U, 0);
+}
+
+static int confine(int fd, int out, __u64 file_size, pid_t parent)
 {
 	static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU };
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2] = { { 0 } };
 	const char *cpu = secure_getenv("CHAINSCOPE_TRACEDAT_CPU");
 	__u64 as = (1ULL << 30) + 64 * file_size;
-	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	struct rlimit rl;
 	size_t i;
 
 	/*
 	 * Nothing to say on stderr (the answer goes through the pipe), and
-	 * a write there would break RLIMIT_FSIZE when it is a file.
+	 * a write there would break RLIMIT_FSIZE when it is a file; nothing
+	 * to read but the trace; and no descriptor chainscope's caller
+	 * passed down (a file or pipe open for writing) left to the library.
 	 */
-	if (null < 0 || dup2(null, STDERR_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
+	if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDERR_FILENO) < 0 ||
+	    dup2(null, STDOUT_FILENO) < 0)
 		return -1;
 	close(null);
+	if (close_others(fd < out ? fd : out, fd < out ? out : fd))
+		return -1;
 	/* the library's crash is this process's death by that signal */
 	for (i = 0; i < sizeof(deadly) / sizeof(deadly[0]); i++)
 		signal(deadly[i], SIG_DFL);
@@ -137,7 +152,7 @@ static void child(int fd, int out, __u64 file_size, pid_t parent)
 	void *img = NULL;
 	size_t len = 0;
 
-	if (confine(file_size, parent)) {
+	if (confine(fd, out, file_size, parent)) {
 		m.rc = CS_EXIT_TRACEDAT;
 		snprintf(err, sizeof(err), "cannot confine the parser process: %s",
 			 strerror(errno));
@@ -156,7 +171,9 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 {
 	struct stat st;
 	struct msg m;
-	int p[2], status, rc;
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
+	int p[2], status = 0, rc;
+	pid_t w;
 	void *buf = NULL;
 	pid_t pid, parent;
 	size_t got;
@@ -169,9 +186,13 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 		return CS_EXIT_TRACEDAT;
 	}
 	fflush(NULL);
+	/* an inherited SIG_IGN would let the kernel reap the child: no status */
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGCHLD, &dfl, &old_chld);
 	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
+		sigaction(SIGCHLD, &old_chld, NULL);
 		snprintf(err, errlen, "cannot start the parser process: %s", strerror(errno));
 		close(fd);
 		close(p[0]);
@@ -202,9 +223,15 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 		}
 	}
 	close(p[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFSIGNALED(status)) {
+	do
+		w = waitpid(pid, &status, 0);
+	while (w < 0 && errno == EINTR);
+	sigaction(SIGCHLD, &old_chld, NULL);
+	if (w != pid) {
+		snprintf(err, errlen, "cannot wait for the trace.dat parser process: %s",
+			 strerror(errno));
+		rc = CS_EXIT_TRACEDAT_CRASH;
+	} else if (WIFSIGNALED(status)) {
 		snprintf(err, errlen, "the trace.dat parser (libtracecmd, in a child process) "
 			 "died of signal %d (%s): the file is truncated, malformed or hostile",
 			 WTERMSIG(status), strsignal(WTERMSIG(status)));

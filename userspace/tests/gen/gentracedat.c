@@ -145,6 +145,20 @@ static struct edef set3[] = {
 	E("notifier_register", stock), E("notifier_unregister", stock),
 	E("notifier_run", stock),
 };
+/* headsz4: notifier_run's head 4 bytes wide; mixed: notifier_run upstream's */
+static const struct fdef runret8_h4[] = {
+	F_CB, { "int", "head", 4, 0 }, F_NB, F_PRIO, F_KIND, F_VAL, F_RET
+};
+static struct edef set8_h4[] = {
+	E("notifier_register", m9), E("notifier_unregister", m9),
+	E("notifier_run", runret8_h4), E("notifier_return", runret8),
+	E("notifier_call_begin", call8), E("notifier_call_end", call8),
+};
+static struct edef set8_mixed[] = {
+	E("notifier_register", m9), E("notifier_unregister", m9),
+	E("notifier_run", stock), E("notifier_return", runret8),
+	E("notifier_call_begin", call8), E("notifier_call_end", call8),
+};
 
 static struct edef *set;
 static int nset;
@@ -213,6 +227,7 @@ static void mkdir_p(const char *dir, const char *sub)
 
 /* field names that a bad scenario puts into a format */
 static const char *bad_field;
+static bool bad_kind;		/* badkind: the first registration says kind 9 */
 static int bad_offset = -1;
 
 static void write_formats(const char *dir)
@@ -461,7 +476,7 @@ static void scenario(void)
 	unsigned long long t;
 	int i;
 
-	reg(0, 1000000000ULL, 100, HEAD, CB_FAST, NB_FAST, 10, BLOCKING);
+	reg(0, 1000000000ULL, 100, HEAD, CB_FAST, NB_FAST, 10, bad_kind ? 9 : BLOCKING);
 	reg(0, 1000001000ULL, 100, HEAD, CB_BUSY, NB_BUSY, 5, BLOCKING);
 	reg(0, 1000002000ULL, 100, HEAD, CB_VETO, NB_VETO, 0, BLOCKING);
 	reg(0, 1000003000ULL, 100, HEAD2, CB_INNER, NB_INNER, 0, RAW);
@@ -544,7 +559,7 @@ static const char *kallsyms_good =
 static const char *const scenarios[] = {
 	"ours9", "ours8", "stock", "loss8", "loss9", "drop8", "clock-mono", "clock-counter",
 	"clock-x86-tsc", "clock-uptime", "clock-tsc2nsec", "ours8-v7", "badname", "badname-quote", "nonotifier",
-	"badfield", "lossopen8",
+	"badfield", "lossopen8", "badkind", "stock-reg", "headsz4", "mixed",
 };
 
 /*
@@ -591,6 +606,7 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 	ts_scale = 1;
 	version = 6;
 	bad_field = NULL;
+	bad_kind = false;
 	if (!strcmp(scen, "ours9") || !strcmp(scen, "loss9")) {
 		set = set9;
 		nset = N(set9);
@@ -612,6 +628,17 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 		kallsyms = kbuf;
 	} else if (!strcmp(scen, "nonotifier")) {
 		nset = 0;
+	} else if (!strcmp(scen, "stock-reg")) {
+		set = set3;
+		nset = 2;	/* notifier_register, notifier_unregister */
+	} else if (!strcmp(scen, "headsz4")) {
+		set = set8_h4;
+		nset = N(set8_h4);
+	} else if (!strcmp(scen, "mixed")) {
+		set = set8_mixed;
+		nset = N(set8_mixed);
+	} else if (!strcmp(scen, "badkind")) {
+		bad_kind = true;
 	} else if (!strcmp(scen, "badfield")) {
 		bad_field = "val";
 		bad_offset = 4000;
