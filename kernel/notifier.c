@@ -324,8 +324,8 @@ notifier_walk(struct notifier_block __rcu **first, void *head,
 
 /* The plain walk, one copy for every kind of chain. */
 static int notifier_call_chain(struct notifier_block __rcu **first,
-			       unsigned long val, void *v,
-			       int nr_to_call, int *nr_calls)
+			       unsigned long val, void *v, int nr_to_call,
+			       int *nr_calls)
 {
 	return notifier_walk(first, NULL, NOTIFIER_CHAIN_RAW, val, v,
 			     nr_to_call, nr_calls, false);
@@ -480,8 +480,7 @@ atomic_chain_update(struct atomic_notifier_head *nh, struct notifier_block *nb,
  *
  * Return: 0, or -EEXIST if @nb is already on the chain.
  */
-int atomic_notifier_chain_register(struct atomic_notifier_head *nh,
-				   struct notifier_block *nb)
+int atomic_notifier_chain_register(struct atomic_notifier_head *nh, struct notifier_block *nb)
 {
 	return atomic_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
@@ -516,8 +515,7 @@ EXPORT_SYMBOL_GPL(atomic_notifier_chain_register_unique_prio);
  *
  * Return: 0, or -ENOENT if @nb was not on the chain.
  */
-int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh,
-				     struct notifier_block *nb)
+int atomic_notifier_chain_unregister(struct atomic_notifier_head *nh, struct notifier_block *nb)
 {
 	return atomic_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
@@ -536,8 +534,7 @@ EXPORT_SYMBOL_GPL(atomic_notifier_chain_unregister);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int atomic_notifier_call_chain(struct atomic_notifier_head *nh,
-			       unsigned long val, void *v)
+int atomic_notifier_call_chain(struct atomic_notifier_head *nh, unsigned long val, void *v)
 {
 	if (notifier_calls_traced())
 		return atomic_chain_call_traced(nh, val, v);
@@ -691,8 +688,7 @@ blocking_chain_call_robust_traced(struct blocking_notifier_head *nh,
  *
  * Return: 0, or -EEXIST if @nb is already on the chain.
  */
-int blocking_notifier_chain_register(struct blocking_notifier_head *nh,
-				     struct notifier_block *nb)
+int blocking_notifier_chain_register(struct blocking_notifier_head *nh, struct notifier_block *nb)
 {
 	return blocking_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
@@ -727,8 +723,7 @@ EXPORT_SYMBOL_GPL(blocking_notifier_chain_register_unique_prio);
  *
  * Return: 0, or -ENOENT if @nb was not on the chain.
  */
-int blocking_notifier_chain_unregister(struct blocking_notifier_head *nh,
-				       struct notifier_block *nb)
+int blocking_notifier_chain_unregister(struct blocking_notifier_head *nh, struct notifier_block *nb)
 {
 	return blocking_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
@@ -774,8 +769,7 @@ EXPORT_SYMBOL_GPL(blocking_notifier_call_chain_robust);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int blocking_notifier_call_chain(struct blocking_notifier_head *nh,
-				 unsigned long val, void *v)
+int blocking_notifier_call_chain(struct blocking_notifier_head *nh, unsigned long val, void *v)
 {
 	if (notifier_calls_traced())
 		return blocking_chain_call_traced(nh, val, v);
@@ -832,8 +826,7 @@ raw_chain_call_robust_traced(struct raw_notifier_head *nh,
  *
  * Return: 0, or -EEXIST if @nb is already on the chain.
  */
-int raw_notifier_chain_register(struct raw_notifier_head *nh,
-				struct notifier_block *nb)
+int raw_notifier_chain_register(struct raw_notifier_head *nh, struct notifier_block *nb)
 {
 	return raw_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
@@ -848,8 +841,7 @@ EXPORT_SYMBOL_GPL(raw_notifier_chain_register);
  *
  * Return: 0, or -ENOENT if @nb was not on the chain.
  */
-int raw_notifier_chain_unregister(struct raw_notifier_head *nh,
-				  struct notifier_block *nb)
+int raw_notifier_chain_unregister(struct raw_notifier_head *nh, struct notifier_block *nb)
 {
 	return raw_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
@@ -893,8 +885,7 @@ EXPORT_SYMBOL_GPL(raw_notifier_call_chain_robust);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int raw_notifier_call_chain(struct raw_notifier_head *nh,
-			    unsigned long val, void *v)
+int raw_notifier_call_chain(struct raw_notifier_head *nh, unsigned long val, void *v)
 {
 	if (notifier_calls_traced())
 		return raw_chain_call_traced(nh, val, v);
@@ -977,8 +968,7 @@ srcu_chain_update(struct srcu_notifier_head *nh, struct notifier_block *nb,
  *
  * Return: 0, or -EEXIST if @nb is already on the chain.
  */
-int srcu_notifier_chain_register(struct srcu_notifier_head *nh,
-				 struct notifier_block *nb)
+int srcu_notifier_chain_register(struct srcu_notifier_head *nh, struct notifier_block *nb)
 {
 	return srcu_chain_update(nh, nb, NOTIFIER_OP_ADD);
 }
@@ -995,8 +985,7 @@ EXPORT_SYMBOL_GPL(srcu_notifier_chain_register);
  *
  * Return: 0, or -ENOENT if @nb was not on the chain.
  */
-int srcu_notifier_chain_unregister(struct srcu_notifier_head *nh,
-				   struct notifier_block *nb)
+int srcu_notifier_chain_unregister(struct srcu_notifier_head *nh, struct notifier_block *nb)
 {
 	return srcu_chain_update(nh, nb, NOTIFIER_OP_DEL);
 }
@@ -1015,8 +1004,7 @@ EXPORT_SYMBOL_GPL(srcu_notifier_chain_unregister);
  * Return: the value returned by the last callback called, or NOTIFY_DONE
  * if there was none.
  */
-int srcu_notifier_call_chain(struct srcu_notifier_head *nh,
-			     unsigned long val, void *v)
+int srcu_notifier_call_chain(struct srcu_notifier_head *nh, unsigned long val, void *v)
 {
 	if (notifier_calls_traced())
 		return srcu_chain_call_traced(nh, val, v);
@@ -1056,8 +1044,8 @@ static ATOMIC_NOTIFIER_HEAD(die_chain);
  * Called from exception handlers, possibly in NMI context: notrace, and
  * kept away from kprobes together with everything it calls here.
  */
-int notrace notify_die(enum die_val val, const char *str,
-		       struct pt_regs *regs, long err, int trap, int sig)
+int notrace notify_die(enum die_val val, const char *str, struct pt_regs *regs,
+		       long err, int trap, int sig)
 {
 	struct die_args args = {
 		.regs = regs, .str = str, .err = err,
@@ -1072,25 +1060,25 @@ NOKPROBE_SYMBOL(notify_die);
 
 /**
  * register_die_notifier - get told about oopses, traps and debug exceptions
- * @nb: the notifier block; its callback gets a struct die_args as its
+ * @block: the notifier block; its callback gets a struct die_args as its
  *	data argument
  *
- * Return: 0, or -EEXIST if @nb is already registered.
+ * Return: 0, or -EEXIST if @block is already registered.
  */
-int register_die_notifier(struct notifier_block *nb)
+int register_die_notifier(struct notifier_block *block)
 {
-	return atomic_chain_update(&die_chain, nb, NOTIFIER_OP_ADD);
+	return atomic_chain_update(&die_chain, block, NOTIFIER_OP_ADD);
 }
 EXPORT_SYMBOL_GPL(register_die_notifier);
 
 /**
  * unregister_die_notifier - undo register_die_notifier()
- * @nb: the notifier block
+ * @block: the notifier block
  *
- * Return: 0, or -ENOENT if @nb was not registered.
+ * Return: 0, or -ENOENT if @block was not registered.
  */
-int unregister_die_notifier(struct notifier_block *nb)
+int unregister_die_notifier(struct notifier_block *block)
 {
-	return atomic_chain_update(&die_chain, nb, NOTIFIER_OP_DEL);
+	return atomic_chain_update(&die_chain, block, NOTIFIER_OP_DEL);
 }
 EXPORT_SYMBOL_GPL(unregister_die_notifier);
