@@ -16,7 +16,7 @@
 /* At most this many blocks are read from one chain (the loop bound). */
 #define CS_WALK_MAX_BLOCKS	256
 
-/* enum notifier_chain_kind values (include-trace/trace/events/notifier.h) */
+/* enum notifier_chain_kind values (<linux/notifier.h> of our kernels) */
 #define CS_WALK_RAW		0
 #define CS_WALK_ATOMIC		1
 #define CS_WALK_BLOCKING	2

@@ -69,7 +69,10 @@ pkg_version() {
 		die "$PKG is not installed (run: make deps)"
 }
 
-# The patches for this tree, in order: shared ones, then its own.
+# The patches for this tree, in order: shared ones, then its own.  One
+# named after a patch of the series (kernel/series/series) is that
+# patch's hunk of a tree file (the core's enums in <linux/notifier.h>):
+# make patches folds it into that patch; here both variants get it.
 tree_patches() {
 	ls "$REPO"/kernel/patches/*.patch "$REPO/kernel/patches/$KVER"/*.patch \
 		2>/dev/null || true
@@ -128,6 +131,7 @@ ensure_tree() {
 	local p f
 	for p in $(tree_patches); do
 		for f in $(sed -n 's|^+++ b/||p' "$p"); do
+			[ -f "$tmp/.chainscope/pristine/$f" ] && continue
 			mkdir -p "$tmp/.chainscope/pristine/$(dirname "$f")"
 			cp "$tmp/$f" "$tmp/.chainscope/pristine/$f"
 		done

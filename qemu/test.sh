@@ -172,7 +172,8 @@ if selected build; then
 			cat "$REPO"/scripts/mkpatches.sh "$REPO"/scripts/series.sh "$REPO"/scripts/series_*.py \
 				"$REPO"/kernel/series/* "$REPO"/kernel/series/*/* \
 				"$REPO"/kernel/notifier*.[ch] "$REPO"/include-trace/trace/events/notifier.h \
-				"$REPO"/kernel/patches/"$kver"/*.patch "$REPO"/kernel/patches/"$kver"/*/*.patch \
+				"$REPO"/kernel/patches/*.patch "$REPO"/kernel/patches/"$kver"/*.patch \
+				"$REPO"/kernel/patches/"$kver"/*/*.patch \
 				"$REPO"/docs/bench.md 2>/dev/null; } | sha256sum | cut -c1-16)
 		stamp=${CHAINSCOPE_CACHE:-/var/cache/chainscope}/patches-$kver-$key.ok
 		if [ -f "$stamp" ]; then

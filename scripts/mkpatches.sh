@@ -79,6 +79,19 @@ KUNIT_FILES="kernel/notifier_kunit.c"
 # as it needs the series' trace header; its Kconfig and Makefile hunks
 # are kernel/series/<tree>/NAME.kconfig.patch.
 KUNIT_TRACE_FILES="kernel/notifier_trace_kunit.c"
+# Tree files that patches of the series change by a hunk of their own:
+# kernel/patches/[KVER/]NAME.patch, folded into patch NAME.
+TREE_FILES="include/linux/notifier.h"
+
+# The hunk of tree files that patch NAME carries, if any (as build.sh
+# applies it to the tree both variants share).
+tree_hunk() { # tree_hunk NAME KVER
+	local f
+	for f in "$REPO/kernel/patches/$2/$1.patch" "$REPO/kernel/patches/$1.patch"; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 0
+}
 
 # The commit message of NAME for tree KVER: lines tagged with another
 # tree dropped, this tree's tag removed.
@@ -105,7 +118,8 @@ checkpatch_one() { # checkpatch_one SRC PATCH
 # Put the files of commit REV of git repo G into tree T (absent: removed).
 checkout_into() { # checkout_into G REV T
 	local f
-	for f in $CORE_C $CORE_H $KUNIT_FILES $KUNIT_TRACE_FILES lib/Kconfig.debug kernel/Makefile; do
+	for f in $CORE_C $CORE_H $KUNIT_FILES $KUNIT_TRACE_FILES $TREE_FILES \
+		lib/Kconfig.debug kernel/Makefile; do
 		rm -f "$3/$f"
 		if git -C "$1" cat-file -e "$2:$f" 2>/dev/null; then
 			mkdir -p "$3/$(dirname "$f")"
@@ -207,6 +221,11 @@ for kver in "${KVERS[@]}"; do
 	[ -f "$P/stock/$CORE_H" ] && cp "$P/stock/$CORE_H" "$G/$CORE_H"
 	cp "$P/pristine/kernel/Makefile" "$G/kernel/Makefile"
 	cp "$P/pristine/lib/Kconfig.debug" "$G/lib/Kconfig.debug"
+	for f in $TREE_FILES; do
+		[ -f "$P/pristine/$f" ] || die "$kver: no pristine $f (kernel/build.sh keeps one per patched file)"
+		mkdir -p "$G/$(dirname "$f")"
+		cp "$P/pristine/$f" "$G/$f"
+	done
 	"${GIT[@]}" init -q
 	"${GIT[@]}" add -A
 	"${GIT[@]}" commit -q -m "Linux $(make -s -C "$SRC" kernelversion) ($(dpkg-query -W -f='${Version}' "linux-source-$kver"))"
@@ -272,6 +291,11 @@ for kver in "${KVERS[@]}"; do
 			;;
 		*) die "kernel/series/series: $name: unknown kind '$kind'" ;;
 		esac
+		hunk=$(tree_hunk "$name" "$kver")
+		if [ -n "$hunk" ]; then
+			patch -s -p1 -F0 -d "$G" --no-backup-if-mismatch -r - <"$hunk" >/dev/null ||
+				die "$kver: ${hunk#"$REPO/"} does not apply after $name"
+		fi
 		[ -f "$S/$name.msg" ] || die "kernel/series/$name.msg missing"
 		"${GIT[@]}" add -A
 		"${GIT[@]}" commit -q -s -F - < <(message "$name" "$kver")

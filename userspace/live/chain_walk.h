@@ -18,7 +18,7 @@
 /* At most this many blocks are read from one chain (the BPF loop bound). */
 #define CS_CHAIN_MAX_BLOCKS 256
 
-/* enum notifier_chain_kind values (include-trace/trace/events/notifier.h) */
+/* enum notifier_chain_kind values (<linux/notifier.h> of our kernels) */
 #define CS_CHAIN_RAW		0
 #define CS_CHAIN_ATOMIC		1
 #define CS_CHAIN_BLOCKING	2

@@ -75,24 +75,6 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM notifier
 
-#ifndef _TRACE_NOTIFIER_ENUMS
-#define _TRACE_NOTIFIER_ENUMS
-
-enum notifier_chain_kind {
-	NOTIFIER_CHAIN_RAW,
-	NOTIFIER_CHAIN_ATOMIC,
-	NOTIFIER_CHAIN_BLOCKING,
-	NOTIFIER_CHAIN_SRCU,
-};
-
-enum notifier_call_type {
-	NOTIFIER_CALL_PLAIN,	/* *_call_chain() */
-	NOTIFIER_CALL_ROBUST,	/* val_up pass of *_call_chain_robust() */
-	NOTIFIER_CALL_ROLLBACK,	/* val_down pass after a failed val_up pass */
-};
-
-#endif /* _TRACE_NOTIFIER_ENUMS */
-
 #if !defined(_TRACE_NOTIFIER_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _TRACE_NOTIFIER_H
 
