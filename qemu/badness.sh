@@ -9,6 +9,13 @@
 # the one splat (from "[ cut here ]" to "---[ end trace") whose message
 # line is exactly TEXT. An announcement that no splat matched is itself
 # reported: the expected warning did not happen as announced.
+#
+# A panic is excused the same way, for the panic plan alone: a line
+# "expect PANIC: TEXT" first, then exactly one "Kernel panic - not
+# syncing: TEXT". From there to its "---[ end Kernel panic - not syncing:
+# TEXT ]---" the panic's own report (its "Call Trace:") is excused;
+# anything else bad in it (a WARN from a panic notifier, a second panic)
+# still counts. An announced panic that never came is reported.
 set -euo pipefail
 [ $# -eq 1 ] && [ -r "$1" ] || { echo "usage: badness.sh CONSOLE_LOG" >&2; exit 2; }
 
@@ -27,9 +34,27 @@ BEGIN {
 	      "|inconsistent lock state|sleeping function called from invalid context" \
 	      "|list_add corruption|list_del corruption|ODEBUG:|refcount_t:"
 	npend = 0; skipping = 0; cut = 0; nbad = 0
+	panic_want = ""; in_panic = 0; panic_seen = 0
 }
 {
 	line = strip($0)
+	if (match(line, /expect PANIC: /)) {
+		panic_want = substr(line, RSTART + RLENGTH)
+		next
+	}
+	if (in_panic) {
+		if (line == "---[ end Kernel panic - not syncing: " panic_want " ]---") {
+			in_panic = 0
+			next
+		}
+		if (line ~ /^Call Trace:$/)
+			next
+	} else if (panic_want != "" && !panic_seen &&
+		   line == "Kernel panic - not syncing: " panic_want) {
+		in_panic = 1
+		panic_seen = 1
+		next
+	}
 	if (skipping) {
 		if (line ~ /^---\[ end trace/) skipping = 0
 		next
@@ -61,6 +86,10 @@ BEGIN {
 	}
 }
 END {
+	if (panic_want != "" && !panic_seen) {
+		print "console: announced panic never appeared: " panic_want
+		nbad++
+	}
 	for (i = 1; i <= npend; i++)
 		if (pend[i] != "") {
 			print "console: announced warning never appeared: " pend[i]

@@ -4,7 +4,11 @@
 console (qemu/guest/shutdown.sh armed it), checked on the host after the
 guest ran (qemu/test.sh).
 
-    qemu/shutdown.py NAME GUEST-DIR CONSOLE-LOG CHAINSCOPE
+    qemu/shutdown.py [--panic] NAME GUEST-DIR CONSOLE-LOG CHAINSCOPE
+
+--panic: the same for the panic chain of a guest that panicked on purpose
+(qemu/guest/plan-panic.sh): an atomic pass with val 0 over what chainscope
+chains read from panic_notifier_list, from GUEST-DIR/panic.
 
 GUEST-DIR is the guest's results folder (output/test/VARIANT/guest),
 CONSOLE-LOG the boot's console (run.sh's console.log: the last boot),
@@ -29,6 +33,11 @@ import subprocess
 import sys
 
 SYS_POWER_OFF = 3       # include/linux/notifier.h: what kernel_power_off() passes
+# what each mode checks: results folder, chain, kind, val (and its name)
+MODES = {
+    "shutdown": ("shutdown", "reboot_notifier_list", "blocking", SYS_POWER_OFF, "SYS_POWER_OFF"),
+    "panic": ("panic", "panic_notifier_list", "atomic", 0, "panic()'s 0"),
+}
 
 
 ARMED = {"what": ""}    # the guest's shutdown/armed, once read: said with a failure
@@ -48,15 +57,15 @@ def last_json(path):
     return json.loads(lines[-1])
 
 
-def expected(gdir):
-    """The reboot chain's callbacks in list order, from chainscope chains -j."""
-    d = last_json(f"{gdir}/shutdown/chains.json")
-    chains = [c for c in d.get("chains", []) if c.get("chain") == "reboot_notifier_list"]
+def expected(gdir, sub, chain, kind):
+    """The chain's callbacks in list order, from chainscope chains -j."""
+    d = last_json(f"{gdir}/{sub}/chains.json")
+    chains = [c for c in d.get("chains", []) if c.get("chain") == chain]
     if len(chains) != 1:
-        raise ValueError(f"chains.json has {len(chains)} reboot_notifier_list entries")
+        raise ValueError(f"chains.json has {len(chains)} {chain} entries")
     c = chains[0]
-    if c.get("kind") != "blocking":
-        raise ValueError(f"reboot_notifier_list is {c.get('kind')}, not blocking")
+    if c.get("kind") != kind:
+        raise ValueError(f"{chain} is {c.get('kind')}, not {kind}")
     return [(b["callback"], b["priority"]) for b in c.get("blocks", [])]
 
 
@@ -66,23 +75,28 @@ def run(cmd):
 
 
 def main(argv):
+    mode = "shutdown"
+    if len(argv) > 1 and argv[1] == "--panic":
+        mode = "panic"
+        argv = argv[:1] + argv[2:]
     if len(argv) != 5:
-        sys.exit("usage: shutdown.py NAME GUEST-DIR CONSOLE-LOG CHAINSCOPE")
+        sys.exit("usage: shutdown.py [--panic] NAME GUEST-DIR CONSOLE-LOG CHAINSCOPE")
     name, gdir, log, cs = argv[1:]
+    sub, chain, kind, val, valname = MODES[mode]
     try:
-        with open(f"{gdir}/shutdown/error", encoding="utf-8") as f:
+        with open(f"{gdir}/{sub}/error", encoding="utf-8") as f:
             return fail(name, f"the guest did not arm: {f.read().strip()}")
     except FileNotFoundError:
         pass
     try:
-        with open(f"{gdir}/shutdown/armed", encoding="utf-8") as f:
+        with open(f"{gdir}/{sub}/armed", encoding="utf-8") as f:
             armed = "; ".join(f.read().split("\n")).strip("; ")
-        want = expected(gdir)
+        want = expected(gdir, sub, chain, kind)
         ARMED["what"] = armed
     except (OSError, ValueError, KeyError) as e:
-        return fail(name, f"no armed shutdown in the guest's results: {e}")
+        return fail(name, f"no armed {mode} in the guest's results: {e}")
     if not want:
-        return fail(name, "reboot_notifier_list is empty in the guest: no order to check")
+        return fail(name, f"{chain} is empty in the guest: no order to check")
 
     rc, out, err = run([cs, "report", "--passes", "-j", "--console", log])
     if rc:
@@ -94,14 +108,14 @@ def main(argv):
         return fail(name, f"report --passes -j is not JSON: {e}")
     names = sorted(n for n, _ in want)
     cands = [p for p in rep.get("passes", [])
-             if p.get("kind") == "blocking" and p.get("val") == SYS_POWER_OFF
+             if p.get("kind") == kind and p.get("val") == val
              and sorted(c["callback"] for c in p["callbacks"]) == names]
     if len(cands) != 1:
         seen = [f"{p.get('chain')} ({p.get('kind')}, val={p.get('val')}): "
                 f"{','.join(c['callback'] for c in p['callbacks'])}"
                 for p in rep.get("passes", [])][-6:]
-        return fail(name, f"{len(cands)} blocking passes with val={SYS_POWER_OFF} "
-                    f"(SYS_POWER_OFF) running reboot_notifier_list's "
+        return fail(name, f"{len(cands)} {kind} passes with val={val} "
+                    f"({valname}) running {chain}'s "
                     f"{','.join(n for n, _ in want)} in the console "
                     f"(lost {rep.get('lost')}, unpaired {rep.get('unpaired')}); "
                     f"the last passes seen: {'; '.join(seen) or 'none'}")
@@ -113,7 +127,7 @@ def main(argv):
     if any(a < b for a, b in zip(prios, prios[1:])):
         return fail(name, f"priorities rise in run order: {prios}")
     if "duration_ns" not in p:
-        return fail(name, "the reboot chain's pass has no end (call_end not on the console)")
+        return fail(name, f"{chain}'s pass has no end (call_end not on the console)")
     untimed = [c["callback"] for c in p["callbacks"]
                if "duration_ns" not in c or "ret" not in c]
     if untimed:
@@ -125,7 +139,7 @@ def main(argv):
                     f"{(out + err).strip().splitlines()[-1] if (out + err).strip() else ''}")
     cbs = ", ".join(f"{c['callback']} (prio {c['priority']}) {c['duration_ns'] / 1000:.0f}us"
                     f" ret={c['ret']}" for c in p["callbacks"])
-    print(f"PASS: {name}: reboot_notifier_list (blocking, val={SYS_POWER_OFF}) at "
+    print(f"PASS: {name}: {chain} ({kind}, val={val}) at "
           f"{p['ts_ns'] / 1e9:.6f} s, {p['duration_ns'] / 1000:.0f}us: {cbs}; "
           f"in chainscope chains' order; check --console clean")
     return 0

@@ -12,8 +12,18 @@
 # this, before the power-off): "armed" (the settings), or "error" (why it
 # could not arm); chains.json, the reboot chain as chainscope chains reads
 # it, the order the host expects the callbacks to run in.
+#
+# "shutdown.sh panic" arms the same for the panic chain (the panic plan,
+# plan-panic.sh, then panics): /out/panic/, panic_notifier_list.
 T=/sys/kernel/tracing
 D=/out/shutdown
+CHAIN=reboot_notifier_list
+UNTIL=power-off
+if [ "${1:-}" = panic ]; then
+	D=/out/panic
+	CHAIN=panic_notifier_list
+	UNTIL=panic
+fi
 mkdir -p $D
 err() { echo "$*" > $D/error; echo "chainscope-guest: shutdown: not armed: $*"; exit 0; }
 
@@ -23,9 +33,9 @@ err() { echo "$*" > $D/error; echo "chainscope-guest: shutdown: not armed: $*"; 
 	err "no /proc/sys/kernel/tracepoint_printk (CONFIG_TRACING)"
 grep -qw tp_printk /proc/cmdline ||
 	err "not booted with tp_printk: the sysctl cannot turn it on (no print iterator)"
-chainscope chains -c reboot_notifier_list -j > $D/chains.json 2> $D/chains.err ||
-	err "chainscope chains -c reboot_notifier_list failed: $(tail -n 1 $D/chains.err)"
-chainscope chains -c reboot_notifier_list > $D/chains.txt 2>&1
+chainscope chains -c $CHAIN -j > $D/chains.json 2> $D/chains.err ||
+	err "chainscope chains -c $CHAIN failed: $(tail -n 1 $D/chains.err)"
+chainscope chains -c $CHAIN > $D/chains.txt 2>&1
 
 # tp_printk lines are printk()s at the default message level: the console
 # must show that level (a test may have lowered it)
@@ -60,4 +70,4 @@ tp=$(cat /proc/sys/kernel/tracepoint_printk)
 	echo "events $(cat $T/events/notifier/enable)"
 	echo "filter $filter"
 } > $D/armed
-echo "chainscope-guest: shutdown: notifier:* events on the console (tp_printk) until power-off"
+echo "chainscope-guest: shutdown: notifier:* events on the console (tp_printk) until $UNTIL"
