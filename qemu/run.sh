@@ -94,6 +94,13 @@ case " $QEXTRA " in
 	;;
 esac
 
+# No network unless asked for (-q with -netdev: the scrape test's NIC):
+# without -nic none QEMU would add a NIC on unrestricted user networking.
+case " $QEXTRA " in
+*" -netdev "*) ;;
+*) QEXTRA="-nic none $QEXTRA" ;;
+esac
+
 log "booting $FLAVOR/$VARIANT, plan $PLAN (timeout ${TIMEOUT}s, tcg thread=$TCG_THREAD, console $CONSOLE)"
 # shellcheck disable=SC2086
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \

@@ -16,7 +16,10 @@
 # <variant>.kunit.<suite>.<case>, <variant>.torture.<test> (the torture
 # module's tests), selftest.<case>, bench.smoke, debug.<...>,
 # build.<...> (kernel builds; build.notrace-*: the core without
-# tracepoints; build.patches-*: the patch series, make patches).
+# tracepoints; build.patches-*: the patch series, make patches),
+# <variant>.scrape.<check> (a real Prometheus scrapes the guest:
+# chainscope and stock-612), <variant>.panic (a boot of its own that
+# panics: chainscope and chainscope-612).
 # <variant> is stock or chainscope on 6.1, stock-612 or chainscope-612 on
 # 6.12.
 set -uo pipefail
@@ -216,6 +219,54 @@ if [ -f "$REPO/userspace/Makefile" ]; then
 	fi
 fi
 
+# Would GLOB run test NAME, or one of its parts (NAME.<part>)?
+wants() { # wants NAME
+	# shellcheck disable=SC2254
+	case "$1" in $GLOB) return 0 ;; esac
+	case "$GLOB" in "$1".*) return 0 ;; esac
+	return 1
+}
+
+# A real Prometheus scrapes serve in the guest (issue 27; guest test
+# scrape.sh): on our 6.1 kernel (tracepoints mode) and on stock 6.12
+# (probes mode). qemu/scrape.py runs Prometheus on the host and talks to
+# the guest on its second serial port; QEMU gives the guest a virtio NIC
+# on user networking with restrict=on and one hostfwd, on 127.0.0.1.
+scrape_start() { # scrape_start PREFIX VARIANT: sets scrape_pid and the ports
+	local p=$1 mode=tracepoints env
+	scrape_pid=''
+	case "$p" in chainscope | stock-612) ;; *) return 0 ;; esac
+	wants "$p.scrape" || return 0
+	[ "$2" = stock ] && mode=probes
+	scrape_dir=$OUTROOT/$p/scrape
+	rm -rf "$scrape_dir"
+	mkdir -p "$scrape_dir"
+	python3 "$HERE/scrape.py" "$p" "$scrape_dir" "$mode" \
+		>"$scrape_dir/results.txt" 2>"$scrape_dir/driver.err" &
+	scrape_pid=$!
+	env=$scrape_dir/scrape.env
+	while [ ! -f "$env" ] && kill -0 "$scrape_pid" 2>/dev/null; do
+		sleep 0.2
+	done
+	scrape_fwd=$(sed -n 's/^FWD_PORT=\([0-9][0-9]*\)$/\1/p' "$env" 2>/dev/null)
+	scrape_prom=$(sed -n 's/^PROM_PORT=\([0-9][0-9]*\)$/\1/p' "$env" 2>/dev/null)
+	scrape_sock=$(sed -n 's|^SOCK=\(/[A-Za-z0-9_./-]*\)$|\1|p' "$env" 2>/dev/null)
+	if [ -z "$scrape_fwd" ] || [ -z "$scrape_prom" ] || [ -z "$scrape_sock" ]; then
+		wait "$scrape_pid"
+		scrape_pid=''
+		record <"$scrape_dir/results.txt"
+		echo "FAIL: $p.scrape: the host's driver did not start: $(tail -n 1 "$scrape_dir/driver.err")" | record
+	fi
+}
+scrape_end() { # scrape_end PREFIX: the driver's verdicts, once the guest is gone
+	[ -n "$scrape_pid" ] || return 0
+	touch "$scrape_dir/guest-ended"
+	wait "$scrape_pid"
+	record <"$scrape_dir/results.txt"
+	grep -q . "$scrape_dir/driver.err" && sed 's/^/scrape.py: /' "$scrape_dir/driver.err" >&2
+	scrape_pid=''
+}
+
 for kver in 6.1 6.12; do
 	for variant in stock chainscope; do
 		p=$(prefix_of "$variant" "$kver")
@@ -229,11 +280,20 @@ for kver in 6.1 6.12; do
 		# tp_printk: ours print their notifier events on the console
 		# from the plan's end to the power-off (guest/shutdown.sh); the
 		# sysctl alone cannot turn it on without the boot parameter
-		extra=()
-		[ "$variant" = chainscope ] && extra=(-a tp_printk)
+		append=''
+		[ "$variant" = chainscope ] && append=tp_printk
+		qextra=''
+		scrape_start "$p" "$variant"
+		if [ -n "$scrape_pid" ]; then
+			qextra="-netdev user,id=net0,restrict=on,hostfwd=tcp:127.0.0.1:$scrape_fwd-10.0.2.15:9469"
+			qextra+=" -device virtio-net-pci,netdev=net0"
+			qextra+=" -chardev socket,id=csctl,path=$scrape_sock -serial chardev:csctl"
+			append+=" chainscope.scrape=$scrape_prom"
+		fi
 		CS_KERNEL=$kver CS_GUEST_TOOLS=upstream \
 			guest_run "$p" "$variant" normal -p test -t "${CS_GUEST_TIMEOUT:-1800}" \
-			"${extra[@]}"
+			-a "$append" -q "$qextra"
+		scrape_end "$p"
 		ran_guests="${ran_guests:-} $p"
 	done
 done
@@ -296,6 +356,24 @@ for p in ${ran_guests:-}; do
 		fi
 		;;
 	esac
+done
+
+# The panic chain (issue 26): on each kernel of ours a short boot of its
+# own (plan panic) arms our events on the console, writes its results
+# and panics with sysrq c, announced, so that its console alone may say
+# "Kernel panic" (qemu/badness.sh); the pass comes from the console.
+for kver in 6.1 6.12; do
+	p=$(prefix_of chainscope "$kver")
+	wants "$p.panic" || continue
+	log "panic boot on the chainscope $kver kernel"
+	# (600 s: a hang bound; the boot panics a few seconds after init)
+	CS_KERNEL=$kver guest_run "$p-panic" chainscope normal -p panic -t 600 -a tp_printk
+	if [ -x "$REPO/userspace/.output/chainscope" ]; then
+		python3 "$HERE/shutdown.py" --panic "$p.panic" "$OUTROOT/$p-panic/guest" \
+			"$OUTROOT/$p-panic/console.log" "$REPO/userspace/.output/chainscope" | record
+	else
+		echo "FAIL: $p.panic: no host-built CLI (userspace/.output/chainscope)" | record
+	fi
 done
 
 # What serve exposed in each guest (cli-serve brings it home), through
