@@ -24,7 +24,8 @@ static struct env {
 } env;
 
 static const struct argp_option opts[] = {
-	{ "quiet", 'q', NULL, 0, "Only the violations, no summary lines", 0 },
+	{ "quiet", 'q', NULL, 0, "Only the violations (and errors, warnings): no summary "
+	  "lines, no notes on the input", 0 },
 	CS_SALVAGE_OPTION,
 	CS_CONSOLE_OPTION,
 	CS_TRACEFS_OPTION,
@@ -207,18 +208,21 @@ int cmd_check(int argc, char **argv)
 	memset(&env, 0, sizeof(env));
 	env.cmd = argv[0];
 	cs_parse_args(&argp, argc, argv, &env);
-	rc = cs_trace_read_input(env.cmd, env.file, &t, &tracedat, &dat_flags, err, sizeof(err));
+	/* -q: the violations and errors only, no note of the input's */
+	rc = cs_trace_read_input(env.cmd, env.file, env.quiet, &t, &tracedat, &dat_flags, err,
+				 sizeof(err));
 	if (rc) {
 		warn("%s: error: %s: %s\n", env.cmd,
 		     cs_safe_str(env.file, path, sizeof(path)), err);
 		return rc;
 	}
-	if (tracedat && (dat_flags & CS_TRACEDAT_STOCK))
+	/* the notes are informational: not with -q */
+	if (!env.quiet && tracedat && (dat_flags & CS_TRACEDAT_STOCK))
 		warn("%s: note: %s: upstream's notifier events name no chain and no block: "
 		     "membership and order are not judged (%zu registration events), only "
 		     "what needs neither\n", env.cmd, cs_safe_str(env.file, path, sizeof(path)),
 		     nr_registrations(&t));
-	else if (tracedat && !has_snapshot(&t))
+	else if (!env.quiet && tracedat && !has_snapshot(&t))
 		warn("%s: note: %s: a trace.dat, text log or ring buffer has no membership "
 		     "snapshot: membership "
 		     "is seeded from the %zu registration events it holds\n", env.cmd,

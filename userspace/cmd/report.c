@@ -312,7 +312,9 @@ int cmd_report(int argc, char **argv)
 	/* the exposition is for others to read: no kernel address unless asked */
 	cs_addrs_hide(env.openmetrics && !env.show_addresses);
 
-	rc = cs_trace_read_input(env.cmd, env.file, &t, &tracedat, &dat_flags, err, sizeof(err));
+	/* report has no quiet flag: its input's notes always go to stderr */
+	rc = cs_trace_read_input(env.cmd, env.file, false, &t, &tracedat, &dat_flags, err,
+				 sizeof(err));
 	if (rc) {
 		fprintf(stderr, "%s: error: ", env.cmd);
 		cs_report_put_path(stderr, env.file);

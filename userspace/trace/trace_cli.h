@@ -59,11 +59,13 @@ error_t cs_parse_file_arg(int key, char *arg, struct argp_state *state,
  * buffer of the DIR in path (tracedat.h: cs_tracefs_read(), notes
  * likewise). *tracedat says the input is foreign (trace.dat, text or
  * ring buffer), *dat_flags (may be NULL) its CS_TRACEDAT_*
- * flags (CS_TRACEDAT_STOCK for a log of upstream's events). 0, or the command's exit code with err set to one line
+ * flags (CS_TRACEDAT_STOCK for a log of upstream's events). quiet: no
+ * note lines (check -q); errors are the caller's to print either way.
+ * 0, or the command's exit code with err set to one line
  * (CS_EXIT_USAGE for a .cstrace, as before; CS_EXIT_TRACEDAT* for a
  * trace.dat).
  */
-int cs_trace_read_input(const char *cmd, const char *path, struct cs_trace *t,
+int cs_trace_read_input(const char *cmd, const char *path, bool quiet, struct cs_trace *t,
 			bool *tracedat, unsigned int *dat_flags, char *err, size_t errlen);
 
 /* s from the trace's symbol snapshot (callback_row.h: struct cs_sym) */

@@ -52,7 +52,7 @@ static void tracedat_note(const char *cmd, const char *path, const struct cs_tra
 	(void)t;
 }
 
-int cs_trace_read_input(const char *cmd, const char *path, struct cs_trace *t,
+int cs_trace_read_input(const char *cmd, const char *path, bool quiet, struct cs_trace *t,
 			bool *tracedat, unsigned int *dat_flags, char *err, size_t errlen)
 {
 	struct cs_tracedat_info info;
@@ -67,7 +67,7 @@ int cs_trace_read_input(const char *cmd, const char *path, struct cs_trace *t,
 	if (cs_trace_tracefs_input()) {
 		*tracedat = true;
 		rc = cs_tracefs_read(path, t, &info, err, errlen);
-		if (!rc)
+		if (!rc && !quiet)
 			tracedat_note(cmd, path, t, &info);
 		if (!rc && dat_flags)
 			*dat_flags = info.flags;
@@ -78,7 +78,7 @@ int cs_trace_read_input(const char *cmd, const char *path, struct cs_trace *t,
 
 		*tracedat = true;
 		rc = cs_console_read(path, t, &ci, err, errlen);
-		if (!rc)
+		if (!rc && !quiet)
 			cs_console_note(stderr, cmd, path, &ci);
 		if (!rc && dat_flags && (ci.flags & CS_CONSOLE_STOCK))
 			*dat_flags = CS_TRACEDAT_STOCK;
@@ -91,7 +91,7 @@ int cs_trace_read_input(const char *cmd, const char *path, struct cs_trace *t,
 		if (n == (ssize_t)sizeof(magic) && cs_tracedat_magic(magic, sizeof(magic))) {
 			*tracedat = true;
 			rc = cs_tracedat_read(fd, t, &info, err, errlen);
-			if (!rc)
+			if (!rc && !quiet)
 				tracedat_note(cmd, path, t, &info);
 			if (!rc && dat_flags)
 				*dat_flags = info.flags;

@@ -80,6 +80,20 @@ print(" ".join("%s:%d/%d/%d" % (c["chain"], c["passes"], c["stopped"], c["callba
 	   grep -q 'membership is seeded from the 5 registration events' <<<"$err"; then
 		pass "$s.check-clean"; else fail "$s.check-clean" "exit $rc: ${out:0:300}"; fi
 done
+# check -q: the violations only; a clean log gives no line on stdout or
+# stderr (no note of the input's), where check without it gives the notes
+for s in clean tracefs; do
+	run "$CS" check -q --console "$TMP/$s.log"
+	q_rc=$rc q_out=$out q_err=$err
+	run "$CS" check --console "$TMP/$s.log"
+	if [ "$q_rc" = 0 ] && [ -z "$q_out" ] && [ -z "$q_err" ] && [ "$rc" = 0 ] &&
+	   grep -q ": text log of [0-9]* lines: 110 notifier events" <<<"$err" &&
+	   grep -q 'membership is seeded from' <<<"$err"; then
+		pass "$s.check-quiet-no-notes"
+	else
+		fail "$s.check-quiet-no-notes" "-q: exit $q_rc, stdout '${q_out:0:200}', stderr '${q_err:0:300}'; without: exit $rc, stderr '${err:0:300}'"
+	fi
+done
 run "$CS" report --console "$TMP/clean.log"
 L="chainscope report: $TMP/clean.log"
 if [ "$rc" = 0 ] && [ "$nerr" = 4 ] &&
@@ -268,6 +282,9 @@ for cmd in report check; do
 	expect_exit "$cmd.salvage" 2 '--salvage reads a .cstrace, not --console text' \
 		"$CS" "$cmd" --salvage --console "$TMP/clean.log"
 done
+# check -q prints no note, but its errors all the same
+expect_exit check.quiet-still-refuses 12 'empty.log: no notifier event of ours in 0 lines' \
+	"$CS" check -q --console "$TMP/empty.log"
 # a console mixed with a tracefs dump of the same run: two kinds of time, refused
 cat "$TMP/clean.log" "$TMP/tracefs.log" >"$TMP/console-tracefs.log"
 expect_exit console-and-tracefs 12 'console-tracefs.log: events with printk timestamps and events with trace file timestamps in one log \(a console mixed with a tracefs dump\?\): give one of them$' \

@@ -89,6 +89,21 @@ print(c["passes"], c["stopped"], c["callbacks"])' "$out" 2>&1)
 		fail "$s.check-clean-seeded" "exit $rc: ${out:0:300} ${err:0:300}"
 	fi
 done
+# check -q: the violations only; a clean file gives no line on stdout or
+# stderr (no note of the input's), where check without it gives the notes
+run "$CS" check -q "$TMP/ours8.dat"
+q_rc=$rc q_out=$out q_err=$err
+run "$CS" check "$TMP/ours8.dat"
+if [ "$q_rc" = 0 ] && [ -z "$q_out" ] && [ -z "$q_err" ] && [ "$rc" = 0 ] &&
+   grep -q ': trace-cmd trace.dat v6, clock local: ' <<<"$err" &&
+   grep -q 'membership is seeded from' <<<"$err"; then
+	pass check-quiet-no-notes
+else
+	fail check-quiet-no-notes "-q: exit $q_rc, stdout '${q_out:0:200}', stderr '${q_err:0:300}'; without: exit $rc, stderr '${err:0:300}'"
+fi
+# ... and errors still print with -q
+expect_exit check-quiet-error 13 'clock-counter.dat: trace clock "counter" is not in nanoseconds' \
+	"$CS" check -q "$TMP/clock-counter.dat"
 if grep -q 'latency = notifier_return - notifier_run' <<<"$("$CS" report "$TMP/ours8.dat" 2>&1 >/dev/null)" &&
    grep -q 'duration_ns from notifier_return' <<<"$("$CS" report "$TMP/ours9.dat" 2>&1 >/dev/null)"; then
 	pass latency-source-named

@@ -121,6 +121,12 @@ for s in ours9 ours8 stock loss8; do
 	else
 		fail "$s.check-as-trace.dat" "exit $ra vs $rb: $(diff <(echo "$a") <(echo "$b") | head -n 6) $(cat "$TMP/c.err")"
 	fi
+	# check -q: no note of the input's, nothing at all for a clean buffer
+	if [ "$s" = ours8 ]; then
+		run "$CS" check -q --tracefs "$TMP/tf-$s"
+		if [ "$rc" = 0 ] && [ -z "$out" ] && [ -z "$err" ]; then pass "$s.check-quiet-no-notes"; else
+			fail "$s.check-quiet-no-notes" "exit $rc, stdout '${out:0:200}', stderr '${err:0:300}'"; fi
+	fi
 	unset CHAINSCOPE_KALLSYMS
 done
 # the loss scenario's pages say events were missed: markers, counted
