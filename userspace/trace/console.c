@@ -204,8 +204,8 @@ static struct cur text_of(const char *p, const char *nl)
 	return (struct cur){ p, nl };
 }
 
-/* what a line is, prefix and all, without converting it */
-static int line_kind(struct cur s)
+/* what a line is, prefix (into *px, may be NULL) and all, without converting it */
+static int line_kind_pfx(struct cur s, struct pfx *px)
 {
 	struct cs_rec_event e;
 	struct pfx x = { 0 };
@@ -216,7 +216,45 @@ static int line_kind(struct cur s)
 	cl_printk_prefix(&s, &x, &flags);
 	if (!x.has_ts && !x.has_task)
 		cl_tracefs_prefix(&s, &x);
+	if (px)
+		*px = x;
 	return cl_body(&s, &e, &cb, &name);
+}
+
+static int line_kind(struct cur s)
+{
+	return line_kind_pfx(s, NULL);
+}
+
+static bool has_nul(struct cur s)
+{
+	return s.e > s.p && memchr(s.p, 0, (size_t)(s.e - s.p));
+}
+
+/*
+ * A line with a NUL byte (a serial line's noise) is never taken as an
+ * event. If, its NULs left out, it looks like one of ours (an event's
+ * name at the start, after a prefix: line_kind()), the event it was is
+ * lost: a loss marker, as a cut line is. Else it is another message.
+ */
+static int nul_line(struct log *l, struct cur s)
+{
+	struct cs_console_info *in = l->info;
+	char text[4096];	/* enough to tell an event's name and prefix */
+	struct pfx x;
+	size_t n = 0;
+	const char *q;
+
+	in->nr_nul++;
+	for (q = s.p; q < s.e && n < sizeof(text); q++)
+		if (*q)
+			text[n++] = *q;
+	if (line_kind_pfx((struct cur){ text, text + n }, &x) == BODY_OTHER) {
+		in->nr_other++;
+		return 0;
+	}
+	in->nr_nul_lost++;
+	return lost_line(l, x.has_ts ? x.ts : l->last_ts, x.tracefs ? x.cpu : 0);
 }
 
 /* whether any line of the log is one of ours in our format (not upstream's) */
@@ -225,7 +263,7 @@ static bool has_ours(const char *p, const char *end)
 	const char *nl;
 
 	for (; p < end && (nl = memchr(p, '\n', end - p)); p = nl + 1)
-		if (line_kind(text_of(p, nl)) == BODY_OURS)
+		if (!has_nul(text_of(p, nl)) && line_kind(text_of(p, nl)) == BODY_OURS)
 			return true;
 	return false;
 }
@@ -280,6 +318,8 @@ static const char *last_boot(const char *p, const char *end, __u64 *nr_boots)
 		unsigned int flags = 0;
 		bool boot;
 
+		if (has_nul(s))
+			continue;	/* not text: no time of its own */
 		cl_printk_prefix(&s, &x, &flags);
 		v = s;
 		boot = p > first && x.has_ts && !x.ts && cl_lit(&v, "Linux version ");
@@ -307,13 +347,84 @@ static void free_names(struct log *l)
 	}
 }
 
+/*
+ * What tells a text log from binary bytes, counted as they come (the
+ * whole log for cs_console_convert(), each read for slurp()): NUL bytes,
+ * lines without one, the bytes since the last newline.
+ */
+struct textscan {
+	size_t len, nuls, first_nul, line_start;
+	long long long_at;	/* the start of a line longer than CS_CONSOLE_MAX_LINE, -1 */
+	__u64 text_lines;	/* lines without a NUL byte */
+	bool line_nul;		/* the line being read has one */
+};
+
+static void scan_more(struct textscan *ts, const char *p, size_t n)
+{
+	const char *end = p + n, *q;
+
+	for (q = p; q < end; q++) {
+		if (!*q) {
+			if (!ts->nuls++)
+				ts->first_nul = ts->len + (size_t)(q - p);
+			ts->line_nul = true;
+		} else if (*q == '\n') {
+			if (ts->long_at < 0 &&
+			    ts->len + (size_t)(q - p) - ts->line_start > CS_CONSOLE_MAX_LINE)
+				ts->long_at = (long long)ts->line_start;
+			ts->text_lines += !ts->line_nul;
+			ts->line_nul = false;
+			ts->line_start = ts->len + (size_t)(q - p) + 1;
+		}
+	}
+	ts->len += n;
+}
+
+/*
+ * Not text, so far (all of it: whole): a line longer than
+ * CS_CONSOLE_MAX_LINE, more NULs than CS_CONSOLE_NUL_SHARE allows (in a
+ * stream, once CS_CONSOLE_MAX_LINE bytes are in), or, whole, NULs and no
+ * line without one. 0, or -1 with err set to one line.
+ */
+static int scan_refused(const struct textscan *ts, bool whole, char *err, size_t errlen)
+{
+	long long at = ts->long_at;
+
+	if (ts->nuls && (whole || ts->len >= CS_CONSOLE_MAX_LINE) &&
+	    (ts->nuls > ts->len / CS_CONSOLE_NUL_SHARE ||
+	     (whole && !ts->text_lines && !(ts->len > ts->line_start && !ts->line_nul)))) {
+		snprintf(err, errlen, "not a text log: %zu NUL bytes in %s%zu (the first at "
+			 "offset %zu)%s", ts->nuls, whole ? "" : "the first ", ts->len,
+			 ts->first_nul, ts->nuls > ts->len / CS_CONSOLE_NUL_SHARE ? "" :
+			 ", in every line");
+		return -1;
+	}
+	if (at < 0 && ts->len - ts->line_start > CS_CONSOLE_MAX_LINE)
+		at = (long long)ts->line_start;
+	if (at >= 0) {
+		snprintf(err, errlen, "not a text log: no newline in the %u KiB from offset %lld "
+			 "(a line is at most %u KiB)", CS_CONSOLE_MAX_LINE >> 10, at,
+			 CS_CONSOLE_MAX_LINE >> 10);
+		return -1;
+	}
+	return 0;
+}
+
+static int not_text(const char *buf, size_t len, char *err, size_t errlen)
+{
+	struct textscan ts = { .long_at = -1 };
+
+	scan_more(&ts, buf, len);
+	return scan_refused(&ts, true, err, errlen);
+}
+
 int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 		       struct cs_console_info *info, char *err, size_t errlen)
 {
 	struct log l = { .info = info };
 	struct cs_conv_sym *syms = NULL;
 	struct name_ent *n, *tmp;
-	const char *p = buf, *end = buf + len, *nl, *zero;
+	const char *p = buf, *end = buf + len, *nl;
 	size_t i = 0;
 
 	memset(info, 0, sizeof(*info));
@@ -321,10 +432,8 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 	*imglen = 0;
 	cs_conv_init(&l.c, CS_EXIT_TRACEDAT, err, errlen);
 	l.c.flags = CS_CONV_COARSE;
-	zero = memchr(buf, 0, len);
-	if (zero) {
-		cs_conv_fail(&l.c, CS_EXIT_TRACEDAT, "not a text log: a NUL byte at offset %zu",
-			     (size_t)(zero - buf));
+	if (not_text(buf, len, err, errlen)) {
+		l.c.rc = CS_EXIT_TRACEDAT;
 		goto out;
 	}
 	if (len > CS_CONSOLE_MAX_SIZE) {
@@ -340,11 +449,18 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 		if (!nl) {
 			/* what the log stops in is not a line; if it names one of ours, a loss */
 			info->nr_cut_end = 1;
-			if (line_kind((struct cur){ p, end }) != BODY_OTHER)
+			if (has_nul((struct cur){ p, end })) {
+				info->nr_nul++;
+				info->nr_other++;
+			} else if (line_kind((struct cur){ p, end }) != BODY_OTHER) {
 				lost_line(&l, l.last_ts, 0);
+			}
 			break;
 		}
-		line(&l, text_of(p, nl));
+		if (has_nul(text_of(p, nl)))
+			nul_line(&l, text_of(p, nl));
+		else
+			line(&l, text_of(p, nl));
 	}
 	if (l.c.rc)
 		goto out;
@@ -377,9 +493,13 @@ out:
 
 /* --- the file ------------------------------------------------------------ */
 
-/* all of fd (up to CS_CONSOLE_MAX_SIZE) into *buf; 0, or -1 with err set */
+/*
+ * all of fd (up to CS_CONSOLE_MAX_SIZE) into *buf; 0, or -1 with err set,
+ * as soon as what was read is not text (scan_refused())
+ */
 static int slurp(int fd, size_t hint, char **buf, size_t *len, char *err, size_t errlen)
 {
+	struct textscan scan = { .long_at = -1 }, *ts = &scan;
 	size_t cap = hint < (1u << 16) ? (1u << 16) : hint + 1;
 	char *p;
 
@@ -408,7 +528,11 @@ static int slurp(int fd, size_t hint, char **buf, size_t *len, char *err, size_t
 		}
 		if (!r)
 			return 0;
+		/* binary bytes are refused as they come, not after 1 GiB */
+		scan_more(ts, *buf + *len, (size_t)r);
 		*len += r;
+		if (scan_refused(ts, false, err, errlen))
+			return -1;
 	}
 }
 
@@ -474,6 +598,12 @@ void cs_console_note(FILE *f, const char *cmd, const char *path,
 		(unsigned long long)in->nr_loss, (unsigned long long)in->nr_lost,
 		(unsigned long long)in->nr_other, (unsigned long long)in->nr_bad,
 		in->nr_cut_end ? ", the cut last line" : "");
+	if (in->nr_nul)
+		fprintf(f, "%s: %s: %llu lines with NUL bytes (line noise): never events; %llu "
+			"of them lines of our events (a loss marker each, counted above), %llu "
+			"other lines\n", cmd, name, (unsigned long long)in->nr_nul,
+			(unsigned long long)in->nr_nul_lost,
+			(unsigned long long)(in->nr_nul - in->nr_nul_lost));
 	if (in->nr_boots > 1)
 		fprintf(f, "%s: %s: %llu boots in this log: the last one read\n", cmd, name,
 			(unsigned long long)in->nr_boots);

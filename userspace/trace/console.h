@@ -36,11 +36,29 @@ struct cs_trace;
 
 #define CS_CONSOLE_SYM_BASE 0x0c5c000000000000ULL
 #define CS_CONSOLE_MAX_SIZE (1ULL << 30)	/* larger logs are refused */
+/*
+ * The longest line a log may have: a printk record holds at most 1 KiB of
+ * text (2 KiB printed with its prefix), a trace file's line at most one
+ * trace_seq buffer (a page or two). 64 KiB is 32 times that, for lines
+ * that other output joined without a newline, and a stream with no
+ * newline (a binary, `--console - </dev/zero`) is refused after 64 KiB,
+ * not 1 GiB, whatever keeps writing it.
+ */
+#define CS_CONSOLE_MAX_LINE (64u << 10)
+/*
+ * NUL bytes: a serial line's noise puts a few in a log (such a line is
+ * never an event: one of ours so hit is a loss); a log with more than one
+ * NUL in CS_CONSOLE_NUL_SHARE bytes, or no line without one, is not text
+ * and refused (for a stream, checked as it is read, from its first
+ * CS_CONSOLE_MAX_LINE bytes on).
+ */
+#define CS_CONSOLE_NUL_SHARE 64
 
 /*
  * Exit codes: those of the trace.dat input where the meaning is the same
- * (tracedat.h): 12 a log refused (not text, no event of ours, too large,
- * unreadable), 13 trace-file timestamps
+ * (tracedat.h): 12 a log refused (not text: NUL bytes, a line longer than
+ * CS_CONSOLE_MAX_LINE; no event of ours, too large, unreadable), 13
+ * trace-file timestamps
  * of a clock that is not in seconds (counter, x86-tsc).
  */
 
@@ -49,6 +67,8 @@ struct cs_console_info {
 	__u64 nr_events;	/* lines taken as events */
 	__u64 nr_other;		/* lines that are not notifier events */
 	__u64 nr_bad;		/* "notifier_*: " lines not exactly in the format */
+	__u64 nr_nul;		/* lines with a NUL byte (never events; in nr_other or ...) */
+	__u64 nr_nul_lost;	/* ... of them, one of ours: a loss marker each */
 	__u64 nr_cut_end;	/* 1: the log stops mid-line */
 	__u64 nr_boots;		/* boots in the log (only the last one is read) */
 	__u64 nr_loss;		/* loss markers ("[LOST N EVENTS]", printk drops) */

@@ -441,6 +441,14 @@ def build(fmts, name):
         return build(fmts, "stock") + re.sub(
             r"^\[\s*(\d+)\.(\d{6})\]", lambda m: "[%5d.%s]" % (int(m.group(1)) + 10, m.group(2)),
             build(fmts, "clean"), flags=re.M)
+    if name == "nul":
+        # a serial line's noise: NUL bytes in an event's name, before a
+        # line's prefix, in another message (never events; ours are losses)
+        s = build(fmts, "clean").split("\n")
+        s[10] = s[10][:30] + "\0" + s[10][30:]
+        s[20] = "\0" + s[20]
+        s.insert(5, "[    1.500000] random: crng \0init done")
+        return "\n".join(s)
     if name == "empty":
         return ""
     if name == "noevents":
@@ -450,7 +458,7 @@ def build(fmts, name):
 
 SCENARIOS = ["clean", "caller", "tracefs", "plain", "loss", "hashed", "stock", "errors", "sameus", "interleaved",
              "cut", "truncated", "truncated-whole", "near", "mixed", "empty", "noevents", "shutdown",
-             "counter"]
+             "counter", "nul"]
 
 
 def main(argv):

@@ -272,7 +272,7 @@ head -c 4096 "$CS" >"$TMP/binary.log"
 for cmd in report check; do
 	expect_exit "$cmd.empty" 12 'empty.log: no notifier event of ours in 0 lines' \
 		"$CS" "$cmd" --console "$TMP/empty.log"
-	expect_exit "$cmd.binary" 12 'binary.log: not a text log: a NUL byte at offset [0-9]+$' \
+	expect_exit "$cmd.binary" 12 'binary.log: not a text log: [0-9]+ NUL bytes in 4096 \(the first at offset [0-9]+\)$' \
 		"$CS" "$cmd" --console "$TMP/binary.log"
 	expect_exit "$cmd.counter-clock" 13 'trace file timestamps without a decimal point' \
 		"$CS" "$cmd" --console "$TMP/counter.log"
@@ -281,6 +281,63 @@ for cmd in report check; do
 		"$CS" "$cmd" --console "$TMP/none.log"
 	expect_exit "$cmd.salvage" 2 '--salvage reads a .cstrace, not --console text' \
 		"$CS" "$cmd" --salvage --console "$TMP/clean.log"
+done
+# NUL bytes (a serial line's noise): a line with one is never an event; one
+# of ours so hit is a loss (counted, noted, excused by check), another line
+# is another line. Binary bytes are refused: mostly NUL, or NUL in every line.
+run "$CS" report -j --console "$TMP/nul.log"
+lost=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lost"])' "$out" 2>&1)
+if [ "$rc" = 0 ] && [ "$lost" = 2 ] &&
+   grep -q 'text log of 111 lines: 108 notifier events .* 2 loss markers (2 events), skipped: 1 other lines, 0 lines' <<<"$err" &&
+   grep -q 'nul.log: 3 lines with NUL bytes (line noise): never events; 2 of them lines of our events (a loss marker each, counted above), 1 other lines$' <<<"$err"; then
+	pass nul.lines-lost; else fail nul.lines-lost "exit $rc, lost $lost: $err"; fi
+run "$CS" check --console "$TMP/nul.log"
+if [ "$rc" = 0 ] && grep -q ' 0 violations' <<<"$out" &&
+   grep -q 'gaps: 2 loss markers (2 events lost): [1-9][0-9]* passes excused' <<<"$out"; then
+	pass nul.check-excused; else fail nul.check-excused "exit $rc: ${out:0:400}"; fi
+{ printf '[    1.000000] notifier chain test: %s\0\n' "$(printf 'x%.0s' {1..150})"
+  printf '[    1.000001] \0notifier chain test: %s\n' "$(printf 'x%.0s' {1..150})"; } >"$TMP/nul-every.log"
+head -c 8M /dev/zero >"$TMP/zero.log"
+expect_exit nul.every-line 12 'nul-every.log: not a text log: 2 NUL bytes in 376 \(the first at offset 186\), in every line$' \
+	"$CS" check --console "$TMP/nul-every.log"
+expect_exit nul.mostly 12 'zero.log: not a text log: 8388608 NUL bytes in (the first )?8388608 \(the first at offset 0\)$' \
+	"$CS" check --console "$TMP/zero.log"
+{ cat "$TMP/clean.log"; head -c 70000 /dev/zero | tr '\0' x; echo; } >"$TMP/longline.log"
+expect_exit long-line 12 'longline.log: not a text log: no newline in the 64 KiB from offset [0-9]+ \(a line is at most 64 KiB\)$' \
+	"$CS" report --console "$TMP/longline.log"
+# an endless stream on stdin (--console - </dev/zero; a binary with no
+# newline) is refused after its first 64 KiB, not 1 GiB: the writer offers
+# 8 MiB and counts what the pipe took before the reader was gone, which is
+# what the reader read (at most 128 KiB: 64 KiB, then a read into the
+# doubled buffer) and what the pipe still held (its capacity at most),
+# whatever the timing
+cat >"$TMP/writer.py" <<'PY'
+import fcntl, os, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+block, n = (b"\0" if sys.argv[1] == "zero" else b"x") * 4096, 0
+cap = fcntl.fcntl(1, 1032)     # F_GETPIPE_SZ
+try:
+    while n < 8 << 20:
+        n += os.write(1, block)
+except BrokenPipeError:
+    pass
+open(sys.argv[2], "w").write("%d %d\n" % (n, cap))
+PY
+for b in zero x; do
+	python3 "$TMP/writer.py" "$b" "$TMP/wrote" | "$CS" check --console - >/dev/null 2>"$TMP/stream.err"
+	rcs="${PIPESTATUS[*]}"
+	read -r wrote cap <"$TMP/wrote"
+	if [ "$b" = zero ]; then
+		want='^chainscope check: error: -: not a text log: 65536 NUL bytes in the first 65536 \(the first at offset 0\)$'
+	else
+		want='^chainscope check: error: -: not a text log: no newline in the 64 KiB from offset 0 \(a line is at most 64 KiB\)$'
+	fi
+	if [ "$rcs" = "0 12" ] && [ "$(grep -c '' "$TMP/stream.err")" = 1 ] &&
+	   grep -Eq "$want" "$TMP/stream.err" && [ "$wrote" -le $((128 * 1024 + cap)) ]; then
+		pass "stream.$b-refused-early"
+	else
+		fail "stream.$b-refused-early" "exits $rcs, the pipe took $wrote bytes (capacity $cap): $(cat "$TMP/stream.err")"
+	fi
 done
 # check -q prints no note, but its errors all the same
 expect_exit check.quiet-still-refuses 12 'empty.log: no notifier event of ours in 0 lines' \
