@@ -24,6 +24,16 @@
  * marker, checker.c), its open passes and a robust pass waiting for its
  * rollback are excused from the pairing rules, and its orphans are put
  * down to the gap until its next call_begin.
+ *
+ * Events with no task (CS_TRACE_TASK_NONE, a console without caller
+ * ids) are one stream of every CPU's passes, interleaved: there an event
+ * goes to the open pass of its (head, val, type) wherever it is on the
+ * stack, and what fits none is an orphan. Nesting is not known, so what
+ * needs it is not judged: stray-event, begin-without-end (a pass is left
+ * open, not popped), missing-rollback and the rollback rules (which
+ * robust pass a rollback undoes). Two passes of one chain and val open
+ * at once cannot be told apart: their runs' and ends' rules are not
+ * judged either (counted, shared_passes).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -69,6 +79,7 @@ static struct stack *stack_get(struct checker *ck, __u64 task, __u32 ctx, __u32 
 			return NULL;
 		st->key = k;
 		st->last_idx = -1;
+		st->anon = task == CS_TRACE_TASK_NONE;
 		HASH_ADD(hh, ck->stacks, key, sizeof(k), st);
 		if (ck->oom) {
 			free(st);
@@ -133,6 +144,7 @@ static void frame_reset(struct frame *f)
 	f->in_flight = f->stop_due = f->disordered = f->gapped = false;
 	f->undo_reported = false;
 	f->phantom = false;
+	f->shared = false;
 	f->rb_stray = -1;
 	f->stop_idx = -1;
 	f->undo.valid = false;
@@ -266,11 +278,13 @@ static struct frame *push_phantom(struct checker *ck, struct stack *st,
 	return f;
 }
 
+static int run_in(struct checker *ck, struct frame *f, const struct cs_rec_event *e,
+		  size_t idx);
+
 static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
 		  size_t idx)
 {
 	struct frame *f = top(st);
-	struct member *m;
 
 	if (!f) {
 		orphan(ck, st, &ck->s->orphan_runs);
@@ -301,7 +315,14 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	} else if (f->phantom) {
 		phantom_event(ck, f, &ck->s->orphan_runs);
 	}
-	m = chk_run_rules(ck, f, e, idx);
+	return run_in(ck, f, e, idx);
+}
+
+/* run e of pass f: judged, and f's callback in flight */
+static int run_in(struct checker *ck, struct frame *f, const struct cs_rec_event *e, size_t idx)
+{
+	struct member *m = chk_run_rules(ck, f, e, idx);
+
 	if (!m)
 		return -ENOMEM;
 	f->last = (struct run){ idx, e->cb, e->nb, e->priority, 0 };
@@ -315,6 +336,9 @@ static int on_run(struct checker *ck, struct stack *st, const struct cs_rec_even
 	f->in_flight = true;
 	return 0;
 }
+
+static void return_in(struct checker *ck, struct frame *f, const struct cs_rec_event *e,
+		      size_t idx);
 
 static void on_return(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
 		      size_t idx)
@@ -340,6 +364,13 @@ static void on_return(struct checker *ck, struct stack *st, const struct cs_rec_
 	}
 	if (f->phantom)
 		phantom_event(ck, f, &ck->s->orphan_returns);
+	return_in(ck, f, e, idx);
+}
+
+/* the return e of f's callback in flight */
+static void return_in(struct checker *ck, struct frame *f, const struct cs_rec_event *e,
+		      size_t idx)
+{
 	settle_robust(ck, &f->child, "the callback it ran in returned", idx);
 	f->last.ret = e->ret;
 	f->in_flight = false;
@@ -350,11 +381,13 @@ static void on_return(struct checker *ck, struct stack *st, const struct cs_rec_
 	}
 }
 
+static void stop_in(struct checker *ck, struct frame *f, const struct cs_rec_event *e,
+		    size_t idx);
+
 static void on_stop(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
 		    size_t idx)
 {
 	struct frame *f = top(st);
-	const struct run *r;
 
 	if (!f) {
 		orphan(ck, st, &ck->s->orphan_stops);
@@ -366,8 +399,16 @@ static void on_stop(struct checker *ck, struct stack *st, const struct cs_rec_ev
 	}
 	if (f->phantom)
 		phantom_event(ck, f, &ck->s->orphan_stops);
-	r = &f->last;
-	if (!f->gapped) {
+	stop_in(ck, f, e, idx);
+}
+
+/* the notifier_stop e of pass f, after its last callback returned */
+static void stop_in(struct checker *ck, struct frame *f, const struct cs_rec_event *e,
+		    size_t idx)
+{
+	const struct run *r = &f->last;
+
+	if (!f->gapped && !f->shared) {
 		if (!f->stop_due)
 			chk_violation(ck, idx, e->head, e->cb, "stop-event",
 				      "notifier_stop, but its return (event %zu) was 0x%x, "
@@ -463,12 +504,15 @@ static void finish_pass(struct checker *ck, struct stack *st, struct frame *f,
 	settle_robust(ck, &f->child, "its outer pass ended", idx);
 	if (f->gapped)
 		ck->s->gap_passes++;
+	else if (f->shared)
+		ck->s->shared_passes++;
 	else
 		chk_end_rules(ck, f, e, idx);
 	if (f->undo.valid && f->undo.gapped && !f->undo.gap_counted && !f->gapped)
 		ck->s->gap_passes++;
 	f->undo.valid = false;
-	if (f->type == CALL_ROBUST && (e->ret & CS_NOTIFY_STOP_MASK)) {
+	/* (no task: which rollback is its is not known) */
+	if (!st->anon && f->type == CALL_ROBUST && (e->ret & CS_NOTIFY_STOP_MASK)) {
 		/* f is popped already: this is the slot of its depth */
 		p = child_slot(st);
 		settle_robust(ck, p, "another robust pass stopped", idx);
@@ -481,6 +525,23 @@ static void finish_pass(struct checker *ck, struct stack *st, struct frame *f,
 		p->ret = e->ret;
 		p->nr_calls = e->nr_calls;
 		f->nr_runs = 0;
+	}
+}
+
+/* the top pass ended by its call_end e */
+static void end_top(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
+		    size_t idx)
+{
+	struct frame *f = top(st);
+
+	st->depth--;
+	finish_pass(ck, st, f, e, idx);
+	if (!st->depth && !cs_grow(&ck->pool, &ck->cap_pool, ck->nr_pool + 1,
+				   sizeof(*ck->pool))) {
+		/* nothing open: lend the frames to the next stack */
+		ck->pool[ck->nr_pool++] = (struct fpool){ st->f, st->cap };
+		st->f = NULL;
+		st->cap = 0;
 	}
 }
 
@@ -504,15 +565,7 @@ static int on_end(struct checker *ck, struct stack *st, const struct cs_rec_even
 	}
 	if (f && !f->in_flight && frame_is(f, e) &&
 	    (f->type == e->call_type || f->phantom)) {
-		st->depth--;
-		finish_pass(ck, st, f, e, idx);
-		if (!st->depth && !cs_grow(&ck->pool, &ck->cap_pool, ck->nr_pool + 1,
-					   sizeof(*ck->pool))) {
-			/* nothing open: lend the frames to the next stack */
-			ck->pool[ck->nr_pool++] = (struct fpool){ st->f, st->cap };
-			st->f = NULL;
-			st->cap = 0;
-		}
+		end_top(ck, st, e, idx);
 		return 0;
 	}
 	/* a rollback whose call_begin the recorder missed still followed */
@@ -523,6 +576,104 @@ static int on_end(struct checker *ck, struct stack *st, const struct cs_rec_even
 		stray(ck, st, f, e, idx, false, &ck->s->orphan_ends);
 	else
 		orphan(ck, st, &ck->s->orphan_ends);
+	return 0;
+}
+
+/*
+ * No task (st->anon): the open pass e belongs to, wherever it is on the
+ * stack, brought to the top (the frames above it move down one: their
+ * order says no nesting here), or NULL. in_flight: e is a return (of the
+ * callback in flight, nb) or not; nb: the last callback's block must be
+ * e's (return, stop); type: a call_end's, or -1. A pass open across a
+ * loss gap whose callback is in flight takes what comes after that
+ * callback: its return was lost (its rules are suspended).
+ */
+static struct frame *anon_frame(struct stack *st, const struct cs_rec_event *e, bool in_flight,
+				bool nb, int type)
+{
+	struct frame tmp, *f;
+	size_t d;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (d = st->depth; d > 0; d--) {
+			f = &st->f[d - 1];
+			if (!frame_is(f, e) || (nb && (!f->nr_runs || f->last.nb != e->nb)) ||
+			    (type >= 0 && f->type != type))
+				continue;
+			if (f->in_flight == in_flight ||
+			    (pass && !in_flight && f->in_flight && f->gapped))
+				break;
+		}
+		if (d)
+			break;
+	}
+	if (!d)
+		return NULL;
+	tmp = st->f[d - 1];
+	tmp.in_flight = in_flight;
+	memmove(&st->f[d - 1], &st->f[d], (st->depth - d) * sizeof(*f));
+	st->f[st->depth - 1] = tmp;
+	return top(st);
+}
+
+/* an event with no task: see the top of this file */
+static int anon_event(struct checker *ck, struct stack *st, const struct cs_rec_event *e,
+		      size_t idx)
+{
+	struct frame *f;
+	size_t d;
+
+	ck->s->anon_events++;
+	switch (e->type) {
+	case CS_REC_RUN:
+		f = anon_frame(st, e, false, false, -1);
+		if (f)
+			return run_in(ck, f, e, idx);
+		orphan(ck, st, &ck->s->orphan_runs);
+		break;
+	case CS_REC_RETURN:
+		f = anon_frame(st, e, true, true, -1);
+		if (f)
+			return_in(ck, f, e, idx);
+		else
+			orphan(ck, st, &ck->s->orphan_returns);
+		break;
+	case CS_REC_STOP:
+		f = anon_frame(st, e, false, true, -1);
+		if (f)
+			stop_in(ck, f, e, idx);
+		else
+			orphan(ck, st, &ck->s->orphan_stops);
+		break;
+	case CS_REC_CALL_BEGIN:
+		f = push_frame(ck, st);
+		if (!f)
+			return -ENOMEM;
+		f->head = e->head;
+		f->val = e->val;
+		f->begin_idx = f->after_idx = idx;
+		f->type = e->call_type;
+		f->nr_to_call = e->nr_to_call;
+		/* another pass of its chain and val open: whose runs are whose is unknown */
+		for (d = 0; d + 1 < st->depth; d++) {
+			if (!frame_is(&st->f[d], e))
+				continue;
+			st->f[d].shared = f->shared = true;
+			/* (the earlier call_begin: both surely began after it) */
+			if (st->f[d].after_idx < f->after_idx)
+				f->after_idx = st->f[d].after_idx;
+		}
+		st->resync = false;
+		break;
+	case CS_REC_CALL_END:
+		f = anon_frame(st, e, false, false, e->call_type);
+		if (f)
+			end_top(ck, st, e, idx);
+		else
+			orphan(ck, st, &ck->s->orphan_ends);
+		break;
+	}
 	return 0;
 }
 
@@ -538,6 +689,8 @@ int chk_pass_event(struct checker *ck, const struct cs_rec_event *e, size_t idx)
 		stack_gap(st);
 	st->last_idx = idx;
 	st->last_cpu = e->cpu;
+	if (st->anon)
+		return anon_event(ck, st, e, idx);
 
 	switch (e->type) {
 	case CS_REC_RUN:

@@ -96,7 +96,8 @@ struct member *chk_run_rules(struct checker *ck, struct frame *f,
 		if (f->nr_runs && f->last_m)
 			f->last_m->next_run = m;
 	}
-	if (f->stop_idx >= 0)
+	/* (f->shared: which pass stopped, and which ran what, is not known) */
+	if (f->stop_idx >= 0 && !f->shared)
 		chk_violation(ck, idx, e->head, e->cb, "run-after-stop",
 			      "ran after the pass stopped at event %lld", f->stop_idx);
 	f->stop_due = false;	/* run-after-stop says it */
@@ -122,7 +123,7 @@ struct member *chk_run_rules(struct checker *ck, struct frame *f,
 		m->at = idx;
 	}
 
-	if (f->nr_runs && e->priority > f->last.prio) {
+	if (f->nr_runs && e->priority > f->last.prio && !f->shared) {
 		r = &f->last;
 		chk_violation(ck, idx, e->head, e->cb, "priority-order",
 			      "priority %d ran after priority %d (event %zu) in the "
@@ -139,7 +140,8 @@ struct member *chk_run_rules(struct checker *ck, struct frame *f,
 	 * (before or during this pass) may run published again, before the
 	 * event of its new registration.
 	 */
-	if (m->state == M_MEMBER && m->seq >= 0 && !chk_gap_between(ck, m->seq, idx)) {
+	if (m->state == M_MEMBER && m->seq >= 0 && !chk_gap_between(ck, m->seq, idx) &&
+	    !f->shared) {
 		if (g->max_seq <= m->seq) {
 			g->max_seq = m->seq;
 			g->max_task = m->seq_task;

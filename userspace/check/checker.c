@@ -447,6 +447,11 @@ int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 			"passes excused from the pairing rules, %llu orphan events "
 			"put down to gaps\n", name, s->loss_markers, s->lost_events,
 			s->gap_passes, s->gap_orphans);
+	if (s->anon_events)
+		fprintf(out, "%s: no task: %llu events of passes name none (a console "
+			"without caller ids): paired by chain, val and call type; %llu passes "
+			"not judged (another of their chain and val open at once)\n", name,
+			s->anon_events, s->shared_passes);
 	if (s->snapshots)
 		fprintf(out, "%s: snapshots: %llu chains (%llu unstable, %llu blocks) "
 			"give membership and order from their walk; %llu judgements "

@@ -31,6 +31,10 @@ struct cs_check_stats {
 	unsigned long long snapshot_records, snapshot_blocks;
 	/* rules not judged: the chain's snapshot was unstable */
 	unsigned long long snap_unknown;
+	/* events that name no task (CS_TRACE_TASK_NONE: a console without caller ids) */
+	unsigned long long anon_events;
+	/* passes of those not judged: another of their chain and val was open with them */
+	unsigned long long shared_passes;
 };
 
 /*

@@ -124,6 +124,11 @@ struct frame {
 	bool disordered;	/* priorities went up: groups are not contiguous */
 	bool gapped;		/* open across a loss gap: pairing rules suspended */
 	bool phantom;		/* its call_begin is not in the trace */
+	/*
+	 * no task (CS_TRACE_TASK_NONE) and another pass of its chain and val
+	 * open with it: which runs are whose is unknown, its rules not judged
+	 */
+	bool shared;
 	long long rb_stray;	/* phantom: its first event, a stray unless it is a rollback */
 	long long stop_idx;	/* first NOTIFY_STOP_MASK return or stop, -1 */
 	bool undo_reported;	/* rollback: a callback out of place was reported */
@@ -144,6 +149,13 @@ struct stack {
 	long long last_idx;	/* its previous event, -1 */
 	__u32 last_cpu;
 	bool resync;		/* a gap hit it: orphans are the gap's */
+	/*
+	 * the stream of the events with no task (CS_TRACE_TASK_NONE): every
+	 * CPU's passes, interleaved. Frames are found by (head, val, type)
+	 * wherever they are, not only on top; nesting is not known, so the
+	 * rules that need it are not judged (check_pass.c)
+	 */
+	bool anon;
 	UT_hash_handle hh;
 };
 

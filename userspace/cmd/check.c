@@ -178,6 +178,15 @@ static size_t nr_registrations(const struct cs_trace *t)
 	return n;
 }
 
+static size_t nr_taskless(const struct cs_trace *t)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < t->nr_events; i++)
+		n += t->events[i].task == CS_TRACE_TASK_NONE;
+	return n;
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
@@ -227,6 +236,14 @@ int cmd_check(int argc, char **argv)
 		     "snapshot: membership "
 		     "is seeded from the %zu registration events it holds\n", env.cmd,
 		     cs_safe_str(env.file, path, sizeof(path)), nr_registrations(&t));
+	if (!env.quiet && tracedat && nr_taskless(&t))
+		warn("%s: note: %s: %zu events name no task (a console without printk caller "
+		     "ids): one stream, in which passes that ran at once on several CPUs "
+		     "interleave; they are paired by chain, val and call type, and what needs "
+		     "the task is not judged on them (stray-event, begin-without-end, "
+		     "missing-rollback, rollback; all rules of two passes of one chain and val "
+		     "open at once)\n", env.cmd, cs_safe_str(env.file, path, sizeof(path)),
+		     nr_taskless(&t));
 	rc = cs_check_trace(&t, env.file, env.quiet, stdout, &s);
 	if (rc) {
 		warn("%s: error: %s: %s\n", env.cmd,

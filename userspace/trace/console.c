@@ -189,7 +189,7 @@ static int line(struct log *l, struct cur s)
 	e.cpu = x.cpu;
 	e.ctx = x.ctx;
 	/* pid 0 is each CPU's idle task; no prefix: one stream */
-	e.task = !x.has_task ? 1ULL << 41 : x.pid ? x.pid : (1ULL << 40) | x.cpu;
+	e.task = !x.has_task ? CS_TRACE_TASK_NONE : x.pid ? x.pid : (1ULL << 40) | x.cpu;
 	if (!x.tracefs)
 		e.cpu = 0;	/* a console is one stream: its CPU is not said */
 	in->nr_events++;

@@ -22,6 +22,7 @@ struct open_run {
 	bool timed;
 };
 struct open_pass {
+	__u64 head, val;
 	__u32 nr_runs;
 };
 struct cs_conv_task {
@@ -208,11 +209,35 @@ int cs_conv_loss_drop(struct cs_conv *c, __u64 ts, __u32 cpu, __u64 count, int d
 }
 
 /*
+ * The open pass of s that e (a run, stop or call_end) belongs to: the
+ * innermost of its chain and val; else, where the task is known, the
+ * innermost (a pass whose call_begin is not in the input nests in it, as
+ * before). With no task (CS_TRACE_TASK_NONE: one stream of every CPU's
+ * passes) nothing else: another CPU's pass is no pass of e's. Its index
+ * + 1, or 0.
+ */
+static size_t pass_of(const struct cs_conv_task *s, const struct cs_rec_event *e)
+{
+	size_t i;
+
+	for (i = s->nr_passes; i > 0; i--)
+		if (s->passes[i - 1].head == e->head && s->passes[i - 1].val == e->val)
+			return i;
+	return e->task == CS_TRACE_TASK_NONE ? 0 : s->nr_passes;
+}
+
+/*
  * Pairing for inputs whose notifier_return has no duration_ns (the
  * 8-event set): a return's time minus its run's, the runs of one task
  * and context on a stack (nested chains run inside a callback), as
- * bpf/probemode.bpf.h pairs in probes mode. Also the pass a stop belongs
- * to, for the stops made from NOTIFY_STOP_MASK returns.
+ * bpf/probemode.bpf.h pairs in probes mode, by (head, cb, nb, val): a
+ * run and its return carry the pass's val, so where one stream holds
+ * several CPUs' passes of a chain (a console without caller ids) each
+ * return still finds its own run when their vals differ. (A CPU, where a
+ * line says one, is in the task's key already: printk's C<n>, a trace
+ * file's idle task; a task's own run and return may be on two CPUs.)
+ * Also the pass a stop belongs to, for the stops made from
+ * NOTIFY_STOP_MASK returns.
  */
 static int pair(struct cs_conv *c, struct cs_rec_event *e)
 {
@@ -226,25 +251,31 @@ static int pair(struct cs_conv *c, struct cs_rec_event *e)
 		if (grow((void **)&s->passes, &s->cap_passes, s->nr_passes + 1,
 			 sizeof(*s->passes)))
 			return oom(c);
-		s->passes[s->nr_passes++].nr_runs = 0;
+		s->passes[s->nr_passes++] = (struct open_pass){ e->head, e->val, 0 };
 		break;
 	case CS_REC_CALL_END:
-		if (s->nr_passes)
+		i = pass_of(s, e);
+		if (i) {
+			memmove(&s->passes[i - 1], &s->passes[i],
+				(s->nr_passes - i) * sizeof(*s->passes));
 			s->nr_passes--;
+		}
 		break;
 	case CS_REC_RUN:
 		if (grow((void **)&s->runs, &s->cap_runs, s->nr_runs + 1, sizeof(*s->runs)))
 			return oom(c);
 		s->runs[s->nr_runs++] = (struct open_run){ e->head, e->cb, e->nb, e->val, e->ts,
 							   e->cpu, !c->untimed };
-		if (s->nr_passes)
-			s->passes[s->nr_passes - 1].nr_runs++;
+		i = pass_of(s, e);
+		if (i)
+			s->passes[i - 1].nr_runs++;
 		break;
 	case CS_REC_RETURN:
 		for (i = s->nr_runs; i > 0; i--) {
 			const struct open_run *r = &s->runs[i - 1];
 
-			if (r->head == e->head && r->cb == e->cb && r->nb == e->nb)
+			if (r->head == e->head && r->cb == e->cb && r->nb == e->nb &&
+			    r->val == e->val)
 				break;
 		}
 		if (!(c->flags & CS_CONV_HAS_DURATION)) {
@@ -259,8 +290,13 @@ static int pair(struct cs_conv *c, struct cs_rec_event *e)
 				c->nr_untimed++;
 			}
 		}
-		if (i)
+		if (i && e->task == CS_TRACE_TASK_NONE) {
+			/* one stream: the runs above it are other CPUs', still open */
+			memmove(&s->runs[i - 1], &s->runs[i], (s->nr_runs - i) * sizeof(*s->runs));
+			s->nr_runs--;
+		} else if (i) {
 			s->nr_runs = i - 1;	/* runs above it lost their return */
+		}
 		break;
 	}
 	return 0;
@@ -280,12 +316,14 @@ int cs_conv_event(struct cs_conv *c, struct cs_rec_event *e)
 	    !(c->flags & CS_CONV_HAS_STOP)) {
 		struct cs_conv_task *s = task_get(c, e->task << 2 | e->ctx);
 		struct cs_rec_event st = *e;
+		size_t i;
 
 		if (!s)
 			return c->rc;
 		st.type = CS_REC_STOP;
 		st.duration_ns = 0;
-		st.nr_calls = s->nr_passes ? (__s32)s->passes[s->nr_passes - 1].nr_runs : 1;
+		i = pass_of(s, e);
+		st.nr_calls = i ? (__s32)s->passes[i - 1].nr_runs : 1;
 		if (push_out(c, &st))
 			return c->rc;
 		c->nr_stops++;

@@ -117,6 +117,15 @@ struct cs_trace_footer {
 	char magic[8];		/* CS_TRACE_END_MAGIC */
 };
 
+/*
+ * The task of an event whose input names none (a console line without a
+ * printk caller id, console.c): all such events are one stream, in which
+ * passes that ran at once on several CPUs interleave. No recorder writes
+ * it (record's tasks are task_struct addresses). check pairs such passes
+ * by chain and val and judges no rule that needs the task on them.
+ */
+#define CS_TRACE_TASK_NONE (1ULL << 41)
+
 /* A symbol: for the writer to store, from the reader to look up. */
 struct cs_trace_sym {
 	__u64 addr;

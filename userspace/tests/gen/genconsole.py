@@ -333,6 +333,65 @@ def shutdown(fmts):
     return render(log)
 
 
+def concurrent(fmts, bad=False):
+    """One chain called on two CPUs at once, on a console without caller
+    ids (no task: one stream): the two passes' lines interleave. Three
+    rounds of two passes with different vals, callbacks returning in
+    either order, one pass ending while the other runs; then two passes
+    of the same val at once (which runs are whose cannot be told: not
+    judged). bad: in the first round the second pass runs its priority-5
+    callback after its priority-0 one (a priority-order violation, and
+    still one with the other pass's lines between)."""
+    log = Log(fmts, "printk")
+    prio = {"cs_cb_fast": 10, "cs_cb_busy": 5, "cs_cb_veto": 0}
+
+    def ev(n, val, ret=1):
+        return dict(cb=NAMED[n], head=HEAD, nb=NB[n], priority=prio[n], kind=BLOCKING,
+                    val=val, ret=ret)
+
+    def call(t, name, val, nr_calls=3):
+        if name == "begin":
+            log.emit(t, "notifier_call_begin", dict(head=HEAD, kind=BLOCKING, val=val,
+                                                    nr_to_call=-1, type=0))
+        else:
+            log.emit(t, "notifier_call_end", dict(head=HEAD, kind=BLOCKING, val=val,
+                                                  nr_to_call=-1, type=0, ret=1,
+                                                  nr_calls=nr_calls))
+
+    for n in ("cs_cb_fast", "cs_cb_busy", "cs_cb_veto"):
+        log.emit(1000000000 + len(log.lines) * 1000, "notifier_register",
+                 {k: v for k, v in ev(n, 0).items() if k not in ("val", "ret")})
+    for r in range(3):
+        t, a, b = 2000000000 + r * 10000000, 2 * r + 1, 2 * r + 2
+        second = ["cs_cb_veto", "cs_cb_busy"] if bad and r == 0 else ["cs_cb_busy", "cs_cb_veto"]
+        steps = [(0, "begin", a), (1, "begin", b),
+                 (2, "run", a, "cs_cb_fast"), (3, "run", b, "cs_cb_fast"),
+                 (40, "return", b, "cs_cb_fast"), (50, "return", a, "cs_cb_fast"),
+                 (51, "run", a, "cs_cb_busy"), (60, "run", b, second[0]),
+                 (70, "return", b, second[0]), (71, "run", b, second[1]),
+                 (300, "return", a, "cs_cb_busy"), (301, "run", a, "cs_cb_veto"),
+                 (310, "return", a, "cs_cb_veto"), (311, "end", a),
+                 (400, "return", b, second[1]), (401, "end", b)]
+        for st in steps:
+            ts = t + st[0] * 1000
+            if st[1] in ("begin", "end"):
+                call(ts, st[1], st[2])
+            else:
+                log.emit(ts, "notifier_" + st[1], ev(st[3], st[2]))
+    # the same val on both CPUs
+    t = 2100000000
+    call(t, "begin", 9)
+    call(t + 1000, "begin", 9)
+    for i, n in enumerate(("cs_cb_fast", "cs_cb_busy", "cs_cb_veto")):
+        log.emit(t + 10000 + i * 100000, "notifier_run", ev(n, 9))
+        log.emit(t + 11000 + i * 100000, "notifier_run", ev(n, 9))
+        log.emit(t + 50000 + i * 100000, "notifier_return", ev(n, 9))
+        log.emit(t + 51000 + i * 100000, "notifier_return", ev(n, 9))
+    call(t + 400000, "end", 9)
+    call(t + 401000, "end", 9)
+    return render(log)
+
+
 def render(log):
     return "".join(l[2] + "\n" for l in log.lines)
 
@@ -441,6 +500,8 @@ def build(fmts, name):
         return build(fmts, "stock") + re.sub(
             r"^\[\s*(\d+)\.(\d{6})\]", lambda m: "[%5d.%s]" % (int(m.group(1)) + 10, m.group(2)),
             build(fmts, "clean"), flags=re.M)
+    if name in ("concurrent", "concurrent-bad"):
+        return concurrent(fmts, bad=name == "concurrent-bad")
     if name == "nul":
         # a serial line's noise: NUL bytes in an event's name, before a
         # line's prefix, in another message (never events; ours are losses)
@@ -458,7 +519,7 @@ def build(fmts, name):
 
 SCENARIOS = ["clean", "caller", "tracefs", "plain", "loss", "hashed", "stock", "errors", "sameus", "interleaved",
              "cut", "truncated", "truncated-whole", "near", "mixed", "empty", "noevents", "shutdown",
-             "counter", "nul"]
+             "counter", "nul", "concurrent", "concurrent-bad"]
 
 
 def main(argv):

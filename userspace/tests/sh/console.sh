@@ -195,6 +195,28 @@ run "$CS" check --console "$TMP/loss.log"
 if [ "$rc" = 0 ] && grep -q 'gaps: 1 loss markers (4 events lost): 1 passes excused' <<<"$out"; then
 	pass loss.excused; else fail loss.excused "exit $rc: ${out:0:400}"; fi
 
+# --- one chain on two CPUs at once, no caller ids: one stream, interleaved ---------
+# each return pairs with its own run (by val), check pairs the passes by
+# (head, val, type) and judges nothing that needs the task; two passes of
+# one val at once are not judged; a note says so, once
+run "$CS" report -j --console "$TMP/concurrent.log"
+got=$(rows cs_cb_fast cs_cb_veto)
+if [ "$rc" = 0 ] && [ "$got" = "cs_cb_fast 8 48 0 0 0 32-63:8|cs_cb_veto 8 329 0 0 0 8-15:3,32-63:2,256-511:3" ]; then
+	pass concurrent.rows; else fail concurrent.rows "exit $rc: '$got'; ${err:0:300}"; fi
+run "$CS" check --console "$TMP/concurrent.log"
+if [ "$rc" = 0 ] && grep -q 'concurrent.log: 67 events, 8 passes checked, 0 violations (0 passes open' <<<"$out" &&
+   grep -q 'no task: 64 events of passes name none (a console without caller ids): paired by chain, val and call type; 2 passes not judged' <<<"$out" &&
+   [ "$(grep -c 'events name no task (a console without printk caller ids)' <<<"$err")" = 1 ]; then
+	pass concurrent.check-clean; else fail concurrent.check-clean "exit $rc: ${out:0:500} $err"; fi
+run "$CS" check -q --console "$TMP/concurrent.log"
+if [ "$rc" = 0 ] && [ -z "$out" ] && [ -z "$err" ]; then pass concurrent.check-quiet; else
+	fail concurrent.check-quiet "exit $rc: ${out:0:300} ${err:0:300}"; fi
+# a real violation in such a log is still one: the second pass's priority-5
+# callback after its priority-0 one, the other pass's lines in between
+run "$CS" check -q --console "$TMP/concurrent-bad.log"
+if [ "$rc" = 1 ] && [ "$out" = "event 12: chain 0xa1b2c3d4: callback cs_cb_busy: rule priority-order: priority 5 ran after priority 0 (event 10) in the pass of event 4" ]; then
+	pass concurrent.violation-caught; else fail concurrent.violation-caught "exit $rc: ${out:0:400}"; fi
+
 # --- near misses: never an event ----------------------------------------------------
 run "$CS" report -j --console "$TMP/near.log"
 got=$(rows "${NAMES[@]}")
