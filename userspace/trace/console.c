@@ -450,8 +450,7 @@ int cs_console_convert(const char *buf, size_t len, void **img, size_t *imglen,
 			/* what the log stops in is not a line; if it names one of ours, a loss */
 			info->nr_cut_end = 1;
 			if (has_nul((struct cur){ p, end })) {
-				info->nr_nul++;
-				info->nr_other++;
+				nul_line(&l, (struct cur){ p, end });
 			} else if (line_kind((struct cur){ p, end }) != BODY_OTHER) {
 				lost_line(&l, l.last_ts, 0);
 			}
