@@ -74,7 +74,7 @@ expect no-return '^FAIL: t: callbacks without a run time or return: tts_notify_r
 	"$TMP/ok" "$TMP/noret.log"
 
 grep -v 'notifier_call_end: head=00000000c0ffee11' "$TMP/console.log" >"$TMP/noend.log"
-expect no-end "^FAIL: t: the reboot chain's pass has no end" "$TMP/ok" "$TMP/noend.log"
+expect no-end "^FAIL: t: reboot_notifier_list's pass has no end" "$TMP/ok" "$TMP/noend.log"
 
 # check --console failing (a CLI whose check exits 1)
 printf '#!/bin/sh\n[ "$1" = check ] && { echo "1 violation"; exit 1; }\nexec "%s" "$@"\n' "$CS" \
