@@ -88,6 +88,15 @@ int cs_trace_read_input(const char *cmd, const char *path, bool quiet, struct cs
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
 		n = pread(fd, magic, sizeof(magic), 0);
+		/* 1 to 9 bytes of the trace.dat magic: a trace.dat cut there */
+		if (n > 0 && n < (ssize_t)sizeof(magic) && (__u64)st.st_size == (__u64)n &&
+		    cs_tracedat_magic_prefix(magic, n)) {
+			close(fd);
+			*tracedat = true;
+			snprintf(err, errlen, "trace.dat truncated: %zd bytes, shorter than its "
+				 "10-byte magic", n);
+			return CS_EXIT_TRACEDAT;
+		}
 		if (n == (ssize_t)sizeof(magic) && cs_tracedat_magic(magic, sizeof(magic))) {
 			*tracedat = true;
 			rc = cs_tracedat_read(fd, t, &info, err, errlen);

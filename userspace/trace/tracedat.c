@@ -28,13 +28,6 @@ const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 
-bool cs_tracedat_magic(const void *buf, size_t len)
-{
-	static const unsigned char m[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-	return len >= sizeof(m) && !memcmp(buf, m, sizeof(m));
-}
-
 /* --- the events, by name ------------------------------------------------- */
 
 enum { F_CB, F_HEAD, F_NB, F_PRIO, F_KIND, F_ERR, F_VAL, F_RET, F_DUR, F_NR_CALLS,

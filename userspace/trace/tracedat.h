@@ -33,6 +33,14 @@ enum {
 	CS_EXIT_TRACEFS_OFF = 16,	/* --tracefs: no notifier:* event enabled in DIR */
 };
 
+/* The buffer instances a trace.dat names (trace-cmd record -B NAME) */
+#define CS_TRACEDAT_MAX_BUFFERS 8
+struct cs_tracedat_buffers {
+	__u32 nr;				/* instances, the top buffer not counted */
+	char name[CS_TRACEDAT_MAX_BUFFERS][48];	/* the first ones' names, cut */
+	char clock[CS_TRACEDAT_MAX_BUFFERS][32];	/* v7: each one's clock ("" in v6) */
+};
+
 /* What the file was, for the commands' notes */
 struct cs_tracedat_info {
 	char clock[32];		/* the trace clock the file names ("local") */
@@ -45,6 +53,7 @@ struct cs_tracedat_info {
 	__u64 nr_untimed;	/* returns without a matching run */
 	__u64 nr_stops;		/* stops made from NOTIFY_STOP_MASK returns */
 	__u32 flags;		/* CS_TRACEDAT_* */
+	struct cs_tracedat_buffers bufs;	/* the instances the pre-check found */
 };
 
 enum {
@@ -55,8 +64,22 @@ enum {
 	CS_TRACEDAT_LIVE = 1 << 4,	/* --tracefs: the live ring buffer, consumed */
 };
 
+/*
+ * The pre-check (tracedat_extent.c): the structure of the trace.dat of
+ * size bytes open on fd walked with bounded reads, every extent it names
+ * (v6: headers, formats, options, each buffer's per-CPU data; v7: every
+ * section, the options chain, each buffer's per-CPU data and compressed
+ * chunks) inside the file. 0, or CS_EXIT_TRACEDAT with err set to one
+ * line, "trace.dat truncated: ..." or "trace.dat malformed: ...". bufs
+ * (may be NULL) gets the buffer instances the file names.
+ */
+int cs_tracedat_extents(int fd, __u64 size, struct cs_tracedat_buffers *bufs, char *err,
+			size_t errlen);
+
 /* The first bytes of a trace.dat: 0x17 0x08 0x44 "tracing" */
 bool cs_tracedat_magic(const void *buf, size_t len);
+/* 1 to 9 bytes that begin that magic (a trace.dat cut inside it) */
+bool cs_tracedat_magic_prefix(const void *buf, size_t len);
 
 /*
  * Convert the trace.dat open on fd (which the call closes) into a

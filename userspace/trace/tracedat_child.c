@@ -169,6 +169,7 @@ static void child(int fd, int out, __u64 file_size, pid_t parent)
 int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 		     char *err, size_t errlen)
 {
+	struct cs_tracedat_buffers bufs;
 	struct stat st;
 	struct msg m;
 	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
@@ -184,6 +185,14 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 		snprintf(err, errlen, "cannot read: %s", strerror(errno));
 		close(fd);
 		return CS_EXIT_TRACEDAT;
+	}
+	/* before libtracecmd: every extent the file names inside it */
+	rc = cs_tracedat_extents(fd, (__u64)st.st_size, &bufs, err, errlen);
+	if (rc) {
+		close(fd);
+		close(p[0]);
+		close(p[1]);
+		return rc;
 	}
 	fflush(NULL);
 	/* an inherited SIG_IGN would let the kernel reap the child: no status */
@@ -248,6 +257,7 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 	}
 	*info = m.info;
 	info->clock[sizeof(info->clock) - 1] = 0;
+	info->bufs = bufs;
 	if (cs_trace_parse(buf, m.len, t, err, errlen)) {
 		free(buf);
 		return CS_EXIT_TRACEDAT;
