@@ -16,7 +16,7 @@ TRACEDAT_CFLAGS = $(shell $(PKG_CONFIG) --cflags libtracecmd)
 # each input forks the confined parser: ~20 a second under ASan
 TRACEDAT_FUZZ_RUNS ?= 500
 
-$(OUTPUT)/cs-gentracedat: $(OUTPUT)/tests/gen/gentracedat.o
+$(OUTPUT)/cs-gentracedat: $(OUTPUT)/tests/gen/gentracedat.o $(OUTPUT)/trace/tracedat_extent.o
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(TRACEDAT_LIBS) -o $@
 

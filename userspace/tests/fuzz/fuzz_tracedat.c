@@ -3,7 +3,8 @@
  * libFuzzer target for the trace.dat input (trace/tracedat.c): the bytes
  * as a file (a memfd) through libtracecmd and our conversion, in
  * process, then the strict reader on the image. Any input must either be
- * refused with one line and a trace.dat exit code (12-14), or give an
+ * refused with one line and a trace.dat exit code (12-14; the pre-check,
+ * cs_tracedat_extents(), runs first, as in the commands), or give an
  * image that our own reader accepts (the conversion writes only what the
  * reader takes, names included). Seeds: every cs-gentracedat scenario
  * (tests/fuzz/corpus/tracedat, tests/sh/tracedat.sh).
@@ -74,6 +75,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		else if (rc < CS_EXIT_TRACEDAT || rc > CS_EXIT_TRACEDAT_CRASH || !err[0] ||
 			 strchr(err, '\n'))
 			abort();
+		return 0;
+	}
+	/* as the commands: the pre-check first (ASan watches it here) */
+	rc = cs_tracedat_extents(fd, size, NULL, err, sizeof(err));
+	if (rc) {
+		if (rc != CS_EXIT_TRACEDAT || !err[0] || strchr(err, '\n'))
+			abort();
+		close(fd);
 		return 0;
 	}
 	rc = cs_tracedat_convert(fd, &img, &len, &info, err, sizeof(err));

@@ -23,6 +23,11 @@
  *                                   (report --tracefs DIR reads it: tracefs.sh)
  *   cs-gentracedat --list
  *   cs-gentracedat --seeds DIR      every scenario into DIR (fuzz seeds)
+ *   cs-gentracedat --cuts FILE      FILE cut at every byte offset 1..size-1, each
+ *                                   cut through the commands' pre-check
+ *                                   (cs_tracedat_extents(), in process): one
+ *                                   line per cut it does not refuse as
+ *                                   "truncated", then "cuts N truncated M"
  *
  * The writer's kallsyms step resets /proc/sys/kernel/kptr_restrict when
  * it can; it runs in a child that has dropped root, so it cannot.
@@ -40,7 +45,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <sys/mman.h>
+
 #include <trace-cmd/trace-cmd.h>
+
+#include "tracedat.h"
 
 /* libtracecmd's writer: exported, declared in trace-cmd-private.h only */
 struct tracecmd_output;
@@ -745,6 +754,48 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 	return 0;
 }
 
+/* every cut of FILE through the pre-check; 0 when each one is refused as truncated */
+static int cuts(const char *path)
+{
+	struct cs_tracedat_buffers bufs;
+	unsigned long long n, trunc = 0;
+	char err[512];
+	struct stat st;
+	char *buf;
+	int fd, mfd, bad = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !(buf = malloc(st.st_size + 1)) ||
+	    read(fd, buf, st.st_size) != st.st_size)
+		die("%s: cannot read", path);
+	close(fd);
+	mfd = memfd_create("cs-cuts", MFD_CLOEXEC);
+	if (mfd < 0 || write(mfd, buf, st.st_size) != st.st_size)
+		die("memfd: %s", strerror(errno));
+	if (cs_tracedat_extents(mfd, st.st_size, &bufs, err, sizeof(err)))
+		die("%s whole: refused: %s", path, err);
+	for (n = 1; n < (unsigned long long)st.st_size; n++) {
+		int rc;
+
+		if (ftruncate(mfd, n))
+			die("ftruncate: %s", strerror(errno));
+		rc = cs_tracedat_extents(mfd, n, &bufs, err, sizeof(err));
+		if (rc == 12 && !strncmp(err, "trace.dat truncated: ", 21) && !strchr(err, '\n')) {
+			trunc++;
+		} else if (bad++ < 20) {
+			printf("cut %llu: rc %d: %s\n", n, rc, err);
+		}
+		/* the cut bytes back, as the whole file had them */
+		if (ftruncate(mfd, st.st_size) || pwrite(mfd, buf + n, st.st_size - n, n) !=
+		    (ssize_t)(st.st_size - n))
+			die("restore: %s", strerror(errno));
+	}
+	printf("cuts %llu truncated %llu\n", (unsigned long long)st.st_size - 1, trunc);
+	free(buf);
+	close(mfd);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -765,11 +816,13 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "--cuts"))
+		return cuts(argv[2]);
 	if (argc == 4 && !strcmp(argv[1], "--tracefs"))
 		return write_one(argv[2], NULL, argv[3]);
 	if (argc != 3) {
 		fprintf(stderr, "usage: cs-gentracedat SCENARIO FILE | --tracefs SCENARIO DIR | "
-			"--list | --seeds DIR\n");
+			"--list | --seeds DIR | --cuts FILE\n");
 		return 2;
 	}
 	return write_one(argv[1], argv[2], NULL);

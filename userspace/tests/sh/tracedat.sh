@@ -214,7 +214,8 @@ for cmd in report check; do
 	expect_exit "$cmd.bad-kind" 12 'notifier_register at 1000000000: kind 9 \(0\.\.3\) or type 0 \(0\.\.2\) out of range' \
 		"$CS" "$cmd" "$TMP/badkind.dat"
 	# a file on which libtracecmd 3.1.6 dereferences NULL in tracecmd_close()
-	expect_exit "$cmd.library-crash" 15 'parser \(libtracecmd, in a child process\) died of signal 11' \
+	# (a version-6 file cut in its CPU data): the pre-check refuses it first
+	expect_exit "$cmd.library-crash-precheck" 12 'trace.dat truncated: the CPU 1 data \(4096 bytes at byte 16384\) runs past the end of the file \(18864 bytes\)' \
 		"$CS" "$cmd" "$DATA/tracedat-crash-close.dat"
 	# ... and one on which libtraceevent's kbuffer loops forever: the
 	# child's CPU limit ends it (CHAINSCOPE_TRACEDAT_CPU: 1 s, not 10)
@@ -275,10 +276,42 @@ if [ "$rc" = 0 ] && grep -q 'clock tsc2nsec (x86-tsc, converted to ns by libtrac
 else
 	fail clock-tsc2nsec-converted "exit $rc: busy max $(row cs_cb_busy max): $err"
 fi
+# --- cut files: "truncated", exit 12, wherever the cut is -------------------------
 head -c 10000 "$TMP/ours8.dat" >"$TMP/cut.dat"
-run "$CS" report "$TMP/cut.dat"
-if [ "$rc" -ge 12 ] && [ "$rc" -le 15 ] && [ "$nerr" = 1 ]; then pass cut-file; else
-	fail cut-file "exit $rc: $err"; fi
+expect_exit cut-file 12 'trace.dat truncated: the CPU 0 data \(8192 bytes at byte 8192\) runs past the end of the file \(10000 bytes\)' \
+	"$CS" report "$TMP/cut.dat"
+# every byte offset 1..size-1 of a version-6 file and of a compressed
+# version-7 one (and of every other scenario) through the pre-check, in
+# process: each cut is refused as truncated
+for s in $("$GEN" --list); do
+	[ -s "$TMP/$s.dat" ] || continue
+	if c=$("$GEN" --cuts "$TMP/$s.dat" 2>&1); then
+		case $s in ours8|ours8-v7) pass "cuts-every-byte.$s" ;; esac
+	else
+		fail "cuts-every-byte.$s" "$(head -n 3 <<<"$c" | tr '\n' ' ')"
+	fi
+done
+# the commands themselves on a deterministic sample of cuts of each file:
+# offsets 0-16, every 61st, the last 16 (0 bytes: no trace.dat, exit 2)
+for s in ours8 ours8-v7; do
+	size=$(stat -c %s "$TMP/$s.dat")
+	bad=""
+	n=0
+	for off in $( { seq 0 16; seq 17 61 "$size"; seq $((size - 16)) $((size - 1)); } | sort -nu); do
+		head -c "$off" "$TMP/$s.dat" >"$TMP/cut.dat"
+		for cmd in report check; do
+			run "$CS" "$cmd" "$TMP/cut.dat"
+			n=$((n + 1))
+			if [ "$off" = 0 ]; then
+				[ "$rc" = 2 ] && [ "$nerr" = 1 ] && continue
+			elif [ "$rc" = 12 ] && [ "$nerr" = 1 ] && grep -q 'trace.dat truncated: ' <<<"$err"; then
+				continue
+			fi
+			bad+="$cmd cut $off: exit $rc: ${err:0:160}; "
+		done
+	done
+	if [ -z "$bad" ]; then pass "cuts-commands.$s"; else fail "cuts-commands.$s" "${bad:0:600}"; fi
+done
 # SIGCHLD ignored by whoever started chainscope (inherited across exec):
 # the parser's status is still waited for, the file read
 run python3 -c 'import os, signal, sys
