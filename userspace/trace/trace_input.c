@@ -45,6 +45,34 @@ static void tracedat_note(const char *cmd, const char *path, const struct cs_tra
 			"%llu returns without their run (untimed)\n",
 			cmd, name, (unsigned long long)in->nr_stops,
 			(unsigned long long)in->nr_untimed);
+	if (in->nr_buffers) {
+		char names[200] = "";
+		size_t used = 0, i, j;
+
+		for (i = 0; i < in->bufs.nr && i < CS_TRACEDAT_MAX_BUFFERS && used < sizeof(names);
+		     i++) {
+			char one[sizeof(in->bufs.name[i])];
+
+			snprintf(one, sizeof(one), "%s", in->bufs.name[i]);
+			for (j = 0; one[j]; j++)
+				if (one[j] < 0x21 || one[j] > 0x7e || one[j] == '"')
+					one[j] = '?';
+			used += snprintf(names + used, sizeof(names) - used, "%s\"%s\"",
+					 i ? ", " : "", one);
+		}
+		if (in->bufs.nr > CS_TRACEDAT_MAX_BUFFERS && used < sizeof(names))
+			snprintf(names + used, sizeof(names) - used, ", ...");
+		if (in->buffer_index)
+			fprintf(stderr, "%s: %s: %u buffer instance%s (%s) besides the top "
+				"buffer: the notifier events are those of instance \"%s\", none "
+				"in the other buffers\n", cmd, name, in->nr_buffers,
+				in->nr_buffers == 1 ? "" : "s", names, in->buffer);
+		else
+			fprintf(stderr, "%s: %s: %u buffer instance%s (%s) besides the top "
+				"buffer: no notifier event in %s, the top buffer's are read\n",
+				cmd, name, in->nr_buffers, in->nr_buffers == 1 ? "" : "s", names,
+				in->nr_buffers == 1 ? "it" : "any");
+	}
 	if (in->flags & CS_TRACEDAT_STOCK)
 		fprintf(stderr, "%s: %s: upstream's notifier events carry only cb: "
 			"registration order and run counts, no latency, chains or return values\n",

@@ -409,6 +409,110 @@ static int on_record(struct tracecmd_input *h, struct tep_record *r, int cpu, vo
 	return cs_tepconv_record(data, r, cpu);
 }
 
+#define NONE_MSG "no notifier:* event format in the file (was it recorded with trace-cmd " \
+	"record -e notifier?)"
+
+/* one buffer's records through its own decoder (set up on the shared formats) */
+static int read_buffer(struct cs_tepconv *c, struct tracecmd_input *h, struct tep_handle *tep,
+		       const char *clock)
+{
+	if (!cs_tepconv_setup(c, tep, clock, NONE_MSG) &&
+	    tracecmd_iterate_events(h, NULL, 0, on_record, c) < 0 && !c->base.rc)
+		fail(c, CS_EXIT_TRACEDAT, 0, "libtracecmd failed reading the records");
+	return c->base.rc;
+}
+
+/* a name for the one line: printable ASCII, cut */
+static void buffer_name(char *out, size_t len, const char *name)
+{
+	size_t i;
+
+	snprintf(out, len, "%s", name ? name : "?");
+	for (i = 0; out[i]; i++)
+		if (out[i] < 0x21 || out[i] > 0x7e || out[i] == '"')
+			out[i] = '?';
+}
+
+/*
+ * The buffer instances (trace-cmd record -B NAME): each one's records
+ * through a decoder of its own. The file's events are those of the one
+ * buffer that has notifier events (the top buffer's when none has): two
+ * would be the same calls traced twice, or two traces in one, and are
+ * refused. c, the top buffer's decoder, is replaced by the one chosen.
+ */
+static int read_instances(struct cs_tepconv **cp, struct tracecmd_input *h, struct tep_handle *tep,
+			  const char *clock, struct cs_tracedat_info *info, char *err,
+			  size_t errlen)
+{
+	struct cs_tepconv *c = *cp, *best = c->base.nr_events ? c : NULL;
+	int nb = tracecmd_buffer_instances(h), i, with = best ? 1 : 0, rc = 0;
+	char names[160] = "", one[40];
+	size_t used = 0;
+
+	if (best)
+		used = snprintf(names, sizeof(names), "the top buffer (%llu)",
+				(unsigned long long)c->base.nr_events);
+	info->nr_buffers = nb;
+	for (i = 0; i < nb && !rc; i++) {
+		struct cs_tracedat_info bi;
+		char berr[512];
+		struct cs_tepconv *b = cs_tepconv_new(&bi, berr, sizeof(berr));
+		struct tracecmd_input *ih;
+
+		buffer_name(one, sizeof(one), tracecmd_buffer_instance_name(h, i));
+		if (!b)
+			return fail(c, CS_EXIT_TRACEDAT, 0, "out of memory");
+		ih = tracecmd_buffer_instance_handle(h, i);
+		if (!ih) {
+			cs_tepconv_free(b);
+			return fail(c, CS_EXIT_TRACEDAT, 0, "buffer instance \"%s\": libtracecmd "
+				    "cannot read it", one);
+		}
+		rc = read_buffer(b, ih, tep, clock);
+		tracecmd_close(ih);
+		if (rc) {
+			snprintf(err, errlen, "buffer instance \"%s\": %s", one, berr);
+			c->base.rc = rc;
+			cs_tepconv_free(b);
+			return rc;
+		}
+		info->nr_other += bi.nr_other;
+		if (!b->base.nr_events) {
+			cs_tepconv_free(b);
+			continue;
+		}
+		with++;
+		if (used < sizeof(names))
+			used += snprintf(names + used, sizeof(names) - used, "%s\"%s\" (%llu)",
+					 used ? ", " : "", one,
+					 (unsigned long long)b->base.nr_events);
+		if (best && best != c)
+			cs_tepconv_free(best);
+		best = b;
+		snprintf(info->buffer, sizeof(info->buffer), "%s", one);
+		info->buffer_index = i + 1;
+	}
+	if (with > 1) {
+		if (best != c)
+			cs_tepconv_free(best);
+		return fail(c, CS_EXIT_TRACEDAT, 0, "notifier events in %d buffers: %s; the "
+			    "same calls traced into each, or two traces in one: record them "
+			    "into one buffer", with, names);
+	}
+	if (best && best != c) {
+		/*
+		 * the chosen instance's decoder; info keeps the file's facts
+		 * (the same formats and clock gave the same flags)
+		 */
+		cs_tepconv_free(c);
+		best->info = info;
+		best->base.err = err;
+		best->base.errlen = errlen;
+		*cp = best;
+	}
+	return 0;
+}
+
 int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info *info,
 			char *err, size_t errlen)
 {
@@ -438,11 +542,9 @@ int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info
 	info->file_version = tracecmd_get_in_file_version(h);
 	if (!tep)
 		fail(c, CS_EXIT_TRACEDAT, 0, "trace.dat without event formats");
-	else if (!cs_tepconv_setup(c, tep, tracecmd_get_trace_clock(h),
-				   "no notifier:* event format in the file (was it recorded "
-				   "with trace-cmd record -e notifier?)") &&
-		 tracecmd_iterate_events(h, NULL, 0, on_record, c) < 0 && !c->base.rc)
-		fail(c, CS_EXIT_TRACEDAT, 0, "libtracecmd failed reading the records");
+	else if (!read_buffer(c, h, tep, tracecmd_get_trace_clock(h)) &&
+		 tracecmd_buffer_instances(h) > 0)
+		read_instances(&c, h, tep, tracecmd_get_trace_clock(h), info, err, errlen);
 	if (!c->base.rc) {
 		release_of(tracecmd_get_uname(h), release, sizeof(release));
 		cs_tepconv_image(c, release, img, len);

@@ -53,6 +53,9 @@ struct cs_tracedat_info {
 	__u64 nr_untimed;	/* returns without a matching run */
 	__u64 nr_stops;		/* stops made from NOTIFY_STOP_MASK returns */
 	__u32 flags;		/* CS_TRACEDAT_* */
+	__u32 nr_buffers;	/* buffer instances (trace-cmd record -B), top not counted */
+	__u32 buffer_index;	/* the buffer read: 0 the top one, else instance n - 1 */
+	char buffer[40];	/* that instance's name (sanitised) */
 	struct cs_tracedat_buffers bufs;	/* the instances the pre-check found */
 };
 

@@ -257,7 +257,28 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 	}
 	*info = m.info;
 	info->clock[sizeof(info->clock) - 1] = 0;
+	info->buffer[sizeof(info->buffer) - 1] = 0;
 	info->bufs = bufs;
+	/*
+	 * v7 stores each instance's clock; libtracecmd hands an instance's
+	 * records out with the top buffer's clock: another one is refused
+	 */
+	if (info->buffer_index && info->buffer_index <= CS_TRACEDAT_MAX_BUFFERS &&
+	    info->buffer_index <= bufs.nr && bufs.clock[info->buffer_index - 1][0] &&
+	    strcmp(bufs.clock[info->buffer_index - 1], info->clock)) {
+		char *k = bufs.clock[info->buffer_index - 1];
+		size_t i;
+
+		for (i = 0; k[i]; i++)
+			if (k[i] < 0x21 || k[i] > 0x7e || k[i] == '"')
+				k[i] = '?';
+		snprintf(err, errlen, "buffer instance \"%s\" was recorded with trace clock "
+			 "\"%s\", the top buffer with \"%s\": libtracecmd reads it with the "
+			 "top buffer's; record both with one clock (-C)", info->buffer, k,
+			 info->clock);
+		free(buf);
+		return CS_EXIT_TRACEDAT_CLOCK;
+	}
 	if (cs_trace_parse(buf, m.len, t, err, errlen)) {
 		free(buf);
 		return CS_EXIT_TRACEDAT;

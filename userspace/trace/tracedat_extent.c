@@ -26,8 +26,8 @@
  *         data, cmdlines size8 data, cpus4, ["options  \0" {id2 size4 data}
  *         id 0], "flyrecord\0" {offset8 size8} per CPU [, clock: size8 data
  *         when the options have TRACECLOCK] | "latency  \0" text; a BUFFER
- *         option (offset8 name\0) points at an instance's "flyrecord\0"
- *         and its per-CPU offsets and sizes
+ *         option (offset8 name\0) points at an instance's "flyrecord\0",
+ *         its per-CPU offsets and sizes [and its clock, as the top one's]
  *   v7:   compression "name\0version\0", first options offset8, then
  *         sections to the end of the file, each id2 flags2 string4 size8
  *         data (compressed: csize4 rsize4 data); options sections chained
@@ -367,7 +367,8 @@ static int walk_v6(struct walk *w)
 		r = v6_options(w, &cpus, &clock, NULL, NULL, false);
 		if (r < 0)
 			return -1;
-		if (!r && v6_cpu_data(w, cpus, name))
+		/* trace-cmd writes the clock after each buffer's CPU offsets */
+		if (!r && (v6_cpu_data(w, cpus, name) || (clock && block(w, 8, "the trace clock"))))
 			return -1;
 	}
 	return 0;

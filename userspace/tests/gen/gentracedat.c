@@ -424,6 +424,15 @@ static void emit(int cpu, unsigned long long ts, const char *name, int flags, in
 
 static bool with_loss;
 static int version;
+/*
+ * inst8: the events in a buffer instance "cs" (trace-cmd record -B cs),
+ * the top buffer's CPUs empty; twobuf8: the same events in both (one
+ * trace recorded twice); instempty8: the events in the top buffer, the
+ * instance's CPUs empty; -v7: the version-7 file
+ */
+static int instance_mode;
+int tracecmd_add_buffer_info(struct tracecmd_output *h, const char *name, int cpus);
+int tracecmd_write_buffer_info(struct tracecmd_output *h);
 
 static void reg(int cpu, unsigned long long ts, int pid, unsigned long long head,
 		unsigned long long cb, unsigned long long nb, int prio, int kind)
@@ -569,6 +578,7 @@ static const char *const scenarios[] = {
 	"ours9", "ours8", "stock", "loss8", "loss9", "drop8", "clock-mono", "clock-counter",
 	"clock-x86-tsc", "clock-uptime", "clock-tsc2nsec", "ours8-v7", "badname", "badname-quote", "nonotifier",
 	"badfield", "lossopen8", "badkind", "stock-reg", "headsz4", "mixed",
+	"inst8", "inst8-v7", "twobuf8", "twobuf8-v7", "instempty8",
 };
 
 /*
@@ -602,7 +612,7 @@ static void tracefs_dir(const char *dir, const char *clock)
 
 static int write_one(const char *scen, const char *out, const char *tfdir)
 {
-	char tmpl[4000] = "/tmp/cs-gentracedat.XXXXXX", path[4200], *files[NCPU];
+	char tmpl[4000] = "/tmp/cs-gentracedat.XXXXXX", path[4200], *files[NCPU], *empty[NCPU];
 	const char *clock = "local", *kallsyms = kallsyms_good;
 	char kbuf[2048];
 	struct tracecmd_output *h;
@@ -616,6 +626,7 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 	version = 6;
 	bad_field = NULL;
 	bad_kind = false;
+	instance_mode = 0;
 	if (!strcmp(scen, "ours9") || !strcmp(scen, "loss9")) {
 		set = set9;
 		nset = N(set9);
@@ -651,6 +662,9 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 	} else if (!strcmp(scen, "badfield")) {
 		bad_field = "val";
 		bad_offset = 4000;
+	} else if (!strncmp(scen, "inst", 4) || !strncmp(scen, "twobuf8", 7)) {
+		instance_mode = !strncmp(scen, "inst8", 5) ? 1 : scen[0] == 't' ? 2 : 3;
+		version = strstr(scen, "-v7") ? 7 : 6;
 	} else if (!strcmp(scen, "ours8-v7")) {
 		version = 7;	/* trace-cmd's sectioned format, compressed if it can */
 	} else if (strcmp(scen, "ours8") && strcmp(scen, "loss8") && strcmp(scen, "drop8") &&
@@ -700,6 +714,15 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 			free(files[i]);
 		return 0;
 	}
+	/* inst8: the top buffer's CPUs, empty */
+	for (i = 0; i < NCPU; i++) {
+		char e[64];
+
+		snprintf(e, sizeof(e), "empty%d", i);
+		put_file(tmpl, e, "", 0);
+		snprintf(path, sizeof(path), "%s/%s", tmpl, e);
+		empty[i] = strdup(path);
+	}
 	fd = open(out, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		die("%s: %s", out, strerror(errno));
@@ -731,7 +754,12 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 		    !tracecmd_add_option(h, TRACECMD_OPTION_UNAME, sizeof(uname), uname) ||
 		    (ts_scale == 2 &&
 		     !tracecmd_add_option(h, TRACECMD_OPTION_TSC2NSEC, sizeof(tsc2nsec), tsc2nsec)) ||
-		    tracecmd_write_options(h) || tracecmd_write_cpu_data(h, NCPU, files, NULL))
+		    (instance_mode && (tracecmd_add_buffer_info(h, "cs", NCPU) < 0 ||
+				       (version == 6 && tracecmd_write_buffer_info(h) < 0))) ||
+		    tracecmd_write_options(h) ||
+		    tracecmd_write_cpu_data(h, NCPU, instance_mode == 1 ? empty : files, NULL) ||
+		    (instance_mode && tracecmd_write_cpu_data(h, NCPU, instance_mode == 3 ? empty :
+							      files, "cs")))
 			_exit(5);
 		tracecmd_output_close(h);
 		_exit(0);
@@ -741,6 +769,7 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 	for (i = 0; i < NCPU; i++) {
 		unlink(files[i]);
 		free(files[i]);
+		free(empty[i]);
 	}
 	snprintf(path, sizeof(path), "rm -rf '%s'", tmpl);
 	if (system(path))

@@ -122,6 +122,48 @@ if [ "$rc" = 0 ] && [ "$same" = True ] && grep -q 'trace.dat v7' <<<"$err"; then
 else
 	fail v7-compressed-same-rows "exit $rc: $same ${err:0:200}"
 fi
+# --- buffer instances (trace-cmd record -B cs) ----------------------------------------
+# the events in the instance only (v6 and v7): the same rows as ours8, one note
+for s in inst8 inst8-v7; do
+	run "$CS" report -j "$TMP/$s.dat"
+	same=$(python3 -c '
+import json, sys
+a = json.loads(sys.argv[1]); b = json.load(open(sys.argv[2]))
+print(a["callbacks"] == b["callbacks"] and a["chains"] == b["chains"] and len(a["callbacks"]) == 5)' \
+		"$out" "$TMP/ours8.json" 2>&1)
+	if [ "$rc" = 0 ] && [ "$same" = True ] &&
+	   grep -q ': 1 buffer instance ("cs") besides the top buffer: the notifier events are those of instance "cs", none in the other buffers$' <<<"$err"; then
+		pass "buffers.$s-read"
+	else
+		fail "buffers.$s-read" "exit $rc: $same ${err:0:400}"
+	fi
+done
+# the events in the top buffer, an instance without any: read, the instance named
+run "$CS" report "$TMP/instempty8.dat"
+if [ "$rc" = 0 ] && grep -q 'cs_cb_busy' <<<"$out" &&
+   grep -q ': 1 buffer instance ("cs") besides the top buffer: no notifier event in it, the top buffer.s are read$' <<<"$err"; then
+	pass buffers.instempty8-named
+else
+	fail buffers.instempty8-named "exit $rc: ${err:0:400}"
+fi
+# the same events in two buffers: refused, both named with their counts
+for s in twobuf8 twobuf8-v7; do
+	for cmd in report check; do
+		expect_exit "buffers.$s.$cmd" 12 'notifier events in 2 buffers: the top buffer \(110\), "cs" \(110\); the same calls traced into each, or two traces in one: record them into one buffer' \
+			"$CS" "$cmd" "$TMP/$s.dat"
+	done
+done
+# v7 stores each buffer's clock: the instance's not the top buffer's is refused
+python3 - "$TMP/inst8-v7.dat" "$TMP/instclock.dat" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+i = d.index(b"cs\0local\0")
+d[i + 3:i + 8] = b"LOCAL"
+open(sys.argv[2], "wb").write(d)
+PY
+expect_exit buffers.instance-clock 13 'buffer instance "cs" was recorded with trace clock "LOCAL", the top buffer with "local"' \
+	"$CS" report "$TMP/instclock.dat"
+
 # diff gates the two sets against each other: nothing differs
 run "$CS" diff "$TMP/ours9.json" "$TMP/ours8.json"
 if [ "$rc" = 0 ]; then pass diff-9-vs-8; else fail diff-9-vs-8 "exit $rc: ${out:0:400}"; fi
