@@ -342,7 +342,7 @@ static int walk_v6(struct walk *w)
 	for (i = 0; i < count; i++) {
 		__u64 events;
 
-		if (string(w, w->size, sys, sizeof(sys), "an event system's name") ||
+		if (string(w, 4096, sys, sizeof(sys), "an event system's name") ||
 		    num(w, 4, &events, "an event system's event count"))
 			return -1;
 		for (j = 0; j < events; j++)
