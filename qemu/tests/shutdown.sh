@@ -84,3 +84,25 @@ expect check '^FAIL: t: chainscope check --console exit 1: 1 violation \(guest: 
 	"$TMP/cs-check-fails"
 
 expect no-console '^FAIL: t: chainscope report --passes --console exit 12: .*cannot read' "$TMP/ok" "$TMP/none.log"
+
+# --panic, on a real 6.1 panic boot's console (qemu/tests/data/panic-61:
+# plan-panic.sh's results and the console's last lines)
+P=$Q/tests/data/panic-61
+expect_panic() { # expect_panic NAME REGEX CONSOLE
+	local out
+	out=$(python3 "$Q/shutdown.py" --panic t "$P/guest" "$3" "$CS" 2>&1)
+	if [ "$(grep -c '' <<<"$out")" = 1 ] && grep -Eq -- "$2" <<<"$out"; then
+		echo "PASS: $N.$1"
+	else
+		echo "FAIL: $N.$1: want /$2/, got: ${out:0:300}"
+	fi
+}
+expect_panic panic-pass '^PASS: t: panic_notifier_list \(atomic, val=0\) at 7\.210784 s, 1871us: trace_panic_handler \(prio 150\) 407us ret=1, rcu_panic \(prio 0\) 104us ret=0, dump_kernel_offset \(prio 0\) 144us ret=0; in chainscope chains. order; check --console clean$' \
+	"$P/console.log"
+# every line of the pass with one timestamp: a clock that stood still
+sed -E '/notifier_/s/^\[ *[0-9]+\.[0-9]+\]/[    7.210784]/' "$P/console.log" >"$TMP/frozen.log"
+expect_panic panic-frozen-clock "^FAIL: t: panic_notifier_list's pass took 0 us: the console's clock stood still" \
+	"$TMP/frozen.log"
+grep -v 'notifier_run: rcu_panic' "$P/console.log" >"$TMP/panic-norun.log"
+expect_panic panic-callback-missing '^FAIL: t: 0 atomic passes with val=0 \(panic\(\).s 0\) running panic_notifier_list.s trace_panic_handler,rcu_panic,dump_kernel_offset' \
+	"$TMP/panic-norun.log"
