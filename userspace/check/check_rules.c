@@ -121,7 +121,9 @@ struct member *chk_run_rules(struct checker *ck, struct frame *f,
 	if (m->state == M_UNKNOWN) {
 		m->state = M_MEMBER;	/* on the chain, order unknown */
 		m->at = idx;
+		m->by_phantom = f->phantom;
 	}
+	m->ran = true;
 
 	if (f->nr_runs && e->priority > f->last.prio && !f->shared) {
 		r = &f->last;

@@ -35,6 +35,12 @@ struct cs_check_stats {
 	unsigned long long anon_events;
 	/* passes of those not judged: another of their chain and val was open with them */
 	unsigned long long shared_passes;
+	/*
+	 * early history missing: chains (without a snapshot) on which blocks
+	 * ran whose notifier_register is not in the trace (registered before
+	 * tracing was up, as in a boot-time buffer); rules not judged for it
+	 */
+	unsigned long long early_chains, early_unknown;
 };
 
 /*

@@ -60,6 +60,13 @@ struct member {
 	 * its snapshot record, its place in the chain's order
 	 */
 	bool snap_state, snap_seq;
+	/*
+	 * ran: seen running; ever_reg: a notifier_register of it is in the
+	 * trace; by_phantom: its state (M_MEMBER) comes from a run in a pass
+	 * whose call_begin is not in the trace, which may have read the chain
+	 * before an unregister that tracing did not see (early history)
+	 */
+	bool ran, ever_reg, by_phantom;
 	/* judged at its next membership event: legal if that registers it */
 	struct suspect *sus;
 	size_t nr_sus, cap_sus;
