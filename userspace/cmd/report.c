@@ -34,13 +34,14 @@ static struct env {
 	bool json;
 	bool openmetrics;
 	bool passes;
+	bool boot;
 	bool show_addresses;
 	int units;
 	char units_flag;
 } env;
 
 enum { OPT_SVG = 0x100, OPT_OPENMETRICS, OPT_PERFETTO, OPT_FOLDED, OPT_FOLDED_CALLS,
-       OPT_SHOW_ADDRESSES, OPT_FORCE, OPT_PASSES };
+       OPT_SHOW_ADDRESSES, OPT_FORCE, OPT_PASSES, OPT_BOOT };
 
 static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "One JSON object (the live tools' keys)", 0 },
@@ -53,6 +54,13 @@ static const struct argp_option opts[] = {
 	  "in time order, its callbacks in the order they ran, each with its start, run "
 	  "time and return value, the passes a callback called inside it (-j: JSON, "
 	  "times in ns)", 0 },
+	{ "boot", OPT_BOOT, NULL, 0, "A boot-time buffer (trace_event=notifier:... on "
+	  "the kernel command line) as an answer: instead of the histograms, the "
+	  "slowest callbacks with their chains and, per chain, what registered in "
+	  "what order at what priority, the call order that built, each callback's "
+	  "count and total time, and 'early history missing' where blocks ran "
+	  "whose registration is not in the buffer (-j: a \"boot\" member; the "
+	  "exports as ever). Needs notifier_register events (exit 17)", 0 },
 	{ "svg", OPT_SVG, "DIR", 0, "Also one SVG histogram per chain into DIR: "
 	  "CHAIN.svg, bytes other than [A-Za-z0-9_] as -HH; CHAIN--0xHEAD.svg "
 	  "when chains share a name; and a timeline per chain that had passes, "
@@ -216,7 +224,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_PASSES:
 		env.passes = true;
 		return 0;
+	case OPT_BOOT:
+		env.boot = true;
+		return 0;
 	case ARGP_KEY_END:
+		if (env.boot && (env.passes || env.openmetrics))
+			cs_usage_error(state, "--boot and --%s exclude each other",
+				       env.passes ? "passes" : "openmetrics");
 		if (env.passes && env.openmetrics)
 			cs_usage_error(state, "--passes and --openmetrics exclude each other");
 		if (env.passes && ((env.perfetto && !strcmp(env.perfetto, "-")) ||
@@ -324,6 +338,15 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, ": %s\n", err);
 		return rc;
 	}
+	if (env.boot && !cs_report_boot_registrations(&t)) {
+		fprintf(stderr, "%s: error: ", env.cmd);
+		cs_report_put_path(stderr, env.file);
+		fprintf(stderr, ": --boot: no notifier_register event in it (%zu events): "
+			"boot with trace_event=notifier:notifier_register,... "
+			"(chainscope report --help)\n", t.nr_events);
+		cs_trace_free(&t);
+		return CS_EXIT_BOOT_NO_REG;
+	}
 	if (env.svg_dir) {
 		const char *why;
 
@@ -353,12 +376,14 @@ int cmd_report(int argc, char **argv)
 	o.json = env.json;
 	o.openmetrics = env.openmetrics;
 	o.passes = env.passes;
+	o.boot = env.boot;
+	o.stock = tracedat && (dat_flags & CS_TRACEDAT_STOCK);
 	o.svg_dir = env.svg_dir;
 	/* a report can be 10^5 lines: write it in 1 MiB blocks, not BUFSIZ */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	rc = cs_report_run(&t, &o, stdout, stderr);
 	if (!rc && tracedat && (dat_flags & CS_TRACEDAT_STOCK) && !env.json &&
-	    !env.openmetrics && !env.passes && !o.quiet)
+	    !env.openmetrics && !env.passes && !env.boot && !o.quiet)
 		print_runs(stdout, &t);
 	if (fflush(stdout) || ferror(stdout)) {
 		warn("%s: error: writing the report: %s\n", env.cmd, strerror(errno));

@@ -100,6 +100,8 @@ void cs_report_print_json(const struct report *r)
 	fputc(']', r->out);
 	if (nsnap)
 		cs_report_snap_json(r->out, t);
+	if (o->boot)
+		cs_report_boot_json(r->out, t, o, r->err);
 	fputs("}\n", r->out);
 }
 
@@ -128,9 +130,11 @@ void cs_report_print_text(const struct report *r)
 		fprintf(r->out, "WARNING: %llu events were lost while recording\n",
 			(unsigned long long)t->lost);
 	cs_report_snap_text(r->out, t);
-	if (!r->nr_rows && !r->nr_lrows)
+	if (o->boot)		/* its per-callback lines instead of the histograms */
+		cs_report_boot_text(r->out, t, o, r->err);
+	else if (!r->nr_rows && !r->nr_lrows)
 		fprintf(r->out, "no notifier callbacks ran\n");
-	for (i = 0; i < r->nr_rows; i++)
+	for (i = 0; i < r->nr_rows && !o->boot; i++)
 		cs_cbrow_print(r->out, &r->rows[i], o->units);
 	for (i = 0; i < r->nr_lrows; i++) {
 		const struct lock_ent *l = r->lrows[i].e;

@@ -32,7 +32,12 @@ struct cs_report_opts {
 	bool folded_calls;	/* folded values: slices, not ns */
 	bool quiet;		/* an export has stdout: no report there */
 	bool passes;		/* --passes: the passes view instead of the rows */
+	bool boot;		/* --boot: the boot sections (boot.c) */
+	bool stock;		/* the input is upstream's cb-only events */
 };
+
+/* report --boot: the input holds no notifier_register event at all */
+#define CS_EXIT_BOOT_NO_REG 17
 
 /*
  * run.c: print the report of a parsed trace on out, messages on err, and
@@ -52,6 +57,22 @@ size_t cs_report_snapshot_records(const struct cs_trace *t);
 void cs_report_snap_text(FILE *out, const struct cs_trace *t);
 /* ,"snapshots":[{chain, kind, ts_ns, stable, length, blocks[]}...] */
 void cs_report_snap_json(FILE *out, const struct cs_trace *t);
+
+/* --- boot.c: --boot, a boot-time buffer as an answer --- */
+
+/* notifier_register events in t (--boot refuses a trace without one) */
+size_t cs_report_boot_registrations(const struct cs_trace *t);
+/*
+ * The boot sections: slowest callbacks; per chain its membership events
+ * in order, the call order they built, early history missing, each
+ * callback's calls and time (stock: the registration order over all
+ * chains and run counts). Text, or JSON members to put inside the
+ * report's object (",\"boot\":{...}"). Out of memory: one line on err.
+ */
+void cs_report_boot_text(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o,
+			 FILE *err);
+void cs_report_boot_json(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o,
+			 FILE *err);
 
 /* --- export.c: the timeline (timeline.h) for other tools --- */
 
