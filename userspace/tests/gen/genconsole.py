@@ -392,6 +392,51 @@ def concurrent(fmts, bad=False):
     return render(log)
 
 
+NBOOT = ["r_a", "r_b", "r_c", "r_d", "r_e", "m_a", "m_b", "m_c", "n_lo", "n_a", "n_b"]
+
+
+def boot(fmts, stock=False):
+    """cs-gentracedat's boot8 (bootstock) as a console log of a boot with
+    trace_event=notifier:* tp_printk: three chains' registrations, the
+    module chain called three times, the netdev chain twice with n_lo,
+    registered before tracing was up (early history missing)."""
+    log = Log(fmts, "printk", stock=stock)
+    heads = {"reboot": 0x00000000b0071111, "module": 0x00000000b0072222,
+             "netdev": 0x00000000b0073333}
+    kinds = {"reboot": BLOCKING, "module": BLOCKING, "netdev": RAW}
+
+    def blk(chain, n, prio):
+        return dict(cb="cs_boot_" + n, head=heads[chain], nb=0x00000000c0000000 + NBOOT.index(n) * 64,
+                    priority=prio, kind=kinds[chain])
+
+    regs = [("reboot", "r_a", 0), ("reboot", "r_b", 128), ("module", "m_a", 0),
+            ("reboot", "r_c", 0), ("netdev", "n_a", 0), ("module", "m_b", 0),
+            ("reboot", "r_d", -1), ("netdev", "n_b", 10), ("module", "m_c", 1),
+            ("reboot", "r_e", 128)]
+    for i, (c, n, p) in enumerate(regs):
+        log.emit(500000000 + i * 100000, "notifier_register", blk(c, n, p), pid=1)
+    log.emit(501000000, "notifier_unregister", blk("module", "m_a", 0), pid=1)
+    log.emit(501100000, "notifier_register", blk("module", "m_a", 0), pid=1)
+
+    def pass_(t, chain, val, cbs):
+        base = dict(head=heads[chain], kind=kinds[chain], val=val, nr_to_call=-1, type=0)
+        log.emit(t, "notifier_call_begin", base, pid=1)
+        at = t + 1000
+        for n, p, dur in cbs:
+            ev = dict(blk(chain, n, p), val=val, ret=1)
+            log.emit(at, "notifier_run", ev, pid=1)
+            log.emit(at + dur, "notifier_return", ev, pid=1)
+            at += dur + 1000
+        log.emit(at, "notifier_call_end", dict(base, ret=1, nr_calls=len(cbs)), pid=1)
+    for i in range(3):
+        pass_(1000000000 + i * 100000000, "module", i,
+              [("m_c", 1, 2000000), ("m_b", 0, 50000), ("m_a", 0, 10000)])
+    for i in range(2):
+        pass_(1500000000 + i * 100000000, "netdev", 16 + i,
+              [("n_b", 10, 30000), ("n_lo", 0, 700000), ("n_a", 0, 5000)])
+    return render(log)
+
+
 def render(log):
     return "".join(l[2] + "\n" for l in log.lines)
 
@@ -510,6 +555,8 @@ def build(fmts, name):
         s[20] = "\0" + s[20]
         s.insert(5, "[    1.500000] random: crng \0init done")
         return "\n".join(s)
+    if name in ("boot", "bootstock"):
+        return boot(fmts, stock=name == "bootstock")
     if name == "empty":
         return ""
     if name == "noevents":
@@ -519,7 +566,7 @@ def build(fmts, name):
 
 SCENARIOS = ["clean", "caller", "tracefs", "plain", "loss", "hashed", "stock", "errors", "sameus", "interleaved",
              "cut", "truncated", "truncated-whole", "near", "mixed", "empty", "noevents", "shutdown",
-             "counter", "nul", "concurrent", "concurrent-bad"]
+             "counter", "nul", "concurrent", "concurrent-bad", "boot", "bootstock"]
 
 
 def main(argv):

@@ -557,6 +557,118 @@ static void open_loss(void)
 	       { "ret", NOTIFY_OK }));
 }
 
+/*
+ * boot8 (bootstock, bootbad8, bootnoreg8): a boot-time buffer, as
+ * trace_event=notifier:* records it from early boot (report --boot,
+ * tests/sh/boot.sh). CPU 0, task 1:
+ *   reboot_notifier_list (blocking): r_a 0, r_b 128, r_c 0, r_d -1, r_e 128
+ *     registered in that order, never called: call order b e a c d;
+ *   module_notify_list (blocking): m_a 0, m_b 0, m_c 1, m_a unregistered
+ *     and registered again: call order c b a; 3 passes, m_c 2 ms (the
+ *     slowest), m_b 50 us, m_a 10 us;
+ *   netdev_chain (raw): n_lo (prio 0) registered before tracing was up
+ *     (no notifier_register: early history missing), n_a 0, n_b 10: call
+ *     order b lo a; 2 passes, n_lo 700 us.
+ * bootbad8 adds real violations: a pass of the module chain runs m_a
+ * before m_b (registration order), and n_a runs after its unregister.
+ * bootnoreg8: the same calls, no membership event at all.
+ */
+#define BH_REBOOT 0xffffffff82000300ULL
+#define BH_MODULE 0xffffffff82000400ULL
+#define BH_NETDEV 0xffffffff82000500ULL
+#define BCB(i) (0xffffffff81000600ULL + (i) * 0x40ULL)
+#define BNB(i) (0xffffffff82002000ULL + (i) * 0x40ULL)
+enum { R_A, R_B, R_C, R_D, R_E, M_A, M_B, M_C, N_LO, N_A, N_B };
+static bool boot_bad, boot_noreg;
+
+static void breg(unsigned long long ts, const char *ev, unsigned long long head, int i,
+		 int prio, int kind)
+{
+	if (boot_noreg)
+		return;
+	emit(0, ts, ev, 0, 1,
+	     V({ "cb", BCB(i) }, { "head", head }, { "nb", BNB(i) },
+	       { "priority", (unsigned)prio }, { "kind", kind }, { "err", 0 }));
+}
+
+static void bpass(unsigned long long t, unsigned long long head, int kind,
+		  unsigned long long val, const int *blk, const int *prio,
+		  const unsigned long long *dur, int n)
+{
+	unsigned long long at = t + 1000;
+	int i;
+
+	begin(0, t, 0, 1, head, kind, val);
+	for (i = 0; i < n; i++) {
+		call(0, at, dur[i], 0, 1, head, BCB(blk[i]), BNB(blk[i]), prio[i], kind, val,
+		     NOTIFY_OK, i + 1, false);
+		at += dur[i] + 1000;
+	}
+	end(0, at, 0, 1, head, kind, val, NOTIFY_OK, n);
+}
+
+static void boot_scenario(void)
+{
+	static const int mo[] = { M_C, M_B, M_A }, mp[] = { 1, 0, 0 };
+	static const int mbad[] = { M_C, M_A, M_B };
+	static const unsigned long long md[] = { 2000000, 50000, 10000 };
+	static const int no[] = { N_B, N_LO, N_A }, np[] = { 10, 0, 0 };
+	static const unsigned long long nd[] = { 30000, 700000, 5000 };
+	int i;
+
+	breg(500000000ULL, "notifier_register", BH_REBOOT, R_A, 0, BLOCKING);
+	breg(500100000ULL, "notifier_register", BH_REBOOT, R_B, 128, BLOCKING);
+	breg(500200000ULL, "notifier_register", BH_MODULE, M_A, 0, BLOCKING);
+	breg(500300000ULL, "notifier_register", BH_REBOOT, R_C, 0, BLOCKING);
+	breg(500400000ULL, "notifier_register", BH_NETDEV, N_A, 0, RAW);
+	breg(500500000ULL, "notifier_register", BH_MODULE, M_B, 0, BLOCKING);
+	breg(500600000ULL, "notifier_register", BH_REBOOT, R_D, -1, BLOCKING);
+	breg(500700000ULL, "notifier_register", BH_NETDEV, N_B, 10, RAW);
+	breg(500800000ULL, "notifier_register", BH_MODULE, M_C, 1, BLOCKING);
+	breg(500900000ULL, "notifier_register", BH_REBOOT, R_E, 128, BLOCKING);
+	breg(501000000ULL, "notifier_unregister", BH_MODULE, M_A, 0, BLOCKING);
+	breg(501100000ULL, "notifier_register", BH_MODULE, M_A, 0, BLOCKING);
+	for (i = 0; i < 3; i++)
+		bpass(1000000000ULL + i * 100000000ULL, BH_MODULE, BLOCKING, i,
+		      boot_bad && i == 2 ? mbad : mo, mp, md, 3);
+	for (i = 0; i < 2; i++)
+		bpass(1500000000ULL + i * 100000000ULL, BH_NETDEV, RAW, 16 + i, no, np, nd, 3);
+	if (boot_bad) {
+		breg(1800000000ULL, "notifier_unregister", BH_NETDEV, N_A, 0, RAW);
+		bpass(1900000000ULL, BH_NETDEV, RAW, 18, no, np, nd, 3);
+	}
+}
+
+static const char *kallsyms_boot =
+	"ffffffff81000600 T cs_boot_r_a\n"
+	"ffffffff81000640 T cs_boot_r_b\n"
+	"ffffffff81000680 T cs_boot_r_c\n"
+	"ffffffff810006c0 T cs_boot_r_d\n"
+	"ffffffff81000700 T cs_boot_r_e\n"
+	"ffffffff81000740 T cs_boot_m_a\n"
+	"ffffffff81000780 T cs_boot_m_b\n"
+	"ffffffff810007c0 T cs_boot_m_c\n"
+	"ffffffff81000800 T cs_boot_n_lo\n"
+	"ffffffff81000840 T cs_boot_n_a\n"
+	"ffffffff81000880 T cs_boot_n_b\n"
+	"ffffffff810008c0 T cs_boot_text_end\n"
+	"ffffffff82000300 D reboot_notifier_list\n"
+	"ffffffff82000400 D module_notify_list\n"
+	"ffffffff82000500 D netdev_chain\n"
+	"ffffffff82000600 D cs_boot_heads_end\n"
+	"ffffffff82002000 d cs_boot_nb_r_a\n"
+	"ffffffff82002040 d cs_boot_nb_r_b\n"
+	"ffffffff82002080 d cs_boot_nb_r_c\n"
+	"ffffffff820020c0 d cs_boot_nb_r_d\n"
+	"ffffffff82002100 d cs_boot_nb_r_e\n"
+	"ffffffff82002140 d cs_boot_nb_m_a\n"
+	"ffffffff82002180 d cs_boot_nb_m_b\n"
+	"ffffffff820021c0 d cs_boot_nb_m_c\n"
+	"ffffffff82002200 d cs_boot_nb_n_lo\n"
+	"ffffffff82002240 d cs_boot_nb_n_a\n"
+	"ffffffff82002280 d cs_boot_nb_n_b\n"
+	"ffffffff820022c0 d cs_boot_data_end\n";
+
 static const char *kallsyms_good =
 	"ffffffff81000000 T cs_cb_fast\n"
 	"ffffffff81000100 T cs_cb_busy\n"
@@ -579,6 +691,7 @@ static const char *const scenarios[] = {
 	"clock-x86-tsc", "clock-uptime", "clock-tsc2nsec", "ours8-v7", "badname", "badname-quote", "nonotifier",
 	"badfield", "lossopen8", "badkind", "stock-reg", "headsz4", "mixed",
 	"inst8", "inst8-v7", "twobuf8", "twobuf8-v7", "instempty8",
+	"boot8", "bootstock", "bootbad8", "bootnoreg8",
 };
 
 /*
@@ -627,7 +740,18 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 	bad_field = NULL;
 	bad_kind = false;
 	instance_mode = 0;
-	if (!strcmp(scen, "ours9") || !strcmp(scen, "loss9")) {
+	boot_bad = !strcmp(scen, "bootbad8");
+	boot_noreg = !strcmp(scen, "bootnoreg8");
+	if (!strncmp(scen, "boot", 4)) {
+		kallsyms = kallsyms_boot;
+		if (!strcmp(scen, "bootstock")) {
+			set = set3;
+			nset = N(set3);
+		} else if (strcmp(scen, "boot8") && !boot_bad && !boot_noreg) {
+			fprintf(stderr, "cs-gentracedat: unknown scenario '%s' (--list)\n", scen);
+			return 2;
+		}
+	} else if (!strcmp(scen, "ours9") || !strcmp(scen, "loss9")) {
 		set = set9;
 		nset = N(set9);
 	} else if (!strcmp(scen, "stock")) {
@@ -700,7 +824,9 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 		if (!cpus[i].f)
 			die("%s: %s", path, strerror(errno));
 	}
-	if (nset)
+	if (nset && !strncmp(scen, "boot", 4))
+		boot_scenario();
+	else if (nset)
 		scenario();
 	if (with_open_loss)
 		open_loss();
