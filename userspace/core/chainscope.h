@@ -69,6 +69,7 @@ int cs_mode_parse(const char *s);	/* -1 if unknown */
 	"  12-15 report, check: a trace.dat refused (their --help says which);\n" \
 	"        12, 13 also a --console text log or --tracefs\n" \
 	"  16 report, check --tracefs: no notifier:* event enabled in DIR\n" \
+	"  17 report --boot: the input has no notifier_register event\n" \
 	"\n"								\
 	"Environment:\n"						\
 	"  CHAINSCOPE_BTF=PATH        kernel BTF for the start-up probes\n" \

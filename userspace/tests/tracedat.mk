@@ -44,3 +44,12 @@ test-tracedat: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat
 test: test-tracefs
 test-tracefs: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat
 	$(Q)bash tests/sh/tracefs.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat
+
+# report --boot and check on boot-time buffers (tests/sh/boot.sh): the
+# boot scenarios of cs-gentracedat (trace.dat, made-up tracefs) and of
+# genconsole.py, never the host's tracefs
+.PHONY: test-boot
+test: test-boot
+test-boot: $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat
+	$(Q)bash tests/sh/boot.sh $(OUTPUT)/chainscope $(OUTPUT)/cs-gentracedat \
+		tests/gen/genconsole.py $(REPO)/include-trace/trace/events/notifier.h
