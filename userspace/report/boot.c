@@ -305,7 +305,8 @@ static int collect(struct boot *b)
 	for (i = 0; i < b->nr_chains; i++) {
 		c = b->sorted[i];
 		qsort(c->order, c->nr_order, sizeof(*c->order), cmp_order);
-		qsort(c->cbs, c->nr_cbs, sizeof(*c->cbs), cmp_first_run);
+		if (c->nr_cbs)	/* (cbs is NULL then) */
+			qsort(c->cbs, c->nr_cbs, sizeof(*c->cbs), cmp_first_run);
 	}
 	qsort(b->slow, b->nr_slow, sizeof(*b->slow), cmp_slow);
 	if (b->nr_slow > BOOT_SLOWEST)
@@ -394,8 +395,7 @@ static void text_stock(FILE *out, const struct boot *b, int units)
 			c->cbs[i]->reg_idx < 0 ? " (registration not in the buffer)" : "");
 }
 
-void cs_report_boot_text(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o,
-			 FILE *err)
+int cs_report_boot_text(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o)
 {
 	struct boot b = { .t = t, .stock = o->stock };
 	const char *u = cs_units_suffix(o->units);
@@ -403,15 +403,14 @@ void cs_report_boot_text(FILE *out, const struct cs_trace *t, const struct cs_re
 	size_t i, j, k;
 
 	if (collect(&b)) {
-		fprintf(err, "%s: error: out of memory (--boot)\n", o->cmd);
 		boot_free(&b);
-		return;
+		return -ENOMEM;
 	}
 	fputc('\n', out);
 	if (b.stock) {
 		text_stock(out, &b, o->units);
 		boot_free(&b);
-		return;
+		return 0;
 	}
 	fprintf(out, "boot: %zu chains, %zu registrations, %zu unregistrations, %zu runs; "
 		"%s on %zu chain%s\n", b.nr_chains, b.regs, b.unregs, b.runs, EARLY_TEXT,
@@ -483,6 +482,7 @@ void cs_report_boot_text(FILE *out, const struct cs_trace *t, const struct cs_re
 		}
 	}
 	boot_free(&b);
+	return 0;
 }
 
 /* --- JSON ------------------------------------------------------------------ */
@@ -533,17 +533,15 @@ static json_object *jmev(const struct cs_trace *t, const struct cs_rec_event *e,
 	return o;
 }
 
-void cs_report_boot_json(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o,
-			 FILE *err)
+int cs_report_boot_json(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o)
 {
 	struct boot b = { .t = t, .stock = o->stock };
 	json_object *root, *arr, *ch, *a2;
 	size_t i, j, k;
 
 	if (collect(&b)) {
-		fprintf(err, "%s: error: out of memory (--boot)\n", o->cmd);
 		boot_free(&b);
-		return;
+		return -ENOMEM;
 	}
 	root = json_object_new_object();
 	json_object_object_add(root, "format", json_object_new_string(b.stock ? "stock" : "ours"));
@@ -624,4 +622,5 @@ out:
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN), out);
 	json_object_put(root);
 	boot_free(&b);
+	return 0;
 }

@@ -37,7 +37,7 @@ static const char *put_json(FILE *f, const char *sep, json_object *o)
  * One line, {"type":"report",...,"callbacks":[...],"locks":[...]}, written
  * a row at a time: a tree of 80k rows' objects costs seconds in malloc.
  */
-void cs_report_print_json(const struct report *r)
+int cs_report_print_json(const struct report *r)
 {
 	const struct cs_trace *t = r->t;
 	const struct cs_report_opts *o = r->o;
@@ -45,6 +45,7 @@ void cs_report_print_json(const struct report *r)
 	size_t nsnap = cs_report_snapshot_records(t);
 	const char *s, *sep;
 	struct cs_summary sum;
+	int err = 0;
 	size_t i;
 
 	json_object_object_add(root, CS_JK_TYPE, json_object_new_string(CS_JT_REPORT));
@@ -101,17 +102,19 @@ void cs_report_print_json(const struct report *r)
 	if (nsnap)
 		cs_report_snap_json(r->out, t);
 	if (o->boot)
-		cs_report_boot_json(r->out, t, o, r->err);
+		err = cs_report_boot_json(r->out, t, o);
 	fputs("}\n", r->out);
+	return err;
 }
 
-void cs_report_print_text(const struct report *r)
+int cs_report_print_text(const struct report *r)
 {
 	const struct cs_trace *t = r->t;
 	const struct cs_report_opts *o = r->o;
 	const char *unit = cs_units_suffix(o->units);
 	char head[CS_SYMSTR_LEN];
 	struct cs_summary s;
+	int err = 0;
 	size_t i;
 
 	fputs("trace ", r->out);
@@ -131,7 +134,7 @@ void cs_report_print_text(const struct report *r)
 			(unsigned long long)t->lost);
 	cs_report_snap_text(r->out, t);
 	if (o->boot)		/* its per-callback lines instead of the histograms */
-		cs_report_boot_text(r->out, t, o, r->err);
+		err = cs_report_boot_text(r->out, t, o);
 	else if (!r->nr_rows && !r->nr_lrows)
 		fprintf(r->out, "no notifier callbacks ran\n");
 	for (i = 0; i < r->nr_rows && !o->boot; i++)
@@ -159,6 +162,7 @@ void cs_report_print_text(const struct report *r)
 			(unsigned long long)p->stopped, (unsigned long long)p->rollbacks,
 			(unsigned long long)p->callbacks);
 	}
+	return err;
 }
 
 int cs_report_print_openmetrics(const struct report *r)

@@ -67,12 +67,10 @@ size_t cs_report_boot_registrations(const struct cs_trace *t);
  * in order, the call order they built, early history missing, each
  * callback's calls and time (stock: the registration order over all
  * chains and run counts). Text, or JSON members to put inside the
- * report's object (",\"boot\":{...}"). Out of memory: one line on err.
+ * report's object (",\"boot\":{...}"). 0, or -ENOMEM (nothing written).
  */
-void cs_report_boot_text(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o,
-			 FILE *err);
-void cs_report_boot_json(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o,
-			 FILE *err);
+int cs_report_boot_text(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o);
+int cs_report_boot_json(FILE *out, const struct cs_trace *t, const struct cs_report_opts *o);
 
 /* --- export.c: the timeline (timeline.h) for other tools --- */
 

@@ -89,8 +89,9 @@ void cs_report_rows_free(struct report *r);
 
 /* --- print.c: on r->out --- */
 
-void cs_report_print_text(const struct report *r);
-void cs_report_print_json(const struct report *r);
+/* 0, or -ENOMEM (--boot's sections; the output is then incomplete) */
+int cs_report_print_text(const struct report *r);
+int cs_report_print_json(const struct report *r);
 /* The Prometheus exposition of the rows (openmetrics.c); -ENOMEM or 0 */
 int cs_report_print_openmetrics(const struct report *r);
 

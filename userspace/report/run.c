@@ -60,10 +60,10 @@ int cs_report_run(const struct cs_trace *t, const struct cs_report_opts *o,
 			rc = CS_EXIT_ERROR;
 			goto out;
 		}
-	} else if (o->json) {
-		cs_report_print_json(&r);
-	} else {
-		cs_report_print_text(&r);
+	} else if (o->json ? cs_report_print_json(&r) : cs_report_print_text(&r)) {
+		fprintf(err, "%s: error: out of memory (--boot)\n", o->cmd);
+		rc = CS_EXIT_ERROR;
+		goto out;
 	}
 	fflush(out);
 	if (export(&r, "perfetto", o->perfetto, o->perfetto_path) ||

@@ -175,6 +175,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (mode = 0; mode < 6; mode++) {
 		o.json = mode == 1 || mode == 5;
 		o.passes = mode >= 4;
+		/* --boot (text, -j and the exports), as a stock input too */
+		o.boot = mode <= 3 && (size & 4);
+		o.stock = o.boot && (size & 8);
 		o.quiet = mode == 3;
 		o.perfetto = mode == 3 ? cap_open(&pf) : NULL;
 		o.folded = mode == 3 ? cap_open(&fo) : NULL;
