@@ -558,7 +558,7 @@ static void open_loss(void)
 }
 
 /*
- * boot8 (bootstock, bootbad8, bootnoreg8): a boot-time buffer, as
+ * boot8 (bootstock, bootbad8, bootnoreg8, bootenoent8): a boot-time buffer, as
  * trace_event=notifier:* records it from early boot (report --boot,
  * tests/sh/boot.sh). CPU 0, task 1:
  *   reboot_notifier_list (blocking): r_a 0, r_b 128, r_c 0, r_d -1, r_e 128
@@ -572,14 +572,19 @@ static void open_loss(void)
  * bootbad8 adds real violations: a pass of the module chain runs m_a
  * before m_b (registration order), and n_a runs after its unregister.
  * bootnoreg8: the same calls, no membership event at all.
+ * bootenoent8: boot8, then unregister_error -ENOENT for n_lo, which ran in
+ * passes whose call_begin is in the buffer (a real violation); and a last
+ * module pass in whose m_c a netdev pass without call_begin (begun before
+ * it was traced) runs n_x, never registered, and unregister_error -ENOENT
+ * for n_x (unknown: early history).
  */
 #define BH_REBOOT 0xffffffff82000300ULL
 #define BH_MODULE 0xffffffff82000400ULL
 #define BH_NETDEV 0xffffffff82000500ULL
 #define BCB(i) (0xffffffff81000600ULL + (i) * 0x40ULL)
 #define BNB(i) (0xffffffff82002000ULL + (i) * 0x40ULL)
-enum { R_A, R_B, R_C, R_D, R_E, M_A, M_B, M_C, N_LO, N_A, N_B };
-static bool boot_bad, boot_noreg;
+enum { R_A, R_B, R_C, R_D, R_E, M_A, M_B, M_C, N_LO, N_A, N_B, N_X };
+static bool boot_bad, boot_noreg, boot_enoent;
 
 static void breg(unsigned long long ts, const char *ev, unsigned long long head, int i,
 		 int prio, int kind)
@@ -637,6 +642,28 @@ static void boot_scenario(void)
 		breg(1800000000ULL, "notifier_unregister", BH_NETDEV, N_A, 0, RAW);
 		bpass(1900000000ULL, BH_NETDEV, RAW, 18, no, np, nd, 3);
 	}
+	if (boot_enoent) {
+		unsigned long long t = 2000000000ULL;
+
+		emit(0, 1800000000ULL, "notifier_unregister_error", 0, 1,
+		     V({ "cb", BCB(N_LO) }, { "head", BH_NETDEV }, { "nb", BNB(N_LO) },
+		       { "priority", 0 }, { "kind", RAW }, { "err", (unsigned)-2 }));
+		begin(0, t, 0, 1, BH_MODULE, BLOCKING, 9);
+		emit(0, t + 1000, "notifier_run", 0, 1,
+		     V({ "cb", BCB(M_C) }, { "head", BH_MODULE }, { "nb", BNB(M_C) },
+		       { "priority", 1 }, { "kind", BLOCKING }, { "val", 9 }));
+		call(0, t + 2000, 3000, 0, 1, BH_NETDEV, BCB(N_X), BNB(N_X), 0, RAW, 5,
+		     NOTIFY_OK, 1, false);
+		end(0, t + 6000, 0, 1, BH_NETDEV, RAW, 5, NOTIFY_OK, 1);
+		emit(0, t + 8000, "notifier_return", 0, 1,
+		     V({ "cb", BCB(M_C) }, { "head", BH_MODULE }, { "nb", BNB(M_C) },
+		       { "priority", 1 }, { "kind", BLOCKING }, { "val", 9 },
+		       { "ret", NOTIFY_OK }));
+		end(0, t + 9000, 0, 1, BH_MODULE, BLOCKING, 9, NOTIFY_OK, 1);
+		emit(0, t + 20000, "notifier_unregister_error", 0, 1,
+		     V({ "cb", BCB(N_X) }, { "head", BH_NETDEV }, { "nb", BNB(N_X) },
+		       { "priority", 0 }, { "kind", RAW }, { "err", (unsigned)-2 }));
+	}
 }
 
 static const char *kallsyms_boot =
@@ -651,7 +678,8 @@ static const char *kallsyms_boot =
 	"ffffffff81000800 T cs_boot_n_lo\n"
 	"ffffffff81000840 T cs_boot_n_a\n"
 	"ffffffff81000880 T cs_boot_n_b\n"
-	"ffffffff810008c0 T cs_boot_text_end\n"
+	"ffffffff810008c0 T cs_boot_n_x\n"
+	"ffffffff81000900 T cs_boot_text_end\n"
 	"ffffffff82000300 D reboot_notifier_list\n"
 	"ffffffff82000400 D module_notify_list\n"
 	"ffffffff82000500 D netdev_chain\n"
@@ -667,7 +695,8 @@ static const char *kallsyms_boot =
 	"ffffffff82002200 d cs_boot_nb_n_lo\n"
 	"ffffffff82002240 d cs_boot_nb_n_a\n"
 	"ffffffff82002280 d cs_boot_nb_n_b\n"
-	"ffffffff820022c0 d cs_boot_data_end\n";
+	"ffffffff820022c0 d cs_boot_nb_n_x\n"
+	"ffffffff82002300 d cs_boot_data_end\n";
 
 static const char *kallsyms_good =
 	"ffffffff81000000 T cs_cb_fast\n"
@@ -691,7 +720,7 @@ static const char *const scenarios[] = {
 	"clock-x86-tsc", "clock-uptime", "clock-tsc2nsec", "ours8-v7", "badname", "badname-quote", "nonotifier",
 	"badfield", "lossopen8", "badkind", "stock-reg", "headsz4", "mixed",
 	"inst8", "inst8-v7", "twobuf8", "twobuf8-v7", "instempty8",
-	"boot8", "bootstock", "bootbad8", "bootnoreg8",
+	"boot8", "bootstock", "bootbad8", "bootnoreg8", "bootenoent8",
 };
 
 /*
@@ -742,12 +771,13 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 	instance_mode = 0;
 	boot_bad = !strcmp(scen, "bootbad8");
 	boot_noreg = !strcmp(scen, "bootnoreg8");
+	boot_enoent = !strcmp(scen, "bootenoent8");
 	if (!strncmp(scen, "boot", 4)) {
 		kallsyms = kallsyms_boot;
 		if (!strcmp(scen, "bootstock")) {
 			set = set3;
 			nset = N(set3);
-		} else if (strcmp(scen, "boot8") && !boot_bad && !boot_noreg) {
+		} else if (strcmp(scen, "boot8") && !boot_bad && !boot_noreg && !boot_enoent) {
 			fprintf(stderr, "cs-gentracedat: unknown scenario '%s' (--list)\n", scen);
 			return 2;
 		}
