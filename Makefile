@@ -56,6 +56,10 @@ demo: all
 	$(Q)userspace/.output/chainscope report \
 		--svg output/normal-chainscope-demo/svg \
 		output/normal-chainscope-demo/guest/demo.cstrace >/dev/null
+	@echo
+	@echo "== power-off: the reboot chain, read back from the guest's console (report --passes --console)"
+	$(Q)userspace/.output/chainscope report --passes \
+		--console output/normal-chainscope-demo/console.log
 	@echo "demo: JSON, trace and SVG histograms in output/normal-chainscope-demo/{guest,svg}/"
 
 test: deps

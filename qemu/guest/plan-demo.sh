@@ -104,7 +104,6 @@ if command -v chainscope >/dev/null 2>&1; then
 fi
 
 echo
-echo "== power-off: the reboot notifier chain, printed live (tp_printk)"
-echo 1 > $T/events/notifier/notifier_run/enable
-echo 1 > /proc/sys/kernel/tracepoint_printk
+echo "== power-off: our events on the console until the end (tp_printk); make demo reads the reboot chain's pass back from it"
+sh /chainscope/shutdown.sh
 exit 0
