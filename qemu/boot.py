@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The boot report of a guest booted with our events on its command line
+(qemu/guest/plan-boot.sh), checked on the host after the guest ran
+(qemu/test.sh), with the host's chainscope on the boot's trace.dat.
+
+    qemu/boot.py PREFIX GUEST-DIR CHAINSCOPE ours|stock
+
+Prints one line per check, named PREFIX.boot.CHECK:
+  no-loss   every CPU's ring buffer stats say overrun 0, and report's
+            header says lost 0: the buffer the command line sized held
+            the whole boot (the message gives events and size)
+  order     ours: the reboot, module and netdevice chains each show
+            boot-time registrations, and the call order report --boot
+            built from them is the order chainscope chains read from
+            the live chain afterwards; stock: upstream's events give a
+            registration order, with no chain or priority, and report
+            says once that times need our core
+  times     ours: at least one boot-time call has per-callback times;
+            stock: run counts, and no times
+  check     chainscope check on the boot's trace.dat exits 0
+  slowest   ours: report --boot's text lists the slowest callbacks
+PASS when it holds, FAIL saying what differs. The JSON is only parsed,
+never evaluated; the commands run without a shell. Standard library.
+"""
+
+import json
+import re
+import subprocess
+import sys
+
+CHAINS = ("reboot_notifier_list", "module_notify_list", "netdev_chain")
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return p.returncode, p.stdout, p.stderr
+
+
+def last_line(s):
+    s = s.strip()
+    return s.splitlines()[-1] if s else ""
+
+
+def main(argv):
+    if len(argv) != 5 or argv[4] not in ("ours", "stock"):
+        sys.exit("usage: boot.py PREFIX GUEST-DIR CHAINSCOPE ours|stock")
+    prefix, gdir, cs, kind = argv[1:]
+    d = f"{gdir}/boot"
+    checks = ["no-loss", "order", "times", "check"] + (["slowest"] if kind == "ours" else [])
+    out = {}
+
+    def res(check, ok, msg):
+        out.setdefault(check, (ok, msg))
+
+    def finish():
+        for c in checks:
+            ok, msg = out.get(c, (False, "not reached"))
+            print(f"{'PASS' if ok else 'FAIL'}: {prefix}.boot.{c}: {msg}")
+        return 0
+
+    try:
+        with open(f"{d}/error", encoding="utf-8") as f:
+            why = f.read().strip()
+        for c in checks:
+            res(c, False, f"the guest's boot plan failed: {why}")
+        return finish()
+    except FileNotFoundError:
+        pass
+    try:
+        with open(f"{d}/stats", encoding="utf-8") as f:
+            stats = f.read().splitlines()
+        with open(f"{d}/buffer_size_kb", encoding="utf-8") as f:
+            size_kb = f.read().strip()
+        with open(f"{d}/chains.json", encoding="utf-8") as f:
+            lines = [ln for ln in f.read().splitlines() if ln.strip()]
+        live = json.loads(lines[-1]) if lines else {}
+    except (OSError, ValueError) as e:
+        for c in checks:
+            res(c, False, f"no boot results from the guest: {e}")
+        return finish()
+
+    # the kernel's own loss count, per CPU
+    entries = overrun = 0
+    for s in stats:
+        m_e = re.search(r"\bentries: (\d+)", s)
+        m_o = re.search(r"\boverrun: (\d+)", s)
+        if not m_e or not m_o:
+            res("no-loss", False, f"unreadable buffer stats: {s[:80]}")
+            break
+        entries += int(m_e.group(1))
+        overrun += int(m_o.group(1))
+
+    dat = f"{d}/boot.dat"
+    rc, js, err = run([cs, "report", "--boot", "-j", dat])
+    if rc:
+        for c in checks:
+            res(c, False, f"chainscope report --boot -j exit {rc}: {last_line(err)}")
+        return finish()
+    try:
+        rep = json.loads(js)
+        boot = rep["boot"]
+    except (ValueError, KeyError) as e:
+        for c in checks:
+            res(c, False, f"report --boot -j: no boot member: {e}")
+        return finish()
+    rc_t, text, err_t = run([cs, "report", "--boot", dat])
+
+    lost = rep.get("lost")
+    if overrun or lost:
+        res("no-loss", False, f"lost events at {size_kb} KiB per CPU: overrun {overrun} "
+            f"(buffer stats), report lost {lost}")
+    else:
+        res("no-loss", True, f"{entries} events in the buffer at trace_buf_size "
+            f"{size_kb} KiB per CPU, overrun 0 on {len(stats)} CPUs, report lost 0")
+
+    if kind == "ours":
+        if boot.get("format") != "ours":
+            res("order", False, f"report --boot says format {boot.get('format')}, not ours")
+        chains = {c["chain"]: c for c in boot.get("chains", [])}
+        lived = {c.get("chain"): c for c in live.get("chains", [])}
+        msgs = []
+        for name in CHAINS:
+            c = chains.get(name)
+            if c is None:
+                res("order", False, f"{name}: not in report --boot")
+                break
+            regs = [r for r in c.get("registrations", []) if r.get("event") == "register"]
+            if not regs:
+                res("order", False, f"{name}: no boot-time registration in the buffer")
+                break
+            seqs = [r["seq"] for r in regs]
+            ts = [r["ts_ns"] for r in regs]
+            if seqs != sorted(seqs) or ts != sorted(ts):
+                res("order", False, f"{name}: registrations not in the order they happened")
+                break
+            built = [b["callback"] for b in c.get("call_order", [])]
+            want = [b["callback"] for b in lived.get(name, {}).get("blocks", [])]
+            if built != want:
+                res("order", False, f"{name}: report --boot built the call order {built}, "
+                    f"chainscope chains reads {want} from the chain")
+                break
+            early = " (early history missing)" if c.get("early_history_missing") else ""
+            msgs.append(f"{name} {len(regs)} registered{early}: {','.join(built)}")
+        res("order", True, "; ".join(msgs))
+        timed = [cb for c in boot.get("chains", []) for cb in c.get("callbacks", [])
+                 if cb.get("timed", 0) > 0 and cb.get("total_ns", 0) > 0]
+        if boot.get("times") is not True or not timed:
+            res("times", False, "no boot-time call with per-callback times")
+        else:
+            top = max(timed, key=lambda cb: cb["max_ns"])
+            res("times", True, f"{len(timed)} callbacks timed; longest call "
+                f"{top['callback']} {top['max_ns'] / 1000:.0f}us")
+        if rc_t or not re.search(r"^slowest", text, re.M | re.I) or not boot.get("slowest"):
+            res("slowest", False, f"report --boot (exit {rc_t}) lists no slowest callbacks: "
+                f"{last_line(err_t)}")
+        else:
+            s = boot["slowest"][0]
+            res("slowest", True, f"slowest: {s['callback']} on {s.get('chain')} "
+                f"max {s['max_ns'] / 1000:.0f}us")
+    else:
+        order = boot.get("registration_order", [])
+        if boot.get("format") != "stock" or not order:
+            res("order", False, f"format {boot.get('format')}, {len(order)} registrations")
+        else:
+            res("order", True, f"{len(order)} registrations in order (upstream's events: "
+                f"no chain, no priority), first {order[0]['callback']}")
+        counted = [cb for cb in boot.get("callbacks", []) if cb.get("count", 0) > 0]
+        notes = len(re.findall(r"times need", text + err_t))
+        if boot.get("times") is not False or not counted or notes != 1:
+            res("times", False, f"times {boot.get('times')}, {len(counted)} callbacks "
+                f"counted, the 'times need' note {notes} times")
+        else:
+            res("times", True, f"{len(counted)} callbacks with run counts; no times, "
+                "said once (upstream's events carry only cb)")
+
+    rc, o, e = run([cs, "check", dat])
+    if rc:
+        res("check", False, f"chainscope check exit {rc}: {last_line(o + e)}")
+    else:
+        res("check", True, f"check clean: {last_line(o)}")
+    return finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
