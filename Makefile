@@ -50,6 +50,9 @@ install:
 uninstall:
 	$(Q)$(MAKE) -s -C userspace uninstall
 
+# our six notifier events, for a boot's command line (issue 25; qemu/test.sh has the same)
+BOOT_EVENTS := notifier:notifier_register,notifier:notifier_unregister,notifier:notifier_run,notifier:notifier_return,notifier:notifier_call_begin,notifier:notifier_call_end
+
 demo: all
 	$(Q)CS_GUEST_BINS="$$($(MAKE) -s -C userspace guest-bins | tr '\n' ' ')" \
 		qemu/run.sh -v -p demo -t 900 -a tp_printk chainscope
@@ -60,6 +63,14 @@ demo: all
 	@echo "== power-off: the reboot chain, read back from the guest's console (report --passes --console)"
 	$(Q)userspace/.output/chainscope report --passes \
 		--console output/normal-chainscope-demo/console.log
+	@echo
+	@echo "== boot: what the chains did before user space (a second, short boot with our events on its command line)"
+	$(Q)CS_GUEST_BINS="$$($(MAKE) -s -C userspace guest-bins | tr '\n' ' ')" CS_GUEST_TOOLS=upstream \
+		qemu/run.sh -p boot -t 900 -a "trace_event=$(BOOT_EVENTS) trace_buf_size=1024k trace_clock=local" \
+		chainscope >/dev/null
+	$(Q)userspace/.output/chainscope report --boot \
+		output/normal-chainscope-boot/guest/boot/boot.dat 2>/dev/null | \
+		sed -n '1,3p; /^slowest/,/^$$/p; /^chain: reboot_notifier_list/,/^$$/p'
 	@echo "demo: JSON, trace and SVG histograms in output/normal-chainscope-demo/{guest,svg}/"
 
 test: deps
