@@ -14,23 +14,7 @@ ctl "add blocking busy prio=10 delay_us=3000"
 PORT=9469
 # collected every second (INTERVAL 1); serve says "serving http://..."
 # (not latency's "Tracing") once attached and listening
-"$CS" serve --listen 127.0.0.1:$PORT -c cs_loadgen_blocking 1 > "$W/serve.out" 2> "$W/serve.err" &
-CS_PID=$!
-CS_NAME=serve
-i=0
-while ! grep -q "serving http://127.0.0.1:$PORT/metrics" "$W/serve.err"; do
-	if ! kill -0 "$CS_PID" 2>/dev/null; then
-		wait "$CS_PID"
-		rc=$?
-		CS_PID=
-		cat "$W/serve.err"
-		fail "chainscope serve died during start-up (exit $rc): $(tail -n 1 "$W/serve.err")"
-	fi
-	i=$((i + 1))
-	[ $i -lt 600 ] || fail "serve not listening after 120 s: $(tail -n 1 "$W/serve.err")"
-	usleep 200000
-done
-cat "$W/serve.err"
+serve_start 127.0.0.1:$PORT -c cs_loadgen_blocking 1 || fail "$WHY"
 # the HTTP process: no capability at all, no way back to one, not root
 HPID=$(sed -n 's/.*HTTP in pid \([0-9]*\), without privileges.*/\1/p' "$W/serve.err")
 [ -n "$HPID" ] && [ -r "/proc/$HPID/status" ] || fail "no 'HTTP in pid N' line, or no such process"

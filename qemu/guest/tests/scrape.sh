@@ -82,23 +82,7 @@ done
 
 loadgen
 ctl "add blocking busy prio=10 delay_us=$DELAY_US"
-"$CS" serve --listen "$ADDR:9469" -c cs_loadgen_blocking 1 > "$W/serve.out" 2> "$W/serve.err" &
-CS_PID=$!
-CS_NAME=serve
-i=0
-while ! grep -q "serving http://$ADDR:9469/metrics" "$W/serve.err"; do
-	if ! kill -0 "$CS_PID" 2>/dev/null; then
-		wait "$CS_PID"
-		rc=$?
-		CS_PID=
-		cat "$W/serve.err"
-		guest_fail "chainscope serve died during start-up (exit $rc): $(tail -n 1 "$W/serve.err")"
-	fi
-	i=$((i + 1))
-	[ $i -lt 600 ] || guest_fail "serve not listening after 120 s: $(tail -n 1 "$W/serve.err")"
-	usleep 200000
-done
-cat "$W/serve.err"
+serve_start "$ADDR:9469" -c cs_loadgen_blocking 1 || guest_fail "$WHY"
 
 say "ready delay_us=$DELAY_US isolated=$isolated"
 hear prime
