@@ -11,6 +11,11 @@
 #     -k DIR       boot the kernel artifacts in DIR (kernel/build.sh layout)
 #                  instead of building VARIANT
 #     -v           copy the guest console to the terminal
+#     -R           warm reboot: a guest reboot resets the machine (QEMU's
+#                  default) instead of ending QEMU (-no-reboot); RAM is
+#                  kept across that reset. The plan must power off on a
+#                  later boot (plan persist does, and stops a third one);
+#                  a panic (panic=-1) reboots too, and -t bounds a loop.
 #
 # Results: the guest writes /out as a tar archive onto a raw virtio disk
 # (DIR/results.img); this script unpacks it into DIR/guest/. The guest's
@@ -26,8 +31,8 @@ REPO=$(dirname "$HERE")
 die() { echo "run.sh: error: $*" >&2; exit 2; }
 log() { echo "[$(date +%H:%M:%S)] run.sh: $*" >&2; }
 
-PLAN=test FILTER='*' OUT='' TIMEOUT=600 APPEND='' QEXTRA='' VERBOSE=0 ART=''
-while getopts 'p:f:o:t:a:q:k:v' opt; do
+PLAN=test FILTER='*' OUT='' TIMEOUT=600 APPEND='' QEXTRA='' VERBOSE=0 ART='' NOREBOOT=-no-reboot
+while getopts 'p:f:o:t:a:q:k:vR' opt; do
 	case $opt in
 	p) PLAN=$OPTARG ;;
 	f) FILTER=$OPTARG ;;
@@ -37,6 +42,7 @@ while getopts 'p:f:o:t:a:q:k:v' opt; do
 	q) QEXTRA=$OPTARG ;;
 	k) ART=$OPTARG ;;
 	v) VERBOSE=1 ;;
+	R) NOREBOOT='' ;;
 	*) die "see the usage at the top of $0" ;;
 	esac
 done
@@ -101,14 +107,14 @@ case " $QEXTRA " in
 *) QEXTRA="-nic none $QEXTRA" ;;
 esac
 
-log "booting $FLAVOR/$VARIANT, plan $PLAN (timeout ${TIMEOUT}s, tcg thread=$TCG_THREAD, console $CONSOLE)"
+log "booting $FLAVOR/$VARIANT, plan $PLAN (timeout ${TIMEOUT}s, tcg thread=$TCG_THREAD${NOREBOOT:+, }${NOREBOOT:-, warm reboots}, console $CONSOLE)"
 # shellcheck disable=SC2086
 timeout -k 5 "$TIMEOUT" qemu-system-x86_64 \
 	-accel tcg,thread="$TCG_THREAD" -cpu max -smp "${CS_SMP:-2}" -m "${CS_MEM:-1G}" \
 	-kernel "$ART/bzImage" -initrd "$OUT/initramfs.cpio.gz" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 chainscope.plan=$PLAN chainscope.variant=$VARIANT chainscope.filter=$FILTER $APPEND" \
 	-drive "file=$OUT/results.img,format=raw,if=virtio" \
-	-display none -serial stdio -monitor none -no-reboot $QEXTRA \
+	-display none -serial stdio -monitor none $NOREBOOT $QEXTRA \
 	</dev/null >"$CONSOLE" 2>&1 &
 QEMU_PID=$!
 if [ "$VERBOSE" = 1 ]; then
