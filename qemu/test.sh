@@ -21,7 +21,8 @@
 # chainscope and stock-612), <variant>.panic (a boot of its own that
 # panics: chainscope and chainscope-612), <variant>.boot.<check> (a boot
 # with our events from its command line: chainscope, chainscope-612,
-# stock-612).
+# stock-612), chainscope-612.persist-shutdown (two boots of their own:
+# 6.12's persistent ring buffer across a warm reboot).
 # <variant> is stock or chainscope on 6.1, stock-612 or chainscope-612 on
 # 6.12.
 set -uo pipefail
@@ -409,6 +410,21 @@ for kver in 6.1 6.12; do
 		echo "FAIL: $p.panic: no host-built CLI (userspace/.output/chainscope)" | record
 	fi
 done
+
+# The reboot chain read back from 6.12's persistent ring buffer (issue
+# 26): a boot of its own (plan persist) on our 6.12 kernel with an
+# instance in reserved memory, events on and tracing off from the command
+# line, turns its tracing on and reboots warm (run.sh -R: QEMU resets, RAM
+# kept); the second boot reads the first one's reboot chain from that
+# instance with report --tracefs and powers off; qemu/persist.py checks.
+p=$(prefix_of chainscope 6.12)
+if wants "$p.persist-shutdown"; then
+	log "persistent-buffer boots on the chainscope 6.12 kernel"
+	# (600 s: a hang bound; the two boots take well under a minute)
+	CS_KERNEL=6.12 guest_run "$p-persist" chainscope normal -p persist -R -t 600 \
+		-a "reserve_mem=4M:4096:cstrace trace_instance=csboot^traceoff@cstrace,notifier"
+	python3 "$HERE/persist.py" "$p.persist-shutdown" "$OUTROOT/$p-persist/guest" | record
+fi
 
 # What serve exposed in each guest (cli-serve brings it home), through
 # Prometheus' own checker.
