@@ -4,7 +4,10 @@
 from 6.12's persistent ring buffer (qemu/guest/plan-persist.sh; run.sh -R;
 qemu/test.sh), checked on the host.
 
-    qemu/persist.py NAME GUEST-DIR
+    qemu/persist.py [--panic] NAME GUEST-DIR
+
+--panic: boot 1 panicked (chainscope.persist=panic, panic=1) instead of
+rebooting: the pass to find is panic_notifier_list's, atomic, val 0.
 
 GUEST-DIR is the guest's results folder (output/test/VARIANT-persist/guest):
 persist/ holds what boot 1 wrote (chains.json: reboot_notifier_list as
@@ -42,9 +45,51 @@ def read(path):
         return None
 
 
+FLUSH = "rb_flush_buffer_cb"   # kernel/trace/ring_buffer.c
+
+
+def panic_pass(name, fail, p, got, want, mapped, prev, rep):
+    """The panic chain's pass as a boot-mapped buffer keeps it: 6.12's ring
+    buffer registers rb_flush_buffer_cb on panic_notifier_list for such a
+    buffer, and it turns recording off (ring_buffer_record_off()) before
+    it flushes the range. So the buffer holds the pass up to that
+    callback's run: the callbacks before it with their times and returns,
+    its own run without a return, nothing after it, and no end."""
+    names = [n for n, _ in want]
+    if FLUSH not in names:
+        return fail(f"no {FLUSH} on panic_notifier_list in boot 1 ({names}): the "
+                    "boot-mapped buffer registers one")
+    k = names.index(FLUSH)
+    if got != want[:k + 1]:
+        return fail(f"the buffer holds {got}; up to {FLUSH} chainscope chains listed "
+                    f"{want[:k + 1]} in boot 1")
+    before = p["callbacks"][:k]
+    untimed = [c["callback"] for c in before if "duration_ns" not in c or "ret" not in c]
+    if untimed:
+        return fail(f"callbacks before {FLUSH} without a run time or return: "
+                    f"{','.join(untimed)}")
+    last = p["callbacks"][k]
+    if "ret" in last or "duration_ns" in p:
+        return fail(f"recording went on after {FLUSH}'s run (its return or the pass's "
+                    "end is in the buffer): it should have turned recording off")
+    cbs = ", ".join(f"{c['callback']} (prio {c['priority']}) {c['duration_ns'] / 1000:.0f}us"
+                    f" ret={c['ret']}" for c in before)
+    after = ", ".join(n for n in names[k + 1:]) or "none"
+    print(f"PASS: {name}: boot 2 read boot 1's panic_notifier_list (atomic, val=0) pass "
+          f"at {p['ts_ns'] / 1e9:.6f} s up to {FLUSH}, which turned recording off: "
+          f"{cbs}, then {FLUSH}'s run; not kept (after it): {after}; from the persistent "
+          f"buffer at {mapped[0]} (CPUs {','.join(prev)} from the previous boot, lost "
+          f"{rep.get('lost')})")
+    return 0
+
+
 def main(argv):
+    chain, kind, val, valname = CHAIN, "blocking", SYS_RESTART, "SYS_RESTART"
+    if len(argv) > 1 and argv[1] == "--panic":
+        chain, kind, val, valname = "panic_notifier_list", "atomic", 0, "panic()'s 0"
+        argv = argv[:1] + argv[2:]
     if len(argv) != 3:
-        sys.exit("usage: persist.py NAME GUEST-DIR")
+        sys.exit("usage: persist.py [--panic] NAME GUEST-DIR")
     name, gdir = argv[1:]
     d = f"{gdir}/persist"
     said = read(f"{d}/kernel-said.txt") or ""
@@ -58,7 +103,7 @@ def main(argv):
 
     err = read(f"{d}/error")
     if err is not None:
-        return fail(f"the guest: {err.strip()}")
+        return fail(f"the guest: {' '.join(err.split())[:300]}")
     for b in ("boot1", "boot2"):
         if read(f"{d}/{b}") is None:
             return fail(f"no {b} marker in the guest's results: that boot did not run the plan")
@@ -75,11 +120,11 @@ def main(argv):
     if not prev:
         return fail("no CPU's buffer is from the previous boot: the kernel reset it")
     try:
-        want = expected(gdir, "persist", CHAIN, "blocking")
+        want = expected(gdir, "persist", chain, kind)
     except (OSError, ValueError, KeyError) as e:
-        return fail(f"no {CHAIN} list from boot 1: {e}")
+        return fail(f"no {chain} list from boot 1: {e}")
     if not want:
-        return fail(f"{CHAIN} is empty in the guest: no order to check")
+        return fail(f"{chain} is empty in the guest: no order to check")
 
     rc = (read(f"{d}/report.rc") or "").strip()
     if rc != "0":
@@ -90,38 +135,53 @@ def main(argv):
         rep = json.loads(read(f"{d}/report.json") or "")
     except ValueError as e:
         return fail(f"report --passes -j is not JSON: {e}")
-    cands = [p for p in rep.get("passes", []) if p.get("chain") == CHAIN]
+    cands = [p for p in rep.get("passes", []) if p.get("chain") == chain]
     if len(cands) != 1:
         seen = [f"{p.get('chain')} ({p.get('kind')}, val={p.get('val')})"
                 for p in rep.get("passes", [])]
-        return fail(f"{len(cands)} {CHAIN} passes in the buffer "
+        return fail(f"{len(cands)} {chain} passes in the buffer "
                     f"(lost {rep.get('lost')}, unpaired {rep.get('unpaired')}); "
                     f"passes: {'; '.join(seen) or 'none'}")
     p = cands[0]
-    if p.get("kind") != "blocking" or p.get("val") != SYS_RESTART:
+    if p.get("kind") != kind or p.get("val") != val:
         return fail(f"the pass is {p.get('kind')} val={p.get('val')}, "
-                    f"not blocking val={SYS_RESTART} (SYS_RESTART)")
+                    f"not {kind} val={val} ({valname})")
     got = [(c["callback"], c["priority"]) for c in p["callbacks"]]
+    if chain == "panic_notifier_list":
+        return panic_pass(name, fail, p, got, want, mapped, prev, rep)
     if got != want:
         return fail(f"ran {got}, chainscope chains listed {want} in boot 1")
     prios = [pr for _, pr in got]
     if any(a < b for a, b in zip(prios, prios[1:])):
         return fail(f"priorities rise in run order: {prios}")
     if "duration_ns" not in p:
-        return fail(f"{CHAIN}'s pass has no end (no notifier_call_end in the buffer)")
+        return fail(f"{chain}'s pass has no end (no notifier_call_end in the buffer)")
     untimed = [c["callback"] for c in p["callbacks"]
                if "duration_ns" not in c or "ret" not in c]
     if untimed:
         return fail(f"callbacks without a run time or return: {','.join(untimed)}")
     cbs = ", ".join(f"{c['callback']} (prio {c['priority']}) {c['duration_ns'] / 1000:.0f}us"
                     f" ret={c['ret']}" for c in p["callbacks"])
-    print(f"PASS: {name}: boot 2 read boot 1's {CHAIN} (blocking, val={SYS_RESTART} "
-          f"SYS_RESTART) at {p['ts_ns'] / 1e9:.6f} s, {p['duration_ns'] / 1000:.0f}us: "
+    print(f"PASS: {name}: boot 2 read boot 1's {chain} ({kind}, val={val} "
+          f"{valname}) at {p['ts_ns'] / 1e9:.6f} s, {p['duration_ns'] / 1000:.0f}us: "
           f"{cbs}; in chainscope chains' order; from the persistent buffer at "
           f"{mapped[0]} (CPUs {','.join(prev)} from the previous boot, "
           f"{len(rep.get('passes', []))} passes, lost {rep.get('lost')})")
     return 0
 
 
+def guarded(argv):
+    """main(), and a FAIL instead of a traceback on input nobody thought
+    of (the guest's files are its to write)."""
+    try:
+        return main(argv)
+    except Exception as e:      # noqa: BLE001: the verdict must come out
+        args = [a for a in argv[1:] if a != "--panic"]
+        if args:
+            print(f"FAIL: {args[0]}: persist.py: {type(e).__name__}: "
+                  f"{' '.join(str(e).split())[:300]}")
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(guarded(sys.argv))

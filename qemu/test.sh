@@ -21,8 +21,9 @@
 # chainscope and stock-612), <variant>.panic (a boot of its own that
 # panics: chainscope and chainscope-612), <variant>.boot.<check> (a boot
 # with our events from its command line: chainscope, chainscope-612,
-# stock-612), chainscope-612.persist-shutdown (two boots of their own:
-# 6.12's persistent ring buffer across a warm reboot).
+# stock-612), chainscope-612.persist-shutdown and .persist-panic (two
+# boots of their own each: 6.12's persistent ring buffer across a warm
+# reboot, and across a panic).
 # <variant> is stock or chainscope on 6.1, stock-612 or chainscope-612 on
 # 6.12.
 set -uo pipefail
@@ -99,7 +100,19 @@ guest_run() { # guest_run PREFIX VARIANT FLAVOR [run.sh options...]
 	5) echo "FAIL: $prefix.boot: console badness: $(head -n1 "$out/badness.txt")" | record ;;
 	*) echo "FAIL: $prefix.boot: run.sh exit $rc: $(grep 'error:' "$out/run.err" | tail -n 1)" | record ;;
 	esac
+	GUEST_RC=$rc	# for the callers that check the guest's results on the host
 	return 0
+}
+
+# did_boot NAME: after guest_run, whether the plan ran (run.sh exit 0 or
+# 1); if not, NAME fails here, so that no host checker reads a folder the
+# plan did not write (run.sh empties it first) and a glob on NAME sees it
+did_boot() { # did_boot NAME
+	case $GUEST_RC in
+	0 | 1) return 0 ;;
+	esac
+	echo "FAIL: $1: the boot failed (run.sh exit $GUEST_RC; see the .boot result of its run)" | record
+	return 1
 }
 
 # The guest plan filters on <variant>.<test>; map our prefix onto that.
@@ -230,6 +243,9 @@ wants() { # wants NAME
 	return 1
 }
 
+# Ctrl-C or a kill: no driver (and its Prometheus) outlives the run
+trap '[ -n "${scrape_pid:-}" ] && { touch "$scrape_dir/guest-ended"; kill "$scrape_pid" 2>/dev/null; }; exit 130' INT TERM
+
 # A real Prometheus scrapes serve in the guest (issue 27; guest test
 # scrape.sh): on our 6.1 kernel (tracepoints mode) and on stock 6.12
 # (probes mode). qemu/scrape.py runs Prometheus on the host and talks to
@@ -255,17 +271,23 @@ scrape_start() { # scrape_start PREFIX VARIANT: sets scrape_pid and the ports
 	scrape_prom=$(sed -n 's/^PROM_PORT=\([0-9][0-9]*\)$/\1/p' "$env" 2>/dev/null)
 	scrape_sock=$(sed -n 's|^SOCK=\(/[A-Za-z0-9_./-]*\)$|\1|p' "$env" 2>/dev/null)
 	if [ -z "$scrape_fwd" ] || [ -z "$scrape_prom" ] || [ -z "$scrape_sock" ]; then
+		touch "$scrape_dir/guest-ended"	# (a driver waiting for QEMU gives up)
 		wait "$scrape_pid"
 		scrape_pid=''
 		record <"$scrape_dir/results.txt"
-		echo "FAIL: $p.scrape: the host's driver did not start: $(tail -n 1 "$scrape_dir/driver.err")" | record
+		echo "FAIL: $p.scrape.driver: the host's driver did not start, or wrote an unusable $env: $(tail -n 1 "$scrape_dir/driver.err")" | record
 	fi
 }
 scrape_end() { # scrape_end PREFIX: the driver's verdicts, once the guest is gone
+	local n
 	[ -n "$scrape_pid" ] || return 0
 	touch "$scrape_dir/guest-ended"
 	wait "$scrape_pid"
 	record <"$scrape_dir/results.txt"
+	# one line per check, whatever happened (scrape.py's CHECKS)
+	n=$(grep -cE "^(PASS|FAIL): $1\.scrape\." "$scrape_dir/results.txt")
+	[ "$n" -ge 11 ] ||
+		echo "FAIL: $1.scrape.driver: $n verdicts of 11 from qemu/scrape.py: $(tail -n 1 "$scrape_dir/driver.err")" | record
 	grep -q . "$scrape_dir/driver.err" && sed 's/^/scrape.py: /' "$scrape_dir/driver.err" >&2
 	scrape_pid=''
 }
@@ -379,7 +401,9 @@ for kver in 6.1 6.12; do
 		log "boot-time events on the $variant $kver kernel"
 		CS_KERNEL=$kver CS_GUEST_TOOLS=upstream guest_run "$p-boot" "$variant" normal \
 			-p boot -t 900 -a "trace_event=$ev trace_buf_size=$BOOT_BUF trace_clock=local"
-		if [ -x "$REPO/userspace/.output/chainscope" ]; then
+		if ! did_boot "$p.boot.run"; then
+			:
+		elif [ -x "$REPO/userspace/.output/chainscope" ]; then
 			python3 "$HERE/boot.py" "$p" "$OUTROOT/$p-boot/guest" \
 				"$REPO/userspace/.output/chainscope" "$kind" | record
 		else
@@ -403,7 +427,9 @@ for kver in 6.1 6.12; do
 	# timestamp
 	CS_KERNEL=$kver guest_run "$p-panic" chainscope normal -p panic -t 600 \
 		-a "tp_printk tsc=reliable"
-	if [ -x "$REPO/userspace/.output/chainscope" ]; then
+	if ! did_boot "$p.panic"; then
+		:
+	elif [ -x "$REPO/userspace/.output/chainscope" ]; then
 		python3 "$HERE/shutdown.py" --panic "$p.panic" "$OUTROOT/$p-panic/guest" \
 			"$OUTROOT/$p-panic/console.log" "$REPO/userspace/.output/chainscope" | record
 	else
@@ -423,7 +449,18 @@ if wants "$p.persist-shutdown"; then
 	# (600 s: a hang bound; the two boots take well under a minute)
 	CS_KERNEL=6.12 guest_run "$p-persist" chainscope normal -p persist -R -t 600 \
 		-a "reserve_mem=4M:4096:cstrace trace_instance=csboot^traceoff@cstrace,notifier"
-	python3 "$HERE/persist.py" "$p.persist-shutdown" "$OUTROOT/$p-persist/guest" | record
+	did_boot "$p.persist-shutdown" &&
+		python3 "$HERE/persist.py" "$p.persist-shutdown" "$OUTROOT/$p-persist/guest" | record
+fi
+# The same across a panic (panic=1: the kernel restarts a second later):
+# the buffer keeps the panic chain's pass up to the ring buffer's own
+# panic callback, which turns recording off (persist.py --panic).
+if wants "$p.persist-panic"; then
+	log "persistent-buffer boots across a panic on the chainscope 6.12 kernel"
+	CS_KERNEL=6.12 guest_run "$p-persist-panic" chainscope normal -p persist -R -t 600 \
+		-a "reserve_mem=4M:4096:cstrace trace_instance=csboot^traceoff@cstrace,notifier chainscope.persist=panic panic=1 tsc=reliable"
+	did_boot "$p.persist-panic" &&
+		python3 "$HERE/persist.py" --panic "$p.persist-panic" "$OUTROOT/$p-persist-panic/guest" | record
 fi
 
 # What serve exposed in each guest (cli-serve brings it home), through

@@ -22,8 +22,16 @@
 #     last_boot_info, and reads it with chainscope report --passes -j
 #     --tracefs; the host checks that (qemu/persist.py). init powers off.
 #   boot 3 (boot 2's archive: boot 2 rebooted, e.g. on a panic): stops.
+#
+# chainscope.persist=panic on the command line (with panic=1): boot 1
+# lists panic_notifier_list instead and panics (sysrq c, announced for
+# the harness) instead of rebooting; the kernel reboots a second later
+# and boot 2 reads the panic chain's pass from the buffer.
 I=/sys/kernel/tracing/instances/csboot
 D=/out/persist
+CHAIN=reboot_notifier_list
+MODE=reboot
+grep -qw 'chainscope.persist=panic' /proc/cmdline && { CHAIN=panic_notifier_list; MODE=panic; }
 mkdir -p /out/logs $D
 : > /out/results.txt
 fail() {
@@ -46,9 +54,9 @@ if [ ! -f /tmp/prev/persist/boot1 ]; then
 	[ -d $I ] || { fail armed "no instance $I (reserve_mem/trace_instance not on the command line, or refused: $(grep -E 'boot instance|reserve_mem' $D/dmesg-boot1.txt | tr '\n' ' '))"; exit 1; }
 	[ -e $I/events/notifier/notifier_return ] ||
 		{ fail armed "no notifier_return event in $I: not a kernel of ours"; exit 1; }
-	chainscope chains -c reboot_notifier_list -j > $D/chains.json 2> $D/chains.err ||
-		{ fail armed "chainscope chains -c reboot_notifier_list failed: $(tail -n 1 $D/chains.err)"; exit 1; }
-	chainscope chains -c reboot_notifier_list > $D/chains.txt 2>&1
+	chainscope chains -c $CHAIN -j > $D/chains.json 2> $D/chains.err ||
+		{ fail armed "chainscope chains -c $CHAIN failed: $(tail -n 1 $D/chains.err)"; exit 1; }
+	chainscope chains -c $CHAIN > $D/chains.txt 2>&1
 	# Task context only: the timer's pvclock_gtod_chain pass would fill
 	# the buffer on every tick (TRACE_FLAG_HARDIRQ|SOFTIRQ|NMI = 0x58)
 	echo '!(common_flags & 0x58)' > $I/events/notifier/filter ||
@@ -65,6 +73,15 @@ if [ ! -f /tmp/prev/persist/boot1 ]; then
 	date +%s > $D/boot1
 	tar -cf /dev/vda -C /out . || { fail armed "cannot write the results disk"; exit 1; }
 	sync
+	echo "mode $MODE" >> $D/armed
+	if [ "$MODE" = panic ]; then
+		[ -w /proc/sysrq-trigger ] || { fail armed "no /proc/sysrq-trigger (CONFIG_MAGIC_SYSRQ)"; exit 1; }
+		# (through the kernel's log: it must come before the panic on the console)
+		echo "chainscope-guest: expect PANIC: sysrq triggered crash" > /dev/kmsg
+		echo c > /proc/sysrq-trigger
+		fail reboot "sysrq c returned"
+		exit 1
+	fi
 	echo "chainscope-guest: persist: notifier:* on in $I; rebooting warm"
 	reboot -f
 	fail reboot "reboot -f returned"

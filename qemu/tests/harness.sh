@@ -60,7 +60,8 @@ for pat in "BUG: KASAN: slab-out-of-bounds in foo+0x1/0x2" \
 	check "badness-detects-$(echo "$pat" | tr -cs 'a-zA-Z0-9\n' '-' | cut -c1-30)" $? "not flagged: $pat"
 done
 
-# An announced panic (the panic plan's sysrq c) is excused, and only it.
+# An announced panic (the panic plan's sysrq c) is excused, and only it,
+# and only with --panic-ok (run.sh: plans panic and persist).
 cat >"$TMP/panic.log" <<'LOG'
 [    5.000000] sysrq: Trigger a crash
 [    5.000001] Kernel panic - not syncing: sysrq triggered crash
@@ -70,29 +71,44 @@ cat >"$TMP/panic.log" <<'LOG'
 [    5.000005]  panic+0x10c/0x2c4
 [    5.000006] notifier_call_begin: head=000000007c1f2a11 kind=atomic val=0 nr_to_call=-1 type=plain
 [    5.000007] Kernel Offset: disabled
-[    5.000008] ---[ end Kernel panic - not syncing: sysrq triggered crash ]---
 LOG
-out=$("$Q/badness.sh" "$TMP/panic.log"); rc=$?
+B() { "$Q/badness.sh" "$@"; }
+out=$(B --panic-ok "$TMP/panic.log"); rc=$?
 [ $rc = 1 ] && grep -q 'Kernel panic - not syncing: sysrq triggered crash' <<<"$out"
 check badness-unannounced-panic-fails $? "rc=$rc out=$out"
-{ echo "[    4.900000] chainscope-guest: expect PANIC: sysrq triggered crash"; cat "$TMP/panic.log"; } >"$TMP/panic-ok.log"
-out=$("$Q/badness.sh" "$TMP/panic-ok.log"); rc=$?
+ANN="[    4.900000] chainscope-guest: expect PANIC: sysrq triggered crash"
+{ echo "$ANN"; cat "$TMP/panic.log"; } >"$TMP/panic-ok.log"
+out=$(B --panic-ok "$TMP/panic-ok.log"); rc=$?
 check badness-announced-panic-excused $rc "rc=$rc out=$out"
-{ echo "[    4.900000] expect PANIC: Fatal exception"; cat "$TMP/panic.log"; } >"$TMP/panic-other.log"
-out=$("$Q/badness.sh" "$TMP/panic-other.log"); rc=$?
+{ cat "$TMP/panic-ok.log"; echo "[    5.000009] ---[ end Kernel panic - not syncing: sysrq triggered crash ]---"; } >"$TMP/panic-end.log"
+out=$(B --panic-ok "$TMP/panic-end.log"); rc=$?
+check badness-announced-panic-end-line-excused $rc "rc=$rc out=$out"
+out=$(B "$TMP/panic-ok.log"); rc=$?
+[ $rc = 1 ] && grep -q 'Kernel panic - not syncing' <<<"$out"
+check badness-announced-panic-needs-panic-ok $? "rc=$rc out=$out"
+{ echo "[    4.900000] cli-foo: grep output: expect PANIC: sysrq triggered crash"; cat "$TMP/panic.log"; } >"$TMP/panic-unanchored.log"
+out=$(B --panic-ok "$TMP/panic-unanchored.log"); rc=$?
+[ $rc = 1 ] && grep -q 'Kernel panic' <<<"$out"
+check badness-panic-announcement-anchored $? "rc=$rc out=$out"
+{ echo "[    4.900000] chainscope-guest: expect PANIC: Fatal exception"; cat "$TMP/panic.log"; } >"$TMP/panic-other.log"
+out=$(B --panic-ok "$TMP/panic-other.log"); rc=$?
 [ $rc = 1 ] && grep -q 'never appeared: Fatal exception' <<<"$out" &&
 	grep -q 'Kernel panic - not syncing: sysrq triggered crash' <<<"$out"
 check badness-announced-panic-must-match $? "rc=$rc out=$out"
-{ echo "[    4.900000] expect PANIC: sysrq triggered crash"; sed '/panic+0x10c/a [    5.000005] WARNING: CPU: 0 PID: 80 at foo.c:1 panic_cb+0x1/0x2' "$TMP/panic.log"; } >"$TMP/panic-warn.log"
-out=$("$Q/badness.sh" "$TMP/panic-warn.log"); rc=$?
+{ echo "$ANN"; sed '/panic+0x10c/a [    5.000005] WARNING: CPU: 0 PID: 80 at foo.c:1 panic_cb+0x1/0x2' "$TMP/panic.log"; } >"$TMP/panic-warn.log"
+out=$(B --panic-ok "$TMP/panic-warn.log"); rc=$?
 [ $rc = 1 ] && grep -q 'WARNING: CPU: 0 PID: 80' <<<"$out" && ! grep -q 'Kernel panic' <<<"$out"
 check badness-warn-inside-announced-panic-fails $? "rc=$rc out=$out"
-{ echo "[    1.000000] expect PANIC: sysrq triggered crash"; echo "[    2.000000] chainscope-guest: plan exited 0"; } >"$TMP/panic-none.log"
-out=$("$Q/badness.sh" "$TMP/panic-none.log"); rc=$?
+{ cat "$TMP/panic-ok.log"; echo "[    5.100000] NMI backtrace for cpu 1"; echo "[    5.100001] Call Trace:"; } >"$TMP/panic-2trace.log"
+out=$(B --panic-ok "$TMP/panic-2trace.log"); rc=$?
+[ $rc = 1 ] && [ "$(grep -c 'Call Trace:' <<<"$out")" = 1 ]
+check badness-second-stack-after-panic-fails $? "rc=$rc out=$out"
+{ echo "$ANN"; echo "[    2.000000] chainscope-guest: plan exited 0"; } >"$TMP/panic-none.log"
+out=$(B --panic-ok "$TMP/panic-none.log"); rc=$?
 [ $rc = 1 ] && grep -q 'announced panic never appeared' <<<"$out"
 check badness-announced-panic-missing-fails $? "rc=$rc out=$out"
-{ echo "[    4.900000] expect PANIC: sysrq triggered crash"; cat "$TMP/panic.log" "$TMP/panic.log"; } >"$TMP/panic-twice.log"
-out=$("$Q/badness.sh" "$TMP/panic-twice.log"); rc=$?
+{ echo "$ANN"; cat "$TMP/panic.log" "$TMP/panic.log"; } >"$TMP/panic-twice.log"
+out=$(B --panic-ok "$TMP/panic-twice.log"); rc=$?
 [ $rc = 1 ] && grep -q 'Kernel panic' <<<"$out"
 check badness-one-announced-panic-only $? "rc=$rc out=$out"
 

@@ -8,9 +8,10 @@
 # "cs-scrape: ".
 #
 # Steps: eth0 gets 10.0.2.15/24 (QEMU's user network, default route via
-# its 10.0.2.2); the guest tries to reach the host's Prometheus through
-# 10.0.2.2, QEMU's DNS at 10.0.2.3 and an outside address, all of which
-# restrict=on must drop; serve listens on eth0; then the host says prime
+# its 10.0.2.2); serve listens on eth0; the guest tries to reach the
+# host's Prometheus through 10.0.2.2, QEMU's DNS at 10.0.2.3 and an
+# outside address, all of which restrict=on must drop (nc reaching serve
+# on the guest's own address first shows nc works); then the host says prime
 # (one call), load (calls in chunks of 10 until the host says stop: the
 # host queries while the load runs), done.
 . /chainscope/tests/cli-common.inc
@@ -66,9 +67,18 @@ ip addr add "$ADDR/24" dev eth0 || guest_fail "cannot address eth0"
 ip link set eth0 up || guest_fail "cannot bring eth0 up"
 ip route add default via 10.0.2.2 || guest_fail "no default route"
 
+loadgen
+ctl "add blocking busy prio=10 delay_us=$DELAY_US"
+serve_start "$ADDR:9469" -c cs_loadgen_blocking 1 || guest_fail "$WHY"
+
 # restrict=on: nothing the guest starts gets out. Each must fail; with
 # the default route in place, a failure is QEMU's dropping, not a
-# missing route. (nc -w: a connect that hangs gives up after 3 s.)
+# missing route; and the same nc reaching serve on the guest's own
+# address first shows that a failure is not nc's (nc -w: a connect that
+# hangs gives up after 3 s).
+command -v nc > /dev/null || guest_fail "no nc in the guest (busybox)"
+echo | nc -w 3 "$ADDR" 9469 > /dev/null 2>&1 ||
+	guest_fail "nc cannot reach serve on the guest's own $ADDR:9469: the isolation checks would prove nothing"
 isolated=yes
 for dest in "10.0.2.2 $PROM_PORT" "10.0.2.3 53" "192.0.2.1 80"; do
 	# shellcheck disable=SC2086
@@ -79,10 +89,6 @@ for dest in "10.0.2.2 $PROM_PORT" "10.0.2.3 53" "192.0.2.1 80"; do
 		echo "cannot reach $dest (as it should be)"
 	fi
 done
-
-loadgen
-ctl "add blocking busy prio=10 delay_us=$DELAY_US"
-serve_start "$ADDR:9469" -c cs_loadgen_blocking 1 || guest_fail "$WHY"
 
 say "ready delay_us=$DELAY_US isolated=$isolated"
 hear prime
