@@ -424,9 +424,12 @@ for kver in 6.1 6.12; do
 	# tsc=reliable: TCG's two vCPUs' TSCs look unsynchronized, and with
 	# the TSC unstable sched_clock follows the tick, which stands still
 	# in panic() (interrupts off): every line of the pass would get one
-	# timestamp
+	# timestamp. no_hash_pointers: %p prints "(____ptrval____)" until
+	# the hashing key exists (after "crng init done", a few seconds in,
+	# later or sooner): the console's heads would be placeholders, which
+	# --console cannot tell apart, whenever the panic comes first
 	CS_KERNEL=$kver guest_run "$p-panic" chainscope normal -p panic -t 600 \
-		-a "tp_printk tsc=reliable"
+		-a "tp_printk tsc=reliable no_hash_pointers"
 	if ! did_boot "$p.panic"; then
 		:
 	elif [ -x "$REPO/userspace/.output/chainscope" ]; then
