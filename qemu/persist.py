@@ -31,7 +31,7 @@ import json
 import re
 import sys
 
-from shutdown import expected   # chains.json -> [(callback, priority)]
+from shutdown import expected, guarded   # chains.json -> [(callback, priority)]; main's guard
 
 SYS_RESTART = 1     # include/linux/notifier.h: what kernel_restart() passes
 CHAIN = "reboot_notifier_list"
@@ -170,18 +170,5 @@ def main(argv):
     return 0
 
 
-def guarded(argv):
-    """main(), and a FAIL instead of a traceback on input nobody thought
-    of (the guest's files are its to write)."""
-    try:
-        return main(argv)
-    except Exception as e:      # noqa: BLE001: the verdict must come out
-        args = [a for a in argv[1:] if a != "--panic"]
-        if args:
-            print(f"FAIL: {args[0]}: persist.py: {type(e).__name__}: "
-                  f"{' '.join(str(e).split())[:300]}")
-        return 1
-
-
 if __name__ == "__main__":
-    sys.exit(guarded(sys.argv))
+    sys.exit(guarded(main, sys.argv, "persist.py"))

@@ -151,18 +151,19 @@ def main(argv):
     return 0
 
 
-def guarded(argv):
-    """main(), and a FAIL instead of a traceback on input nobody thought
-    of (the guest's files are its to write)."""
+def guarded(main_fn, argv, tool):
+    """main_fn(argv), and a FAIL instead of a traceback on input nobody
+    thought of (the guest's files are its to write): the test NAME (the
+    first argument after --panic) still gets a verdict."""
     try:
-        return main(argv)
+        return main_fn(argv)
     except Exception as e:      # noqa: BLE001: the verdict must come out
         args = [a for a in argv[1:] if a != "--panic"]
         if args:
-            print(f"FAIL: {args[0]}: shutdown.py: {type(e).__name__}: "
+            print(f"FAIL: {args[0]}: {tool}: {type(e).__name__}: "
                   f"{' '.join(str(e).split())[:300]}")
         return 1
 
 
 if __name__ == "__main__":
-    sys.exit(guarded(sys.argv))
+    sys.exit(guarded(main, sys.argv, "shutdown.py"))
