@@ -31,7 +31,7 @@ import json
 import re
 import sys
 
-from shutdown import expected, guarded   # chains.json -> [(callback, priority)]; main's guard
+from shutdown import expected, guarded, pass_problem, timed_list
 
 SYS_RESTART = 1     # include/linux/notifier.h: what kernel_restart() passes
 CHAIN = "reboot_notifier_list"
@@ -72,8 +72,7 @@ def panic_pass(name, fail, p, got, want, mapped, prev, rep):
     if "ret" in last or "duration_ns" in p:
         return fail(f"recording went on after {FLUSH}'s run (its return or the pass's "
                     "end is in the buffer): it should have turned recording off")
-    cbs = ", ".join(f"{c['callback']} (prio {c['priority']}) {c['duration_ns'] / 1000:.0f}us"
-                    f" ret={c['ret']}" for c in before)
+    cbs = timed_list(before)
     after = ", ".join(n for n in names[k + 1:]) or "none"
     print(f"PASS: {name}: boot 2 read boot 1's panic_notifier_list (atomic, val=0) pass "
           f"at {p['ts_ns'] / 1e9:.6f} s up to {FLUSH}, which turned recording off: "
@@ -149,19 +148,11 @@ def main(argv):
     got = [(c["callback"], c["priority"]) for c in p["callbacks"]]
     if chain == "panic_notifier_list":
         return panic_pass(name, fail, p, got, want, mapped, prev, rep)
-    if got != want:
-        return fail(f"ran {got}, chainscope chains listed {want} in boot 1")
-    prios = [pr for _, pr in got]
-    if any(a < b for a, b in zip(prios, prios[1:])):
-        return fail(f"priorities rise in run order: {prios}")
-    if "duration_ns" not in p:
-        return fail(f"{chain}'s pass has no end (no notifier_call_end in the buffer)")
-    untimed = [c["callback"] for c in p["callbacks"]
-               if "duration_ns" not in c or "ret" not in c]
-    if untimed:
-        return fail(f"callbacks without a run time or return: {','.join(untimed)}")
-    cbs = ", ".join(f"{c['callback']} (prio {c['priority']}) {c['duration_ns'] / 1000:.0f}us"
-                    f" ret={c['ret']}" for c in p["callbacks"])
+    why = pass_problem(p, want, chain, "chainscope chains listed {want} in boot 1",
+                       "no notifier_call_end in the buffer")
+    if why:
+        return fail(why)
+    cbs = timed_list(p["callbacks"])
     print(f"PASS: {name}: boot 2 read boot 1's {chain} ({kind}, val={val} "
           f"{valname}) at {p['ts_ns'] / 1e9:.6f} s, {p['duration_ns'] / 1000:.0f}us: "
           f"{cbs}; in chainscope chains' order; from the persistent buffer at "

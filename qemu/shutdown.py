@@ -69,6 +69,32 @@ def expected(gdir, sub, chain, kind):
     return [(b["callback"], b["priority"]) for b in c.get("blocks", [])]
 
 
+def pass_problem(p, want, chain, listed, no_end):
+    """Why pass P (report --passes -j) is not WANT's callbacks in WANT's
+    order, priorities never rising, each with a run time and a return, and
+    ended; None if it is. LISTED says where WANT came from ({want} in it
+    is WANT), NO_END why a pass would have no end."""
+    got = [(c["callback"], c["priority"]) for c in p["callbacks"]]
+    if got != want:
+        return f"ran {got}, " + listed.format(want=want)
+    prios = [pr for _, pr in got]
+    if any(a < b for a, b in zip(prios, prios[1:])):
+        return f"priorities rise in run order: {prios}"
+    if "duration_ns" not in p:
+        return f"{chain}'s pass has no end ({no_end})"
+    untimed = [c["callback"] for c in p["callbacks"]
+               if "duration_ns" not in c or "ret" not in c]
+    if untimed:
+        return f"callbacks without a run time or return: {','.join(untimed)}"
+    return None
+
+
+def timed_list(callbacks):
+    """The callbacks of a pass for a PASS message, with time and return."""
+    return ", ".join(f"{c['callback']} (prio {c['priority']}) {c['duration_ns'] / 1000:.0f}us"
+                     f" ret={c['ret']}" for c in callbacks)
+
+
 def run(cmd):
     p = subprocess.run(cmd, capture_output=True, text=True, check=False)
     return p.returncode, p.stdout, p.stderr
@@ -120,18 +146,10 @@ def main(argv):
                     f"(lost {rep.get('lost')}, unpaired {rep.get('unpaired')}); "
                     f"the last passes seen: {'; '.join(seen) or 'none'}")
     p = cands[0]
-    got = [(c["callback"], c["priority"]) for c in p["callbacks"]]
-    if got != want:
-        return fail(name, f"ran {got}, chainscope chains lists {want}")
-    prios = [pr for _, pr in got]
-    if any(a < b for a, b in zip(prios, prios[1:])):
-        return fail(name, f"priorities rise in run order: {prios}")
-    if "duration_ns" not in p:
-        return fail(name, f"{chain}'s pass has no end (call_end not on the console)")
-    untimed = [c["callback"] for c in p["callbacks"]
-               if "duration_ns" not in c or "ret" not in c]
-    if untimed:
-        return fail(name, f"callbacks without a run time or return: {','.join(untimed)}")
+    why = pass_problem(p, want, chain, "chainscope chains lists {want}",
+                       "call_end not on the console")
+    if why:
+        return fail(name, why)
     if mode == "panic" and p["duration_ns"] <= 0:
         # panic() runs its chain with interrupts off: a sched_clock that
         # follows the tick (TSC marked unstable) stands still, and every
@@ -143,8 +161,7 @@ def main(argv):
     if rc:
         return fail(name, f"chainscope check --console exit {rc}: "
                     f"{(out + err).strip().splitlines()[-1] if (out + err).strip() else ''}")
-    cbs = ", ".join(f"{c['callback']} (prio {c['priority']}) {c['duration_ns'] / 1000:.0f}us"
-                    f" ret={c['ret']}" for c in p["callbacks"])
+    cbs = timed_list(p["callbacks"])
     print(f"PASS: {name}: {chain} ({kind}, val={val}) at "
           f"{p['ts_ns'] / 1e9:.6f} s, {p['duration_ns'] / 1000:.0f}us: {cbs}; "
           f"in chainscope chains' order; check --console clean")
