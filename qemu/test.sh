@@ -115,6 +115,14 @@ did_boot() { # did_boot NAME
 	return 1
 }
 
+# The host-built CLI that the host-side checkers run on a guest's results
+HOST_CS=$REPO/userspace/.output/chainscope
+host_cs() { # host_cs NAME: whether it is there; if not, NAME fails here
+	[ -x "$HOST_CS" ] && return 0
+	echo "FAIL: $1: no host-built CLI (userspace/.output/chainscope)" | record
+	return 1
+}
+
 # The guest plan filters on <variant>.<test>; map our prefix onto that.
 guest_filter() {
 	case "$GLOB" in
@@ -358,7 +366,7 @@ fi
 for p in ${ran_guests:-}; do
 	for t in cli-tracedat cli-tracefs; do
 		python3 "$HERE/tracedat_agree.py" "$p" "$OUTROOT/$p/guest" \
-			"$REPO/userspace/.output/chainscope" "$t" | record
+			"$HOST_CS" "$t" | record
 	done
 done
 
@@ -373,12 +381,9 @@ for p in ${ran_guests:-}; do
 		echo "SKIP: $name: a stock kernel has no notifier_run/notifier_return pairs with times (6.1: no notifier events; 6.12: upstream's cb-only notifier_run): no reboot-chain report" | record
 		;;
 	*)
-		if [ -x "$REPO/userspace/.output/chainscope" ]; then
+		host_cs "$name" &&
 			python3 "$HERE/shutdown.py" "$name" "$OUTROOT/$p/guest" \
-				"$OUTROOT/$p/console.log" "$REPO/userspace/.output/chainscope" | record
-		else
-			echo "FAIL: $name: no host-built CLI (userspace/.output/chainscope)" | record
-		fi
+				"$OUTROOT/$p/console.log" "$HOST_CS" | record
 		;;
 	esac
 done
@@ -401,14 +406,8 @@ for kver in 6.1 6.12; do
 		log "boot-time events on the $variant $kver kernel"
 		CS_KERNEL=$kver CS_GUEST_TOOLS=upstream guest_run "$p-boot" "$variant" normal \
 			-p boot -t 900 -a "trace_event=$ev trace_buf_size=$BOOT_BUF trace_clock=local"
-		if ! did_boot "$p.boot.run"; then
-			:
-		elif [ -x "$REPO/userspace/.output/chainscope" ]; then
-			python3 "$HERE/boot.py" "$p" "$OUTROOT/$p-boot/guest" \
-				"$REPO/userspace/.output/chainscope" "$kind" | record
-		else
-			echo "FAIL: $p.boot: no host-built CLI (userspace/.output/chainscope)" | record
-		fi
+		did_boot "$p.boot.run" && host_cs "$p.boot.run" &&
+			python3 "$HERE/boot.py" "$p" "$OUTROOT/$p-boot/guest" "$HOST_CS" "$kind" | record
 	done
 done
 
@@ -430,14 +429,9 @@ for kver in 6.1 6.12; do
 	# --console cannot tell apart, whenever the panic comes first
 	CS_KERNEL=$kver guest_run "$p-panic" chainscope normal -p panic -t 600 \
 		-a "tp_printk tsc=reliable no_hash_pointers"
-	if ! did_boot "$p.panic"; then
-		:
-	elif [ -x "$REPO/userspace/.output/chainscope" ]; then
+	did_boot "$p.panic" && host_cs "$p.panic" &&
 		python3 "$HERE/shutdown.py" --panic "$p.panic" "$OUTROOT/$p-panic/guest" \
-			"$OUTROOT/$p-panic/console.log" "$REPO/userspace/.output/chainscope" | record
-	else
-		echo "FAIL: $p.panic: no host-built CLI (userspace/.output/chainscope)" | record
-	fi
+			"$OUTROOT/$p-panic/console.log" "$HOST_CS" | record
 done
 
 # The reboot chain read back from 6.12's persistent ring buffer (issue
