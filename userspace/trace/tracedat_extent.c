@@ -4,7 +4,8 @@
  * the file's own structure walked, in the commands' process and before
  * libtracecmd sees the file, with bounded reads (pread) and every offset
  * and size checked against the file's size without overflow. Nothing is
- * decompressed, nothing is parsed but offsets, sizes, counts and names.
+ * decompressed, nothing is parsed but offsets, sizes, counts and names,
+ * and the string options' final NUL (text_option()).
  *
  * Why: libtracecmd 3.1.6 does not notice every cut. A version-6 file cut
  * inside its CPU data fails its own size check and then crashes in
@@ -53,7 +54,8 @@
 #define MAX_BUFFERS 4096
 
 enum {
-	OPT_DONE = 0, OPT_BUFFER = 3, OPT_TRACECLOCK = 4, OPT_CPUCOUNT = 8,
+	OPT_DONE = 0, OPT_DATE = 1, OPT_BUFFER = 3, OPT_TRACECLOCK = 4, OPT_UNAME = 5,
+	OPT_HOOK = 6, OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_VERSION = 9,
 	OPT_STRINGS = 15, OPT_HEADER_INFO = 16, OPT_CMDLINES = 21, OPT_BUFFER_TEXT = 22,
 };
 
@@ -233,6 +235,35 @@ static void note_buffer(struct walk *w, const char *name, const char *clock)
 	b->nr++;
 }
 
+/*
+ * The options libtracecmd reads as C strings (strdup(), strtok_r(),
+ * sscanf()) straight from the bytes it read: one without its NUL is read
+ * past its end, and what follows in the heap becomes the clock or the
+ * kernel release, another one each run. trace-cmd writes each one with
+ * its NUL last. Version 6's TRACECLOCK may be empty (the clock follows
+ * the CPU data, and that one counts); version 7 has no other clock.
+ */
+static int text_option(struct walk *w, __u64 id, __u64 at, __u64 n, bool v7)
+{
+	static const char *const names[] = {
+		[OPT_DATE] = "DATE", [OPT_TRACECLOCK] = "TRACECLOCK", [OPT_UNAME] = "UNAME",
+		[OPT_HOOK] = "HOOK", [OPT_OFFSET] = "OFFSET", [OPT_VERSION] = "VERSION",
+	};
+	unsigned char last = 1;
+
+	if (id >= sizeof(names) / sizeof(names[0]) || !names[id])
+		return 0;
+	if (!n && id == OPT_TRACECLOCK && !v7)
+		return 0;
+	if (n && get(w, at + n - 1, &last, 1, "an option"))
+		return -1;
+	if (last)
+		return refuse(w, false, "%s option at byte %llu (%llu bytes) does not end in a "
+			      "NUL: libtracecmd would read it past its end", names[id],
+			      (unsigned long long)at, (unsigned long long)n);
+	return 0;
+}
+
 /* --- version 6 ------------------------------------------------------------ */
 
 /* "options  \0" {id2 size4 data} 0, then "flyrecord\0" or "latency  \0" */
@@ -256,7 +287,7 @@ static int v6_options(struct walk *w, __u64 *cpus, bool *clock, __u64 *buf_off, 
 			if (num(w, 4, &n, "an option's size"))
 				return -1;
 			at = w->pos;
-			if (skip(w, n, "an option"))
+			if (skip(w, n, "an option") || text_option(w, id, at, n, false))
 				return -1;
 			if (!top)
 				continue;
@@ -562,6 +593,8 @@ static int v7_options(struct walk *w, __u64 off)
 					return -1;
 				break;
 			}
+			if (text_option(w, id, at, n, true))
+				return -1;
 			if (id == OPT_BUFFER || id == OPT_BUFFER_TEXT) {
 				if (v7_buffer(w, id, at, n))
 					return -1;

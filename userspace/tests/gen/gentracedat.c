@@ -724,6 +724,34 @@ static const char *const scenarios[] = {
 };
 
 /*
+ * trace_clock as the kernel shows it, the clock in use in brackets: the
+ * live input reads it, and a version-7 file holds it (NUL included) as
+ * its TRACECLOCK option, as trace-cmd record writes it (version 6: the
+ * option is empty and the clock follows the CPU data)
+ */
+static int clock_text(char *text, size_t len, const char *clock)
+{
+	static const char *const all[] = {
+		"local", "global", "counter", "uptime", "perf", "mono", "mono_raw", "boot",
+		"tai", "x86-tsc",
+	};
+	size_t i;
+	int k = 0;
+	bool in = false;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		bool cur = !strcmp(all[i], clock);
+
+		in |= cur;
+		k += snprintf(text + k, len - k, cur ? "%s[%s]" : "%s%s", k ? " " : "", all[i]);
+	}
+	/* a name of trace-cmd's own (tsc2nsec), or one the kernel does not list */
+	if (!in)
+		k += snprintf(text + k, len - k, " [%s]", clock);
+	return k + snprintf(text + k, len - k, "\n");
+}
+
+/*
  * --tracefs: the made-up tracefs itself, as the live input reads it: the
  * formats, trace_clock, every notifier event enabled, and each CPU's
  * pages as per_cpu/cpuN/trace_pipe_raw (empty beyond the scenario's CPUs,
@@ -731,13 +759,11 @@ static const char *const scenarios[] = {
  */
 static void tracefs_dir(const char *dir, const char *clock)
 {
-	char sub[256], text[64];
+	char sub[256], text[160];
 	long i, n = sysconf(_SC_NPROCESSORS_CONF);
-	int k;
 
 	n = n < NCPU ? NCPU : n;
-	k = snprintf(text, sizeof(text), "[%s] global counter\n", clock);
-	put_file(dir, "trace_clock", text, k);
+	put_file(dir, "trace_clock", text, clock_text(text, sizeof(text), clock));
 	mkdir_p(dir, "per_cpu");
 	for (i = 0; i < n; i++) {
 		snprintf(sub, sizeof(sub), "per_cpu/cpu%ld", i);
@@ -890,6 +916,8 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 		static const char uname[] = "Linux guest 6.1.0-cs #1 SMP x86_64";
 		/* int mult, int shift, u64 offset: ns = cycles * 1 >> 1 */
 		static const unsigned char tsc2nsec[16] = { 1, 0, 0, 0, 1 };
+		char ctext[160];
+		int ck = clock_text(ctext, sizeof(ctext), clock);
 
 		/* the writer's kallsyms step writes kptr_restrict if it may */
 		if (geteuid() == 0 && (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
@@ -906,7 +934,8 @@ static int write_one(const char *scen, const char *out, const char *tfdir)
 		if (tracecmd_output_write_headers(h, NULL) || tracecmd_write_cmdlines(h) ||
 		    tracecmd_write_cpus(h, NCPU) ||
 		    /* as trace-cmd record: the clock follows the CPU data offsets */
-		    !tracecmd_add_option(h, TRACECMD_OPTION_TRACECLOCK, 0, NULL) ||
+		    !tracecmd_add_option(h, TRACECMD_OPTION_TRACECLOCK, version == 7 ? ck + 1 : 0,
+					 version == 7 ? ctext : NULL) ||
 		    !tracecmd_add_option(h, TRACECMD_OPTION_UNAME, sizeof(uname), uname) ||
 		    (ts_scale == 2 &&
 		     !tracecmd_add_option(h, TRACECMD_OPTION_TSC2NSEC, sizeof(tsc2nsec), tsc2nsec)) ||

@@ -163,6 +163,21 @@ open(sys.argv[2], "wb").write(d)
 PY
 expect_exit buffers.instance-clock 13 'buffer instance "cs" was recorded with trace clock "LOCAL", the top buffer with "local"' \
 	"$CS" report "$TMP/instclock.dat"
+# a string option without its NUL: libtracecmd would read the heap past it
+# (the clock then differed from run to run), refused before it runs
+python3 - "$TMP/ours8-v7.dat" "$TMP/clocknonul.dat" "$TMP/ours8.dat" "$TMP/unamenonul.dat" <<'PY'
+import sys
+for src, dst, text in ((sys.argv[1], sys.argv[2], b"x86-tsc\n\0"),
+                       (sys.argv[3], sys.argv[4], b"SMP x86_64\0")):
+    d = bytearray(open(src, "rb").read())
+    i = d.index(text) + len(text) - 1
+    d[i] = ord("X")
+    open(dst, "wb").write(d)
+PY
+expect_exit string-option.clock-v7 12 'trace.dat malformed: TRACECLOCK option at byte [0-9]+ \(67 bytes\) does not end in a NUL: libtracecmd would read it past its end' \
+	"$CS" check "$TMP/clocknonul.dat"
+expect_exit string-option.uname-v6 12 'trace.dat malformed: UNAME option at byte [0-9]+ \(35 bytes\) does not end in a NUL' \
+	"$CS" report "$TMP/unamenonul.dat"
 
 # diff gates the two sets against each other: nothing differs
 run "$CS" diff "$TMP/ours9.json" "$TMP/ours8.json"
