@@ -50,8 +50,10 @@ install:
 uninstall:
 	$(Q)$(MAKE) -s -C userspace uninstall
 
-# our six notifier events, for a boot's command line (issue 25; qemu/test.sh has the same)
-BOOT_EVENTS := notifier:notifier_register,notifier:notifier_unregister,notifier:notifier_run,notifier:notifier_return,notifier:notifier_call_begin,notifier:notifier_call_end
+# our six notifier events and the two initcall events that time their
+# re-enable (check --gap), for a boot's command line (issue 25;
+# qemu/test.sh has the same)
+BOOT_EVENTS := notifier:notifier_register,notifier:notifier_unregister,notifier:notifier_run,notifier:notifier_return,notifier:notifier_call_begin,notifier:notifier_call_end,initcall:initcall_start,initcall:initcall_finish
 
 demo: all
 	$(Q)CS_GUEST_BINS="$$($(MAKE) -s -C userspace guest-bins | tr '\n' ' ')" \

@@ -265,6 +265,8 @@ static long long *cpu_last(struct checker *ck, struct cpu_last **tab, long long 
  * - A recursion miss (CS_REC_CPU_ANY) is not located to a CPU, and its
  *   marker is written up to CHK_MISSED_WINDOW_NS after it: its events
  *   were lost after the last record older than that window.
+ * - A stretch given (--gap FROM,TO): after the last record older than
+ *   FROM, up to the first one newer than TO.
  *
  * Fills ck->gap_last (every event's latest such slot) in linear time.
  */
@@ -278,12 +280,29 @@ static int locate_losses(struct checker *ck)
 
 	for (i = 0; i < n && ev[i].type != CS_REC_LOSS; i++)
 		;
-	if (i == n)
+	if (i == n && !ck->nr_gaps)
 		return 0;
 	small = malloc(CHK_CPU_CACHE * 64 * sizeof(*small));
 	g = calloc(n + 2, sizeof(*g));	/* first: +1/-1 where stretches begin/end */
 	if (!small || !g)
 		goto out;
+	for (i = 0; i < ck->nr_gaps; i++) {
+		long long lo = -1, hi = (long long)n, j;
+
+		/* the stream's records (a snapshot's time is its walk's) */
+		for (j = 0; j < (long long)n; j++) {
+			if (ev[j].type == CS_REC_SNAPSHOT)
+				continue;
+			if (ev[j].ts < ck->gaps[i].from_ns)
+				lo = j;
+			else if (ev[j].ts > ck->gaps[i].to_ns) {
+				hi = j;
+				break;
+			}
+		}
+		g[lo + 1]++;
+		g[hi + 1]--;
+	}
 	memset(small, 0xff, CHK_CPU_CACHE * 64 * sizeof(*small));	/* -1 */
 	for (i = 0; i < n; i++) {
 		long long lo;
@@ -439,9 +458,17 @@ static void free_all(struct checker *ck)
 int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 		   FILE *out, struct cs_check_stats *stats)
 {
+	return cs_check_trace_gaps(t, name, quiet, out, stats, NULL, 0);
+}
+
+int cs_check_trace_gaps(const struct cs_trace *t, const char *name, bool quiet, FILE *out,
+			struct cs_check_stats *stats, const struct cs_check_gap *gaps,
+			size_t nr_gaps)
+{
 	struct checker ck = {
 		.t = t, .out = out, .s = stats,
 		.probes = t->hdr.source == CS_TRACE_SOURCE_PROBES,
+		.gaps = gaps, .nr_gaps = nr_gaps,
 	};
 	struct cs_check_stats *s = stats;
 	char sname[CS_SAFE_STR_LEN(512)];
@@ -485,11 +512,14 @@ int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 			"waits; registration order judged only between blocks one task "
 			"registered (fexit order of two tasks need not be link order)\n",
 			name);
-	if (s->loss_markers)
-		fprintf(out, "%s: gaps: %llu loss markers (%llu events lost): %llu "
-			"passes excused from the pairing rules, %llu orphan events "
-			"put down to gaps\n", name, s->loss_markers, s->lost_events,
-			s->gap_passes, s->gap_orphans);
+	if (s->loss_markers || nr_gaps) {
+		fprintf(out, "%s: gaps: %llu loss markers (%llu events lost)", name,
+			s->loss_markers, s->lost_events);
+		if (nr_gaps)
+			fprintf(out, " and %zu given (--gap)", nr_gaps);
+		fprintf(out, ": %llu passes excused from the pairing rules, %llu orphan "
+			"events put down to gaps\n", s->gap_passes, s->gap_orphans);
+	}
 	if (s->anon_events)
 		fprintf(out, "%s: no task: %llu events of passes name none (a console "
 			"without caller ids): paired by chain, val and call type; %llu passes "

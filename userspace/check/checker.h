@@ -44,11 +44,26 @@ struct cs_check_stats {
 };
 
 /*
+ * A stretch of the trace's time, [from_ns, to_ns] in its clock, in which
+ * events may be missing though no loss marker says so: e.g. the kernel
+ * switching the command line's events off and on again at early_initcall
+ * (trace_event=), or a tracer reconfigured while it ran. It is a gap
+ * like a loss marker's, on every CPU.
+ */
+struct cs_check_gap {
+	__u64 from_ns, to_ns;
+};
+
+/*
  * Check trace t and print one line per violation to out, then (unless
  * quiet) the summary lines, naming the trace `name`. Fills *stats.
  * Returns 0, or -ENOMEM (the output is then incomplete).
  */
 int cs_check_trace(const struct cs_trace *t, const char *name, bool quiet,
 		   FILE *out, struct cs_check_stats *stats);
+/* The same, with nr_gaps stretches given (check --gap) */
+int cs_check_trace_gaps(const struct cs_trace *t, const char *name, bool quiet, FILE *out,
+			struct cs_check_stats *stats, const struct cs_check_gap *gaps,
+			size_t nr_gaps);
 
 #endif /* CHAINSCOPE_CHECKER_H */

@@ -232,6 +232,8 @@ struct checker {
 	 * been, or -1. NULL without loss markers.
 	 */
 	long long *gap_last;
+	const struct cs_check_gap *gaps;	/* given (check --gap) */
+	size_t nr_gaps;
 	/* the last non-rollback call_begin, for the stopping phase */
 	long long last_begin;
 	__u64 last_begin_ts;

@@ -17,15 +17,23 @@
 /* out of memory: the check is incomplete (not 1: that says violations) */
 #define CHECK_EXIT_NOMEM CS_EXIT_OOM
 
+#define OPT_GAP 0x2000
+#define MAX_GAPS 16
+
 static struct env {
 	const char *cmd;
 	const char *file;
 	bool quiet;
+	struct cs_check_gap gaps[MAX_GAPS];
+	size_t nr_gaps;
 } env;
 
 static const struct argp_option opts[] = {
 	{ "quiet", 'q', NULL, 0, "Only the violations (and errors, warnings): no summary "
 	  "lines, no notes on the input", 0 },
+	{ "gap", OPT_GAP, "FROM,TO", 0, "Events may be missing between these times (seconds "
+	  "in the trace's clock, as trace-cmd report prints them): a gap on every CPU, as "
+	  "a loss marker's (see Gaps); repeatable, up to 16", 0 },
 	CS_SALVAGE_OPTION,
 	CS_CONSOLE_OPTION,
 	CS_TRACEFS_OPTION,
@@ -138,7 +146,11 @@ static const char doc[] =
 "it (registration-order, run-after-unregister and the membership-* rules\n"
 "skip such blocks until their next membership event). The summary counts\n"
 "them. A trace with lost events but no markers (version 1) is checked as\n"
-"it is, with a warning.\n"
+"it is, with a warning. --gap FROM,TO gives such a stretch where nothing\n"
+"in the trace marks it: a boot with trace_event= on the command line has\n"
+"one, as the kernel switches those events off and on again, one by one,\n"
+"in event_trace_enable_again (an early_initcall); a pass running then\n"
+"can lose its call_end (trace_event=initcall:* too gives its times).\n"
 "\n"
 "Probes recordings (record --mode probes; the trace header says so): the\n"
 "API has no nr_to_call, so it is -1 (unknown) on plain and robust passes,\n"
@@ -174,6 +186,7 @@ static const char doc[] =
 "  chainscope check -q n.cstrace || echo violations\n"
 "  chainscope check --salvage cut.cstrace # a recording cut short\n"
 "  chainscope check trace.dat             # trace-cmd record -e notifier\n"
+"  chainscope check --gap 0.648112,0.652877 boot.dat  # a boot's re-enable\n"
 "  chainscope check --tracefs /sys/kernel/tracing/instances/cs\n";
 
 static bool has_snapshot(const struct cs_trace *t)
@@ -204,11 +217,53 @@ static size_t nr_taskless(const struct cs_trace *t)
 	return n;
 }
 
+/* SEC[.FRAC] (up to 9 digits after the point) as ns, exactly; -1 if not that */
+static int parse_secs(const char *s, const char *end, __u64 *ns)
+{
+	__u64 sec = 0, frac = 0;
+	int digits = 0, nfrac = 0;
+
+	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+		if (sec > 1844674406ULL)	/* ns past 2^64 */
+			return -1;
+		sec = sec * 10 + (*s - '0');
+	}
+	if (s < end && *s == '.')
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++, nfrac++) {
+			if (nfrac == 9)
+				return -1;
+			frac = frac * 10 + (*s - '0');
+		}
+	if (s != end || (!digits && !nfrac))
+		return -1;
+	for (; nfrac < 9; nfrac++)
+		frac *= 10;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+static void parse_gap(const char *arg, struct argp_state *state)
+{
+	const char *comma = strchr(arg, ',');
+	struct cs_check_gap g;
+
+	if (env.nr_gaps == MAX_GAPS)
+		cs_usage_error(state, "--gap: at most %d", MAX_GAPS);
+	if (!comma || parse_secs(arg, comma, &g.from_ns) ||
+	    parse_secs(comma + 1, comma + strlen(comma), &g.to_ns) || g.from_ns > g.to_ns)
+		cs_usage_error(state, "--gap '%s': want FROM,TO, seconds with up to 9 "
+			       "decimals (e.g. 0.648112,0.652877), FROM <= TO", arg);
+	env.gaps[env.nr_gaps++] = g;
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 'q':
 		env.quiet = true;
+		return 0;
+	case OPT_GAP:
+		parse_gap(arg, state);
 		return 0;
 	default:
 		return cs_parse_file_arg(key, arg, state, &env.file);
@@ -261,7 +316,7 @@ int cmd_check(int argc, char **argv)
 		     "missing-rollback, rollback; all rules of two passes of one chain and val "
 		     "open at once)\n", env.cmd, cs_safe_str(env.file, path, sizeof(path)),
 		     nr_taskless(&t));
-	rc = cs_check_trace(&t, env.file, env.quiet, stdout, &s);
+	rc = cs_check_trace_gaps(&t, env.file, env.quiet, stdout, &s, env.gaps, env.nr_gaps);
 	if (rc) {
 		warn("%s: error: %s: %s\n", env.cmd,
 		     cs_safe_str(env.file, path, sizeof(path)), strerror(-rc));
