@@ -322,10 +322,15 @@ notifier_walk(struct notifier_block __rcu **first, void *head,
 	return ret;
 }
 
-/* The plain walk, one copy for every kind of chain. */
-static int notifier_call_chain(struct notifier_block __rcu **first,
-			       unsigned long val, void *v, int nr_to_call,
-			       int *nr_calls)
+/*
+ * The plain walk.  Inlined into each call, as the compiler does with the
+ * tree's walk: called out of line, it cost every call 15 to 30 more
+ * instructions than the tree's.  NOKPROBE_SYMBOL() keeps an out-of-line
+ * copy.
+ */
+static __always_inline int notifier_call_chain(struct notifier_block __rcu **first,
+					       unsigned long val, void *v, int nr_to_call,
+					       int *nr_calls)
 {
 	return notifier_walk(first, NULL, NOTIFIER_CHAIN_RAW, val, v,
 			     nr_to_call, nr_calls, false);
