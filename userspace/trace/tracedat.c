@@ -513,8 +513,8 @@ static int read_instances(struct cs_tepconv **cp, struct tracecmd_input *h, stru
 	return 0;
 }
 
-int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info *info,
-			char *err, size_t errlen)
+int cs_tracedat_convert(int fd, const char *clock, void **img, size_t *len,
+			struct cs_tracedat_info *info, char *err, size_t errlen)
 {
 	struct cs_tepconv *c = cs_tepconv_new(info, err, errlen);
 	struct tracecmd_input *h;
@@ -542,9 +542,10 @@ int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info
 	info->file_version = tracecmd_get_in_file_version(h);
 	if (!tep)
 		fail(c, CS_EXIT_TRACEDAT, 0, "trace.dat without event formats");
-	else if (!read_buffer(c, h, tep, tracecmd_get_trace_clock(h)) &&
+	else if (!read_buffer(c, h, tep, clock ? clock : tracecmd_get_trace_clock(h)) &&
 		 tracecmd_buffer_instances(h) > 0)
-		read_instances(&c, h, tep, tracecmd_get_trace_clock(h), info, err, errlen);
+		read_instances(&c, h, tep, clock ? clock : tracecmd_get_trace_clock(h), info,
+			       err, errlen);
 	if (!c->base.rc) {
 		release_of(tracecmd_get_uname(h), release, sizeof(release));
 		cs_tepconv_image(c, release, img, len);

@@ -39,6 +39,14 @@ struct cs_tracedat_buffers {
 	__u32 nr;				/* instances, the top buffer not counted */
 	char name[CS_TRACEDAT_MAX_BUFFERS][48];	/* the first ones' names, cut */
 	char clock[CS_TRACEDAT_MAX_BUFFERS][32];	/* v7: each one's clock ("" in v6) */
+	/*
+	 * v7 with an empty TRACECLOCK option (trace-cmd convert writes one
+	 * from a v6 file): the top buffer's clock, from its BUFFER option,
+	 * which the conversion must use instead (libtracecmd parses the
+	 * empty option past its end), or if there is none, the first
+	 * instance's; "" otherwise
+	 */
+	char top_clock[32];
 };
 
 /* What the file was, for the commands' notes */
@@ -86,11 +94,13 @@ bool cs_tracedat_magic_prefix(const void *buf, size_t len);
 
 /*
  * Convert the trace.dat open on fd (which the call closes) into a
- * .cstrace image (malloc'd, *img, *len). In-process: the fuzz target's
- * entry. 0, or an exit code (CS_EXIT_TRACEDAT*) with err set to one line.
+ * .cstrace image (malloc'd, *img, *len), in clock (NULL: the one the
+ * file's TRACECLOCK names; the pre-check's top_clock where it says so).
+ * In-process: the fuzz target's entry. 0, or an exit code
+ * (CS_EXIT_TRACEDAT*) with err set to one line.
  */
-int cs_tracedat_convert(int fd, void **img, size_t *len, struct cs_tracedat_info *info,
-			char *err, size_t errlen);
+int cs_tracedat_convert(int fd, const char *clock, void **img, size_t *len,
+			struct cs_tracedat_info *info, char *err, size_t errlen);
 
 /*
  * The commands': cs_tracedat_convert() in a child process (no

@@ -145,7 +145,7 @@ static int confine(int fd, int out, __u64 file_size, pid_t parent)
 	return setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-static void child(int fd, int out, __u64 file_size, pid_t parent)
+static void child(int fd, int out, __u64 file_size, pid_t parent, const char *clock)
 {
 	struct msg m = { 0 };
 	char err[512] = "";
@@ -157,7 +157,7 @@ static void child(int fd, int out, __u64 file_size, pid_t parent)
 		snprintf(err, sizeof(err), "cannot confine the parser process: %s",
 			 strerror(errno));
 	} else {
-		m.rc = cs_tracedat_convert(fd, &img, &len, &m.info, err, sizeof(err));
+		m.rc = cs_tracedat_convert(fd, clock, &img, &len, &m.info, err, sizeof(err));
 	}
 	m.len = m.rc ? strlen(err) : len;
 	if (write_all(out, &m, sizeof(m)) ||
@@ -212,7 +212,8 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 		close(p[0]);
 		/* CPU time by what the file holds: a sparse file is no longer */
 		child(fd, p[1], (__u64)st.st_blocks * 512 < (__u64)st.st_size ?
-		      (__u64)st.st_blocks * 512 : (__u64)st.st_size, parent);
+		      (__u64)st.st_blocks * 512 : (__u64)st.st_size, parent,
+		      bufs.top_clock[0] ? bufs.top_clock : NULL);
 	}
 	close(fd);
 	close(p[1]);

@@ -54,7 +54,7 @@
 #define MAX_BUFFERS 4096
 
 enum {
-	OPT_DONE = 0, OPT_DATE = 1, OPT_BUFFER = 3, OPT_TRACECLOCK = 4, OPT_UNAME = 5,
+	OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_TRACECLOCK = 4, OPT_UNAME = 5,
 	OPT_HOOK = 6, OPT_OFFSET = 7, OPT_CPUCOUNT = 8, OPT_VERSION = 9,
 	OPT_STRINGS = 15, OPT_HEADER_INFO = 16, OPT_CMDLINES = 21, OPT_BUFFER_TEXT = 22,
 };
@@ -70,6 +70,9 @@ struct walk {
 	__u64 *sec;		/* v7: each section's offset, ascending */
 	size_t nr_sec;
 	struct cs_tracedat_buffers *bufs;
+	bool empty_clock;	/* v7: a TRACECLOCK option of 0 bytes */
+	char top_clock[32];	/* v7: the top buffer's BUFFER option's clock */
+	char inst_clock[32];	/* v7: the first instance's */
 };
 
 static const unsigned char tracedat_magic[10] = {
@@ -226,6 +229,10 @@ static void note_buffer(struct walk *w, const char *name, const char *clock)
 {
 	struct cs_tracedat_buffers *b = w->bufs;
 
+	if (!*name)
+		snprintf(w->top_clock, sizeof(w->top_clock), "%s", clock);
+	else if (!w->inst_clock[0])
+		snprintf(w->inst_clock, sizeof(w->inst_clock), "%s", clock);
 	if (!b || !*name)
 		return;
 	if (b->nr < CS_TRACEDAT_MAX_BUFFERS) {
@@ -240,8 +247,13 @@ static void note_buffer(struct walk *w, const char *name, const char *clock)
  * sscanf()) straight from the bytes it read: one without its NUL is read
  * past its end, and what follows in the heap becomes the clock or the
  * kernel release, another one each run. trace-cmd writes each one with
- * its NUL last. Version 6's TRACECLOCK may be empty (the clock follows
- * the CPU data, and that one counts); version 7 has no other clock.
+ * its NUL last. TRACECLOCK may be empty: trace-cmd record writes it so
+ * in version 6 (the clock follows the CPU data, and that one counts),
+ * and trace-cmd convert carries it so into version 7, where the top
+ * buffer's BUFFER option names the clock (walk_v7() then requires one,
+ * and the conversion takes it: cs_tracedat_buffers' top_clock). CPUSTAT
+ * and CPUCOUNT are read by size: an empty CPUSTAT makes libtracecmd
+ * write before its buffer, a CPUCOUNT under 4 bytes read past it.
  */
 static int text_option(struct walk *w, __u64 id, __u64 at, __u64 n, bool v7)
 {
@@ -251,10 +263,16 @@ static int text_option(struct walk *w, __u64 id, __u64 at, __u64 n, bool v7)
 	};
 	unsigned char last = 1;
 
+	if ((id == OPT_CPUSTAT && !n) || (id == OPT_CPUCOUNT && n < 4))
+		return refuse(w, false, "%s option at byte %llu has %llu bytes",
+			      id == OPT_CPUSTAT ? "CPUSTAT" : "CPUCOUNT",
+			      (unsigned long long)at, (unsigned long long)n);
 	if (id >= sizeof(names) / sizeof(names[0]) || !names[id])
 		return 0;
-	if (!n && id == OPT_TRACECLOCK && !v7)
+	if (!n && id == OPT_TRACECLOCK) {
+		w->empty_clock |= v7;
 		return 0;
+	}
 	if (n && get(w, at + n - 1, &last, 1, "an option"))
 		return -1;
 	if (last)
@@ -671,7 +689,22 @@ static int walk_v7(struct walk *w)
 		return refuse(w, true, "the last section (id %llu at byte %llu) is not the "
 			      "strings section trace-cmd writes last", (unsigned long long)last,
 			      (unsigned long long)(w->nr_sec ? w->sec[w->nr_sec - 1] : w->pos));
-	return v7_options(w, first);
+	if (v7_options(w, first))
+		return -1;
+	/*
+	 * an empty TRACECLOCK: the top buffer's clock, or (trace-cmd convert
+	 * of a file whose top buffer was empty writes no BUFFER option for
+	 * it) the first instance's, which the others' are held to
+	 */
+	if (!w->empty_clock)
+		return 0;
+	if (!w->top_clock[0] && !w->inst_clock[0])
+		return refuse(w, false, "an empty TRACECLOCK option and no BUFFER option that "
+			      "names a clock");
+	if (w->bufs)
+		snprintf(w->bufs->top_clock, sizeof(w->bufs->top_clock), "%s",
+			 w->top_clock[0] ? w->top_clock : w->inst_clock);
+	return 0;
 }
 
 int cs_tracedat_extents(int fd, __u64 size, struct cs_tracedat_buffers *bufs, char *err,

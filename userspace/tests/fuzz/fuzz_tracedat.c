@@ -52,6 +52,7 @@ const char *__lsan_default_suppressions(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct cs_tracedat_buffers bufs;
 	struct cs_tracedat_info info;
 	struct cs_trace t;
 	char err[512];
@@ -78,14 +79,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	/* as the commands: the pre-check first (ASan watches it here) */
-	rc = cs_tracedat_extents(fd, size, NULL, err, sizeof(err));
+	rc = cs_tracedat_extents(fd, size, &bufs, err, sizeof(err));
 	if (rc) {
 		if (rc != CS_EXIT_TRACEDAT || !err[0] || strchr(err, '\n'))
 			abort();
 		close(fd);
 		return 0;
 	}
-	rc = cs_tracedat_convert(fd, &img, &len, &info, err, sizeof(err));
+	rc = cs_tracedat_convert(fd, bufs.top_clock[0] ? bufs.top_clock : NULL, &img, &len, &info,
+				 err, sizeof(err));
 	if (rc) {
 		if (rc < CS_EXIT_TRACEDAT || rc > CS_EXIT_TRACEDAT_NAME || !err[0] ||
 		    strchr(err, '\n'))

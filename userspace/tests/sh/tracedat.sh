@@ -178,6 +178,46 @@ expect_exit string-option.clock-v7 12 'trace.dat malformed: TRACECLOCK option at
 	"$CS" check "$TMP/clocknonul.dat"
 expect_exit string-option.uname-v6 12 'trace.dat malformed: UNAME option at byte [0-9]+ \(35 bytes\) does not end in a NUL' \
 	"$CS" report "$TMP/unamenonul.dat"
+# options libtracecmd reads by size: an empty CPUSTAT (it writes before
+# its buffer: the parser died, exit 15), a CPUCOUNT under 4 bytes
+python3 - "$TMP/ours8.dat" "$TMP/cpustat0.dat" "$TMP/cpucount0.dat" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+i = d.index(b"options  \0") + 10
+assert d[i:i + 6] == bytes([4, 0, 0, 0, 0, 0])	# the empty TRACECLOCK
+for dst, oid in ((sys.argv[2], 2), (sys.argv[3], 8)):
+    e = bytearray(d)
+    e[i] = oid
+    open(dst, "wb").write(e)
+PY
+expect_exit option-size.cpustat-empty 12 'trace.dat malformed: CPUSTAT option at byte [0-9]+ has 0 bytes' \
+	"$CS" check "$TMP/cpustat0.dat"
+expect_exit option-size.cpucount-short 12 'trace.dat malformed: CPUCOUNT option at byte [0-9]+ has 0 bytes' \
+	"$CS" report "$TMP/cpucount0.dat"
+# trace-cmd convert carries version 6's empty TRACECLOCK into version 7:
+# the clock is then the BUFFER options' (the top buffer's, or with an
+# empty top buffer, as in inst8, the instance's), the rows ours8's
+if command -v trace-cmd >/dev/null; then
+	for s in ours8 inst8; do
+		if ! trace-cmd convert --file-version 7 --compression any -i "$TMP/$s.dat" \
+			-o "$TMP/conv-$s.dat" >/dev/null 2>&1; then
+			fail "convert-v7.$s" "trace-cmd convert failed"
+			continue
+		fi
+		run "$CS" report -j "$TMP/conv-$s.dat"
+		same=$(python3 -c '
+import json, sys
+a = json.loads(sys.argv[1]); b = json.load(open(sys.argv[2]))
+print(a["callbacks"] == b["callbacks"] and len(a["callbacks"]) == 5)' "$out" "$TMP/ours8.json" 2>&1)
+		if [ "$rc" = 0 ] && [ "$same" = True ] && grep -q 'trace.dat v7, clock local' <<<"$err"; then
+			pass "convert-v7.$s"
+		else
+			fail "convert-v7.$s" "exit $rc: $same ${err:0:300}"
+		fi
+	done
+else
+	skip convert-v7 "trace-cmd not installed"
+fi
 
 # diff gates the two sets against each other: nothing differs
 run "$CS" diff "$TMP/ours9.json" "$TMP/ours8.json"
