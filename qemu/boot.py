@@ -224,14 +224,15 @@ def main(argv):
         with open(f"{d}/reenable", encoding="utf-8", errors="replace") as f:
             for ln in f.read().splitlines():
                 m = re.search(r"\s(\d+\.\d{1,9}): +initcall_(start|finish): +"
-                              r"func=event_trace_enable_again\+", ln)
+                              r"func=event_trace_enable_again(\+|\s|$)", ln)
                 if m:
                     gap.setdefault(m.group(2), m.group(1))
     except OSError:
         pass
     if set(gap) != {"start", "finish"}:
         res("check", False, "no initcall_start and initcall_finish times of "
-            "event_trace_enable_again from the guest (reenable): the stretch in "
+            "event_trace_enable_again from the guest (reenable: initcall:* not on "
+            "the command line, or no kallsyms in the trace.dat): the stretch in "
             "which the kernel switched the events off and on again is unknown")
         return finish()
     rc, o, e = run([cs, "check", "--gap", f"{gap['start']},{gap['finish']}", dat])

@@ -12,8 +12,8 @@
 #   /out/boot/enabled       which notifier events the command line enabled
 #   /out/boot/reenable      the initcall events of event_trace_enable_again
 #                           (trace-cmd report -t lines): the stretch in which
-#                           the kernel switched the command line's events
-#                           off and on again, one by one, so that a pass
+#                           the kernel switched all the command line's
+#                           events off, then on again, so that a pass
 #                           running then can have lost an event (the host
 #                           tells check: --gap)
 #   /out/boot/error         why not, if it could not
@@ -40,10 +40,9 @@ command -v trace-cmd > /dev/null ||
 	err "no trace-cmd in the initramfs (the boot guest is built with CS_GUEST_TOOLS=upstream)"
 trace-cmd extract -o $D/boot.dat > /out/logs/extract.log 2>&1 ||
 	err "trace-cmd extract failed: $(tail -n 1 /out/logs/extract.log)"
+# (boot.py judges what is missing here: the check alone fails then)
 trace-cmd report -t $D/boot.dat 2> /out/logs/report.err |
-	grep -E ' initcall_(start|finish): +func=event_trace_enable_again\+' > $D/reenable
-[ "$(wc -l < $D/reenable)" = 2 ] ||
-	err "no initcall_start and initcall_finish of event_trace_enable_again in the trace ($(wc -l < $D/reenable) lines; initcall:* on the command line?)"
+	grep -E ' initcall_(start|finish): +func=event_trace_enable_again(\+|[[:space:]]|$)' > $D/reenable
 chainscope chains -c reboot_notifier_list -c module_notify_list -c netdev_chain -j \
 	> $D/chains.json 2> $D/chains.err ||
 	err "chainscope chains failed: $(tail -n 1 $D/chains.err)"

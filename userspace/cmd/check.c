@@ -148,9 +148,10 @@ static const char doc[] =
 "them. A trace with lost events but no markers (version 1) is checked as\n"
 "it is, with a warning. --gap FROM,TO gives such a stretch where nothing\n"
 "in the trace marks it: a boot with trace_event= on the command line has\n"
-"one, as the kernel switches those events off and on again, one by one,\n"
-"in event_trace_enable_again (an early_initcall); a pass running then\n"
-"can lose its call_end (trace_event=initcall:* too gives its times).\n"
+"one, as the kernel switches all those events off, then on again, in\n"
+"event_trace_enable_again (an early_initcall); a pass running then can\n"
+"lose its call_end (trace_event=initcall:* too gives its times). A gap\n"
+"must meet the trace's records (the first to the last), or it is refused.\n"
 "\n"
 "Probes recordings (record --mode probes; the trace header says so): the\n"
 "API has no nr_to_call, so it is -1 (unknown) on plain and robust passes,\n"
@@ -256,6 +257,42 @@ static void parse_gap(const char *arg, struct argp_state *state)
 	env.gaps[env.nr_gaps++] = g;
 }
 
+/*
+ * A --gap that holds no record's time, and none between two of them, is
+ * a typo or another clock's: it would still excuse what is judged at the
+ * trace's edges (before its first record, after its last). 0, or an
+ * error said.
+ */
+static int gaps_in_trace(const struct cs_trace *t)
+{
+	__u64 first = ~0ULL, last = 0;
+	size_t i;
+
+	for (i = 0; i < t->nr_events; i++) {
+		if (t->events[i].type == CS_REC_SNAPSHOT)
+			continue;
+		if (t->events[i].ts < first)
+			first = t->events[i].ts;
+		if (t->events[i].ts > last)
+			last = t->events[i].ts;
+	}
+	for (i = 0; i < env.nr_gaps; i++) {
+		const struct cs_check_gap *g = &env.gaps[i];
+
+		if (first <= last && g->to_ns >= first && g->from_ns <= last)
+			continue;
+		warn("%s: error: --gap %llu.%09llu,%llu.%09llu: outside the trace's records "
+		     "(%llu.%09llu to %llu.%09llu s in its clock)\n", env.cmd,
+		     g->from_ns / 1000000000ULL, g->from_ns % 1000000000ULL,
+		     g->to_ns / 1000000000ULL, g->to_ns % 1000000000ULL,
+		     first <= last ? first / 1000000000ULL : 0,
+		     first <= last ? first % 1000000000ULL : 0,
+		     last / 1000000000ULL, last % 1000000000ULL);
+		return -1;
+	}
+	return 0;
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
@@ -316,6 +353,10 @@ int cmd_check(int argc, char **argv)
 		     "missing-rollback, rollback; all rules of two passes of one chain and val "
 		     "open at once)\n", env.cmd, cs_safe_str(env.file, path, sizeof(path)),
 		     nr_taskless(&t));
+	if (gaps_in_trace(&t)) {
+		cs_trace_free(&t);
+		return CS_EXIT_USAGE;
+	}
 	rc = cs_check_trace_gaps(&t, env.file, env.quiet, stdout, &s, env.gaps, env.nr_gaps);
 	if (rc) {
 		warn("%s: error: %s: %s\n", env.cmd,

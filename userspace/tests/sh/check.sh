@@ -183,6 +183,12 @@ for g in 2,1 1 1, ,1 x,1 1.0000000001,2 0.5,0.6s 18446744074,18446744074 -1,2; d
 	expect_exit "gap-bad.$g" 2 "^chainscope check: error: --gap '.*': want FROM,TO, seconds" \
 		"$CS" check --gap "$g" "$TMP/gap-missed-old.cstrace"
 done
+# a gap that meets no record (a typo, another clock) would still excuse
+# what is judged at the trace's edges: refused
+for g in 1000,1000 0,0.000001; do
+	expect_exit "gap-outside.$g" 2 "^chainscope check: error: --gap [0-9.,]+: outside the trace's records \(0\.001000000 to 0\.601018000 s in its clock\)$" \
+		"$CS" check --gap "$g" "$TMP/gap-missed-old.cstrace"
+done
 expect_exit gap-too-many 2 '^chainscope check: error: --gap: at most 16' \
 	"$CS" check $(for i in $(seq 17); do printf -- '--gap %d,%d ' "$i" "$i"; done) \
 	"$TMP/gap-missed-old.cstrace"
