@@ -104,12 +104,37 @@ def interpolate(phi, buckets):
     return None
 
 
-def free_port():
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+def free_port(slot):
+    """A port free now, below the kernel's ephemeral range: a port in it
+    is also what connect() gives the other side of a connection, and
+    with Prometheus scraping every second (and the host tests running
+    side by side) one took the port picked for the guest before it was
+    bound. SLOT (0-15): this driver's 16 ports start at 16 * its pid in
+    that span, so drivers that run side by side do not pick alike."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            lo = int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        lo = 32768
+    first = max(1024, lo - 8192)
+    span = lo - first
+    if span < 1024:             # a range that leaves no room below it
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        return port
+    for i in range(span):
+        port = first + (16 * os.getpid() + slot + 16 * i) % span
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            s.bind(("127.0.0.1", port))
+            return port
+        except OSError:
+            continue
+        finally:
+            s.close()
+    raise Failed("prometheus", "no free port below %d" % lo)
 
 
 def die_with_parent():
@@ -147,10 +172,11 @@ class Driver:
                          "package: scripts/deps.sh)")
         pdir = os.path.join(self.out, "prometheus")
         # a free port is free when picked, not when bound: another process
-        # may take it in between; a Prometheus that cannot bind exits, and
-        # gets new ports (at most 5 times)
+        # may take it in between (free_port() makes that unlikely); a
+        # Prometheus that cannot bind exits, and gets new ports (at most 5
+        # times)
         for attempt in range(5):
-            self.fwd_port, self.prom_port = free_port(), free_port()
+            self.fwd_port, self.prom_port = free_port(2 * attempt), free_port(2 * attempt + 1)
             shutil.rmtree(pdir, ignore_errors=True)
             os.makedirs(pdir)
             self.cfg = os.path.join(pdir, "prometheus.yml")
