@@ -52,8 +52,9 @@
  * compile away.
  *
  * The die chain is called from the int3 and other exception handlers: the
- * plain walk, notifier_call_chain(), and the functions of this file on the
- * atomic call path, traced variants included, are NOKPROBE.  What they
+ * functions of this file on the atomic call path, traced variants
+ * included, are NOKPROBE, and with them the plain walk,
+ * notifier_call_chain(), inlined into each.  What they
  * call elsewhere keeps its own annotations: the code the events generate,
  * __traceiter_<event>() and trace_event_raw_event_<event>(), which runs
  * on the traced die-chain path, is not NOKPROBE; no tracepoint's
@@ -322,12 +323,7 @@ notifier_walk(struct notifier_block __rcu **first, void *head,
 	return ret;
 }
 
-/*
- * The plain walk.  Inlined into each call, as the compiler does with the
- * tree's walk: called out of line, it cost every call 15 to 30 more
- * instructions than the tree's.  NOKPROBE_SYMBOL() keeps an out-of-line
- * copy.
- */
+/* The plain walk: always inlined, each call walks with its own constants. */
 static __always_inline int notifier_call_chain(struct notifier_block __rcu **first,
 					       unsigned long val, void *v, int nr_to_call,
 					       int *nr_calls)
