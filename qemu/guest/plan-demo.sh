@@ -103,6 +103,36 @@ if command -v chainscope >/dev/null 2>&1; then
 	rmmod cs_loadgen
 fi
 
+# Which PM notifier slows a suspend (issue 28): cs_pmtest's three PM
+# notifiers across one suspend-to-idle cycle, run with pm_test=freezer
+# (QEMU wakes no guest from a real one; guest/tests/suspend.sh says why).
+if command -v chainscope >/dev/null 2>&1 && [ -w /sys/power/pm_test ]; then
+	echo
+	echo "== suspend: the PM chain's passes across echo freeze > /sys/power/state (pm_test=freezer);"
+	echo "   cs_pmtest waits 20, 5 and 40 ms at priorities 10, 0 and -10"
+	insmod /chainscope/modules/cs_pmtest.ko
+	chainscope record -o /out/demo-suspend.cstrace > /out/demo-suspend.out 2> /out/demo-suspend.err &
+	pid=$!
+	i=0
+	until grep -q '^Tracing' /out/demo-suspend.err; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { echo "demo: chainscope record did not start"; cat /out/demo-suspend.err; exit 1; }
+		usleep 100000
+	done
+	D=/sys/module/suspend/parameters/pm_test_delay
+	old=$(cat $D)
+	echo freezer > /sys/power/pm_test
+	echo 0 > $D
+	echo freeze > /sys/power/state || echo "demo: the suspend cycle failed"
+	echo none > /sys/power/pm_test
+	echo "$old" > $D
+	kill -INT $pid
+	wait $pid
+	chainscope report --passes /out/demo-suspend.cstrace |
+		awk '/^pass / { p = ($4 == "pm_chain_head") } p'
+	rmmod cs_pmtest
+fi
+
 echo
 echo "== power-off: our events on the console until the end (tp_printk); make demo reads the reboot chain's pass back from it"
 sh /chainscope/shutdown.sh
