@@ -15,7 +15,7 @@
 #                  written, from whatever DIR/<kernel>/runs holds.
 #     -e LIST      extensions to run with part ext, comma list of:
 #                  tracing_cost, attach_time, recorder_throughput,
-#                  contention_cost (default all)
+#                  contention_cost, recorder_compare (default all)
 #     -k VAR=DIR   boot the kernel artifacts in DIR (kernel/build.sh
 #                  layout, e.g. a copy of its out dir with a rebuilt
 #                  extra/cs_bench.ko) for variant VAR instead of building
@@ -26,7 +26,11 @@
 #                  variant and kernel running every stage with a few
 #                  sizes, plus the size part; prints "PASS: bench.smoke"
 #                  or "FAIL: bench.smoke: why". Both kernels unless -K or
-#                  CS_KERNEL names one (~20 s of boots per kernel)
+#                  CS_KERNEL names one (~20 s of boots per kernel). The
+#                  first kernel's chainscope boot also runs a short
+#                  recorder_compare (one low rate, each recorder once)
+#                  and fails unless each kept exactly the load's events
+#                  with no loss.
 #
 # Parts:
 #   icount      ns per call_chain, register and unregister cost for every
@@ -51,9 +55,16 @@
 #               without loss (plain TCG, -smp 2); contention_cost:
 #               chainscope contention attached in tracepoints and probes
 #               mode vs not (calls, (un)registrations) and what it saw
-#               of a callers + writer run (icount, -smp 1). Output: DIR/ext/NAME/
+#               of a callers + writer run (icount, -smp 1);
+#               recorder_compare: the same paced load recorded in turn
+#               by chainscope record, perf record -e 'notifier:*' and
+#               trace-cmd record -e notifier at equal buffer memory, at
+#               rising rates: loss from each tool's own accounting,
+#               events kept per second, the recorder's guest CPU, file
+#               bytes per event (plain TCG, -smp 2). Output: DIR/ext/NAME/
 #               (result.json, runs/, runs.tsv). CS_BENCH_REC_RATES=LIST
-#               overrides the chain calls/s tried by the latter.
+#               overrides the chain calls/s tried by recorder_throughput,
+#               CS_BENCH_RCMP_RATES=LIST those of recorder_compare.
 #   disasm      the notifier functions of both shipped kernels, from
 #               bzImage + System.map, for the cost analysis.
 #   size        host only: scripts/bloat-o-meter (from the kernel tree)
@@ -77,7 +88,7 @@ log() { echo "[$(date +%H:%M:%S)] bench.sh: $*" >&2; }
 
 SMOKE=0 DOCS=0 OUT='' NICOUNT=2 NCONT=5 PARTS=icount,contention,ext,disasm,size
 KERNELS=${CS_KERNEL:-6.1,6.12}
-EXTENSIONS="tracing_cost attach_time recorder_throughput contention_cost"
+EXTENSIONS="tracing_cost attach_time recorder_throughput contention_cost recorder_compare"
 declare -A ART=()
 ARGS="$*"
 case " $ARGS " in *" --smoke "*) SMOKE=1 ;; esac
@@ -185,13 +196,21 @@ build_kernels() {
 }
 
 # Boot VARIANT with PLAN; results in DIR/runs/NAME. Appends to runs.tsv.
+# BOOT_RECORDERS=1: with the chainscope CLI, perf and trace-cmd in the
+# guest (the smoke's recorder_compare stage).
 boot() { # boot NAME VARIANT PLAN SMP TIMEOUT QEMU_ARGS KERNEL_ARGS
 	local name=$1 variant=$2 plan=$3 smp=$4 timeout=$5 qargs=$6 kargs=$7
-	local dir=$OUT/runs/$name rc=0 t0 load
+	local dir=$OUT/runs/$name rc=0 t0 load bins='' tools=''
+	if [ "${BOOT_RECORDERS:-0}" = 1 ]; then
+		bins=$(make -s -C "$REPO/userspace" guest-bins | tr '\n' ' ') ||
+			die "make -C userspace guest-bins failed"
+		tools=recorders
+	fi
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	t0=$(date +%s)
 	log "boot $name ($variant, plan $plan, -smp $smp${qargs:+, $qargs})"
-	CS_SMP=$smp "$HERE/run.sh" -k "${ART[$variant]}" -p "$plan" -o "$dir" \
+	CS_GUEST_BINS=$bins CS_GUEST_TOOLS=$tools CS_SMP=$smp \
+		"$HERE/run.sh" -k "${ART[$variant]}" -p "$plan" -o "$dir" \
 		-t "$timeout" -q "$qargs" -a "$kargs" "$variant" \
 		>"$OUT/runs/$name.log" 2>&1 || rc=$?
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$variant" "$plan" "$smp" \
@@ -202,15 +221,37 @@ boot() { # boot NAME VARIANT PLAN SMP TIMEOUT QEMU_ARGS KERNEL_ARGS
 # Part icount: stock, chainscope, stock, chainscope, ...
 # The smoke boot also runs a short contention stage, so that its output
 # is parsed too (its numbers mean nothing under icount).
+# The first kernel's chainscope smoke boot also runs the recorder_compare
+# stage, short (one low rate, each recorder once): smoke_rcmp checks it.
+SMOKE_RCMP_ARGS="csbench.rcrates=500 csbench.rcms=400 csbench.rcmib=4 csbench.rn=4"
 part_icount() {
 	local i v plan=bench stages=icount
 	[ "$SMOKE" = 1 ] && plan=bench-smoke stages=icount,contention
 	for i in $(seq 1 "$NICOUNT"); do
 		for v in $VARIANTS; do
+			if [ "$SMOKE" = 1 ] && [ "$v" = chainscope ] &&
+				[ "$CS_KERNEL" = "$FIRST_KERNEL" ]; then
+				BOOT_RECORDERS=1 boot "icount-$v-$i" "$v" "$plan" 1 600 \
+					"$ICOUNT_QEMU" "csbench.stages=$stages,rcmp $SMOKE_RCMP_ARGS"
+				continue
+			fi
 			boot "icount-$v-$i" "$v" "$plan" 1 600 "$ICOUNT_QEMU" \
 				"csbench.stages=$stages"
 		done
 	done
+}
+
+# The smoke's recorder_compare: the stage's output of the chainscope boot
+# through the extension's builder, which checks (--smoke) that every
+# recorder kept exactly the load generator's events and lost none; the
+# report then renders its table like any extension's.
+smoke_rcmp() {
+	local ed=$OUT/ext/recorder_compare err
+	rm -rf "$ed"
+	mkdir -p "$ed/runs"
+	ln -s ../../../runs/icount-chainscope-1 "$ed/runs/icount-chainscope-1"
+	err=$(python3 "$HERE/bench_report.py" --ext recorder_compare --smoke "$ed" 2>&1) ||
+		die "recorder_compare: ${err#bench_report.py: error: }"
 }
 
 # Part contention: plain TCG, real parallelism, many interleaved
@@ -252,7 +293,8 @@ ext_boot() { # ext_boot EXTDIR NAME VARIANT SMP TIMEOUT QEMU_ARGS KERNEL_ARGS
 	load=$(cut -d' ' -f1-3 /proc/loadavg)
 	t0=$(date +%s)
 	log "boot ext $name ($variant, -smp $smp${qargs:+, $qargs}, $kargs)"
-	CS_GUEST_BINS=$bins CS_SMP=$smp "$HERE/run.sh" -k "${ART[$variant]}" -p bench \
+	CS_GUEST_BINS=$bins CS_GUEST_TOOLS=${EXT_GUEST_TOOLS:-} CS_SMP=$smp \
+		"$HERE/run.sh" -k "${ART[$variant]}" -p bench \
 		-o "$dir" -t "$timeout" -q "$qargs" -a "$kargs" "$variant" \
 		>"$ed/runs/$name.log" 2>&1 || rc=$?
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$variant" "$smp" "$qargs" \
@@ -305,6 +347,20 @@ ext_contention_cost() {
 		"csbench.stages=contcost csbench.tsizes=1,16 csbench.cn=16 csbench.cms=200"
 	python3 "$HERE/bench_report.py" --ext contention_cost "$1" ||
 		die "bench_report.py --ext contention_cost failed"
+}
+
+# (6) Three recorders, one event stream: the paced load of (4) at rising
+# rates, recorded in turn by chainscope record, perf record and trace-cmd
+# record, each with RCMP_MIB MiB of buffer in total (plain TCG -smp 2;
+# perf and trace-cmd from the host's Debian packages,
+# CS_GUEST_TOOLS=recorders).
+EXT_RCMP_RATES=${CS_BENCH_RCMP_RATES:-5000,10000,20000,40000,80000}
+RCMP_MIB=4
+ext_recorder_compare() {
+	EXT_GUEST_TOOLS=recorders ext_boot "$1" rcmp chainscope 2 1800 "" \
+		"csbench.stages=rcmp csbench.rcrates=$EXT_RCMP_RATES csbench.rn=4 csbench.rcms=1000 csbench.rcmib=$RCMP_MIB"
+	python3 "$HERE/bench_report.py" --ext recorder_compare "$1" ||
+		die "bench_report.py --ext recorder_compare failed"
 }
 
 part_ext() {
@@ -431,6 +487,9 @@ bench_kernel() {
 			rm -rf "$OUT"/runs/icount-*
 			sed -i '/^icount-/d' "$OUT/runs.tsv"
 			part_icount
+			if [ "$SMOKE" = 1 ] && [ "$k" = "$FIRST_KERNEL" ]; then
+				smoke_rcmp
+			fi
 		fi
 		if has_part contention; then
 			rm -rf "$OUT"/runs/contention-*

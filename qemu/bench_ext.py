@@ -17,6 +17,11 @@ that bench_report.py --ext NAME writes to EXTDIR/result.json:
                        probes mode) vs not: blocking chain calls, blocking
                        and SRCU (un)registrations; what it saw of a
                        callers + writer run (icount)
+  recorder_compare     chainscope record vs perf record vs trace-cmd
+                       record on one paced load at equal buffer memory:
+                       loss by each tool's accounting, kept events/s, CPU,
+                       bytes per event (plain TCG); rc_smoke_problems()
+                       is the smoke's check
 Standard library only.
 """
 
@@ -500,7 +505,327 @@ def ext_contention_cost(extdir):
     }
 
 
+# ---------------------------------------------------------------------
+# recorder_compare: three recorders, one paced load (plan-bench.sh
+# stage_rcmp). Guest output per boot: rcmp.txt ("rcmeta ..." then one
+# "rcmp tool= rate= ..." line per recording) and rc-TOOL-RATE.* files
+# with each tool's own accounting, parsed here.
+
+RC_TOOLS = ["chainscope", "perf", "trace-cmd"]
+RC_SUMMARY_RE = re.compile(
+    r"^recorded (\d+) events .*?; lost (\d+) \(ring buffer full\), missed (\d+) "
+    r"\(BPF recursion protection\), (\d+) lost in NMI")
+RC_PASSES_RE = re.compile(r"^passes: chain (.+?) \((\w+)\) passes=(\d+) robust=\d+ "
+                          r"stopped=\d+ rollbacks=\d+ callbacks=(\d+)")
+
+
+def rc_words(line, src):
+    rec = {}
+    for w in line.split()[1:]:
+        if "=" not in w:
+            raise ReportError(f"recorder_compare: {src}: bad word '{w}': {line}")
+        k, v = w.split("=", 1)
+        rec[k] = v
+    return rec
+
+
+def rc_int(rec, key, src):
+    try:
+        return int(rec[key])
+    except (KeyError, ValueError):
+        raise ReportError(f"recorder_compare: {src}: no number {key}= in {rec}")
+
+
+def rc_read(path, required=True):
+    if not os.path.exists(path):
+        if required:
+            raise ReportError(f"recorder_compare: {path} missing")
+        return ""
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def rc_count(path):
+    """events= load= load_end= of a .count file (perf, trace-cmd)."""
+    rec = rc_words("count " + rc_read(path).strip(), path)
+    return {k: rc_int(rec, k, path) for k in ("events", "load", "load_end")}
+
+
+def rc_sum(text, pattern):
+    return sum(int(m.group(1)) for m in re.finditer(pattern, text, re.M))
+
+
+def rc_account(base, tool, rate, calls, n):
+    """One recording's kept and lost events by the tool's own accounting,
+    and its count of the load's events (the cross-check)."""
+    pre = os.path.join(base, f"rc-{tool}-{rate}")
+    r = {"load_events": None, "load_callbacks": None, "missed": 0}
+    if tool == "chainscope":
+        out = rc_read(pre + ".out")
+        m = next((RC_SUMMARY_RE.match(ln) for ln in out.splitlines()
+                  if RC_SUMMARY_RE.match(ln)), None)
+        if not m:
+            raise ReportError(f"recorder_compare: {pre}.out: no summary line of chainscope record")
+        kept, lost, missed, nmi = (int(x) for x in m.groups())
+        r.update(kept=kept, lost=lost + nmi + missed, missed=missed,
+                 accounting=f"lost {lost} (ring full), {nmi} in NMI, missed {missed}")
+        passes = [RC_PASSES_RE.match(ln) for ln in rc_read(pre + ".acct").splitlines()]
+        load = [p for p in passes if p and re.search(r"\bcs_bench_blocking\b", p.group(1))]
+        r["load_passes"] = int(load[0].group(3)) if load else 0
+        r["load_callbacks"] = int(load[0].group(4)) if load else 0
+    elif tool == "perf":
+        c = rc_count(pre + ".count")
+        acct = rc_read(pre + ".acct")
+        lostlines = rc_read(pre + ".lost", required=False)
+        chunks = rc_sum(acct, r"^\s*LOST events:\s*(\d+)")
+        lost = rc_sum(lostlines, r"(?i)\blost(?: samples)?\s*:?\s*(\d+)")
+        samples = re.search(r"^\s*SAMPLE events:\s*(\d+)", acct, re.M)
+        if chunks and not lost:
+            lost = chunks  # at least one event per LOST record
+        r.update(kept=c["events"], lost=lost, load_events=c["load"],
+                 load_passes=c["load_end"],
+                 accounting=f"{chunks} LOST records, {lost} events lost",
+                 stats_samples=int(samples.group(1)) if samples else None)
+    elif tool == "trace-cmd":
+        c = rc_count(pre + ".count")
+        rec = rc_read(pre + ".out", required=False) + rc_read(pre + ".err", required=False)
+        if not re.search(r"^overrun:", rec, re.M):
+            rec = rc_read(pre + ".acct")
+        over = rc_sum(rec, r"^overrun:\s*(\d+)")
+        cover = rc_sum(rec, r"^commit overrun:\s*(\d+)")
+        dropped = rc_sum(rec, r"^dropped events:\s*(\d+)")
+        marks = rc_read(pre + ".lost", required=False)
+        missing = rc_sum(marks, r"\[(\d+) EVENTS DROPPED\]")
+        unknown = len(re.findall(r"\[EVENTS DROPPED\]", marks))
+        lost = max(over + cover + dropped, missing)
+        if unknown and not lost:
+            lost = unknown
+        r.update(kept=c["events"], lost=lost, load_events=c["load"],
+                 load_passes=c["load_end"], missed=missing,
+                 accounting=f"overrun {over}, commit overrun {cover}, dropped "
+                            f"{dropped}; report: {missing} events dropped"
+                            + (f" (+{unknown} marks without a count)" if unknown else ""))
+    else:
+        raise ReportError(f"recorder_compare: unknown recorder '{tool}'")
+    r["load_events_made"] = calls * (2 * n + 2)
+    r["load_passes_made"] = calls
+    r["exact"] = (r["load_passes"] == calls and
+                  r["load_events"] in (None, calls * (2 * n + 2)) and
+                  r["load_callbacks"] in (None, calls * n))
+    return r
+
+
+def rc_points(extdir):
+    files = sorted(glob.glob(os.path.join(extdir, "runs", "*", "guest", "bench", "rcmp.txt")))
+    if not files:
+        raise ReportError(f"recorder_compare: no rcmp.txt under {extdir}/runs/*/guest/bench")
+    meta, pts = {}, []
+    for path in files:
+        base = os.path.dirname(path)
+        with open(path) as f:
+            for line in f:
+                if line.startswith("rcmeta "):
+                    meta = rc_words(line, path)
+                    continue
+                if not line.startswith("rcmp "):
+                    continue
+                rec = rc_words(line, path)
+                tool, rate = rec.get("tool"), rc_int(rec, "rate", path)
+                if tool not in RC_TOOLS:
+                    raise ReportError(f"recorder_compare: {path}: unknown tool in {line.strip()}")
+                calls, n = rc_int(rec, "calls", path), rc_int(rec, "n", path)
+                secs = rc_int(rec, "elapsed_ns", path) / 1e9
+                if secs <= 0:
+                    raise ReportError(f"recorder_compare: {path}: no elapsed time: {line.strip()}")
+                p = {"tool": tool, "target_calls_per_s": rate, "n": n, "calls": calls,
+                     "elapsed_s": secs, "calls_per_s": calls / secs,
+                     "bytes": rc_int(rec, "bytes", path),
+                     "cpu_s": rc_int(rec, "cpu_ms", path) / 1e3,
+                     "startup_cpu_s": rc_int(rec, "start_ticks", path) / 100}
+                p.update(rc_account(base, tool, rate, calls, n))
+                p["recording_cpu_s"] = max(p["cpu_s"] - p["startup_cpu_s"], 0.0)
+                p["kept_per_s"] = p["kept"] / secs
+                tot = p["kept"] + p["lost"]
+                p["loss"] = p["lost"] / tot if tot else 0.0
+                p["loss_free"] = p["lost"] == 0 and p["exact"]
+                p["bytes_per_event"] = p["bytes"] / p["kept"] if p["kept"] else None
+                p["cpu_us_per_event"] = (p["recording_cpu_s"] * 1e6 / p["kept"]
+                                         if p["kept"] else None)
+                pts.append(p)
+    if not pts:
+        raise ReportError(f"recorder_compare: no rcmp lines in {extdir}")
+    pts.sort(key=lambda p: (p["target_calls_per_s"], RC_TOOLS.index(p["tool"])))
+    return meta, pts
+
+
+def rc_summary(pts):
+    """Per recorder: loss-free rate, kept/s at 2x and 4x it, CPU and bytes
+    per event; ratios against chainscope record."""
+    by = {t: [p for p in pts if p["tool"] == t] for t in RC_TOOLS}
+    by = {t: v for t, v in by.items() if v}
+    common = [r for r in sorted({p["target_calls_per_s"] for p in pts})
+              if all(any(p["target_calls_per_s"] == r and p["loss_free"] for p in v)
+                     for v in by.values())]
+    top = max(p["target_calls_per_s"] for p in pts)
+    summ = {}
+    for t, v in by.items():
+        ok = [p for p in v if p["loss_free"]]
+        best = max(ok, key=lambda p: p["target_calls_per_s"]) if ok else None
+        at = {p["target_calls_per_s"]: p for p in v}
+        s = {"loss_free_calls_per_s": best["target_calls_per_s"] if best else None,
+             "loss_free_events_per_s": best["kept_per_s"] if best else None}
+        for k in (2, 4):
+            q = at.get(best["target_calls_per_s"] * k) if best else None
+            s[f"kept_per_s_at_{k}x"] = q["kept_per_s"] if q else None
+            s[f"loss_at_{k}x"] = q["loss"] if q else None
+        s["kept_per_s_at_top"] = at[top]["kept_per_s"] if top in at else None
+        cref = at.get(common[-1]) if common else None
+        s["cpu_rate"] = common[-1] if common else None
+        s["cpu_us_per_event"] = cref["cpu_us_per_event"] if cref else None
+        s["recording_cpu_s"] = cref["recording_cpu_s"] if cref else None
+        s["startup_cpu_s"] = statistics.median(p["startup_cpu_s"] for p in v)
+        # bytes per kept event where the most were kept (fixed headers,
+        # symbol tables, kallsyms weigh least there)
+        big = max(v, key=lambda p: p["kept"])
+        s["bytes_per_event"] = big["bytes_per_event"]
+        s["bytes_rate"] = big["target_calls_per_s"]
+        summ[t] = s
+    ref = summ.get("chainscope")
+    keys = ["loss_free_events_per_s", "kept_per_s_at_2x", "kept_per_s_at_4x",
+            "kept_per_s_at_top", "cpu_us_per_event", "bytes_per_event"]
+    for t, s in summ.items():
+        s["vs_chainscope"] = {k: ratio_of(s[k], ref[k]) if ref else None for k in keys}
+    return summ, top, common
+
+
+def ext_recorder_compare(extdir):
+    meta, pts = rc_points(extdir)
+    summ, top, common = rc_summary(pts)
+    rows = []
+    for p in pts:
+        le = p["load_events"]
+        rows.append([fmt(p["target_calls_per_s"], 0), p["tool"], fmt(p["calls_per_s"], 0),
+                     fmt(p["kept"], 0), fmt(p["kept_per_s"], 0), fmt(p["lost"], 0),
+                     f"{100 * p['loss']:.2f}%",
+                     f"{p['load_passes']:,}/{p['load_passes_made']:,}"
+                     + ("" if le is None else f"; {le:,}/{p['load_events_made']:,} events")
+                     + ("" if p["exact"] else " MISMATCH"),
+                     f"{p['recording_cpu_s']:.2f} (+{p['startup_cpu_s']:.2f})",
+                     fmt(p["cpu_us_per_event"], 1), fmt(p["bytes_per_event"], 1)])
+
+    def r(t, k, digits=2):
+        x = summ[t]["vs_chainscope"].get(k)
+        return "-" if x is None else f"x{x:.{digits}f}"
+    srows = []
+    for t, s in summ.items():
+        lf = ("none" if s["loss_free_calls_per_s"] is None else
+              f"{s['loss_free_calls_per_s']:,} calls/s = "
+              f"{s['loss_free_events_per_s']:,.0f} ev/s ({r(t, 'loss_free_events_per_s')})")
+
+        def at(k):
+            v = s[f"kept_per_s_at_{k}x"]
+            return ("not tried" if v is None else
+                    f"{v:,.0f} ({100 * s[f'loss_at_{k}x']:.1f}% lost; "
+                    f"{r(t, f'kept_per_s_at_{k}x')})")
+        srows.append([t, lf, at(2), at(4),
+                      f"{fmt(s['kept_per_s_at_top'], 0)} ({r(t, 'kept_per_s_at_top')})",
+                      f"{fmt(s['cpu_us_per_event'], 1)} ({r(t, 'cpu_us_per_event')})",
+                      f"{fmt(s['bytes_per_event'], 1)} ({r(t, 'bytes_per_event')})"])
+    cpus = meta.get("cpus", "?")
+    notes = [
+        f"Equal memory: {meta.get('mib', '?')} MiB of buffer for each recorder "
+        f"({cpus} CPU(s)): `chainscope record -b {meta.get('mib', '?')}` (one BPF "
+        f"ring buffer shared by the CPUs), `perf record -a -e 'notifier:*' -m "
+        f"{meta.get('perf_pages', '?')}` ({meta.get('perf_pages', '?')} data pages "
+        f"of 4 KiB per CPU x {cpus}; perf adds one header page per CPU) and "
+        f"`trace-cmd record -e notifier -b {meta.get('tc_kib', '?')}` "
+        f"({meta.get('tc_kib', '?')} KiB of ftrace ring buffer per CPU x {cpus}).",
+        "Load: cs_bench `pace blocking 4 RATE MS` (as in (4)): the blocking chain "
+        "with 4 empty callbacks called RATE times a second for "
+        f"{meta.get('ms', '?')} ms from one task; every call makes 10 notifier "
+        "events (call_begin, 4 x run + return, call_end). The chain was grown "
+        "before the first recording, so the recordings hold no membership event of it. "
+        "Each recorder runs alone, started and ready (chainscope: \"Tracing\"; "
+        "trace-cmd: tracing_on back on; perf: its file stopped growing) 1 s before "
+        "the load, stopped with SIGINT after it.",
+        "kept: events in the recording (chainscope record's summary; perf script "
+        "/ trace-cmd report lines of notifier events), of every chain. lost, from "
+        "each tool's own accounting: chainscope record's summary (ring full + NMI "
+        "+ recursion misses); perf's LOST records (perf script "
+        "--show-lost-events, the events each reports; perf report --stats counts "
+        "the records); trace-cmd's per-CPU overrun + commit overrun + dropped "
+        "events (record's stats), or the report's EVENTS DROPPED counts if more. "
+        "load kept/made: the load's passes (call_end events of cs_bench_blocking) "
+        "the recording holds against the calls cs_bench made, and for perf and "
+        "trace-cmd every event of that chain (head= its address) against 10 per "
+        "call; chainscope's from `chainscope report` (passes and callbacks). "
+        "MISMATCH marks a recording that differs from the load's count.",
+        "CPU s: user + system time of the recorder and its children (busybox "
+        "`times` of a subshell that waited for it) minus what it had used when "
+        "it was ready (/proc/PID/stat of it and its children), so start-up (in "
+        "brackets) is left out and the work after SIGINT (draining, perf's "
+        "build-id pass, trace-cmd's merge of its per-CPU files) is in. The "
+        "recorder shares the guest's CPUs with the load. B/event: file bytes / "
+        "kept events.",
+        "Plain TCG, `-smp 2`, on a shared 2-CPU host: absolute rates are TCG "
+        "rates; compare them as ratios, from this one run.",
+    ]
+    stitle = (f"Per recorder (ratios against chainscope record): the loss-free "
+              f"rate (highest target rate tried with nothing lost and the load's "
+              f"count exact), events kept per second at 2x and 4x that rate, and "
+              f"at the highest rate tried ({top:,} calls/s); CPU us per kept event "
+              + (f"at {common[-1]:,} calls/s (the highest rate all kept loss-free)"
+                 if common else "(no rate loss-free for all: not compared)")
+              + "; file bytes per event where each kept the most.")
+    return {
+        "title": "Three recorders, one event stream: the paced load recorded in "
+                 "turn by `chainscope record`, `perf record -e 'notifier:*'` and "
+                 "`trace-cmd record -e notifier`, equal buffer memory, rising "
+                 f"rates (plain TCG, `-smp {meta.get('cpus', '?')}`, the chainscope kernel).",
+        "columns": ["target calls/s", "recorder", "calls/s", "kept", "kept/s",
+                    "lost", "loss", "load kept/made", "CPU s (start-up)",
+                    "CPU us/event", "B/event"],
+        "rows": rows,
+        "tables": [{"title": stitle,
+                    "columns": ["recorder", "loss-free rate", "kept/s at 2x",
+                                "kept/s at 4x", "kept/s at the top rate",
+                                "CPU us/event", "B/event"],
+                    "rows": srows}],
+        "notes": notes, "ratio_note": False,
+        "raw": {"meta": meta, "points": pts, "summary": summ,
+                "top_rate": top, "common_loss_free_rates": common},
+    }
+
+
+def rc_smoke_problems(res):
+    """The smoke's assertions on a recorder_compare result."""
+    problems = []
+    pts = res["raw"]["points"]
+    tools = res["raw"]["meta"].get("tools", ",".join(RC_TOOLS)).split(",")
+    for t in tools:
+        if not any(p["tool"] == t for p in pts):
+            problems.append(f"no recording by {t}")
+    for p in pts:
+        what = f"{p['tool']} at {p['target_calls_per_s']} calls/s"
+        if p["lost"]:
+            problems.append(f"{what}: lost {p['lost']} ({p['accounting']})")
+        if not p["exact"]:
+            problems.append(
+                f"{what}: kept {p['load_passes']} of the load's {p['calls']} passes"
+                + ("" if p["load_events"] is None else
+                   f", {p['load_events']} of its {p['load_events_made']} events")
+                + ("" if p["load_callbacks"] is None else
+                   f", {p['load_callbacks']} of its {p['calls'] * p['n']} callbacks"))
+        if p["kept"] < p["load_events_made"]:
+            problems.append(f"{what}: kept {p['kept']} events in all, fewer than "
+                            f"the load's {p['load_events_made']}")
+    if len(res["rows"]) != len(pts) or not res["tables"][0]["rows"]:
+        problems.append("table rows missing")
+    return problems
+
+
 EXT_BUILDERS = {"tracing_cost": ext_tracing_cost,
                 "attach_time": ext_attach_time,
                 "recorder_throughput": ext_recorder_throughput,
-                "contention_cost": ext_contention_cost}
+                "contention_cost": ext_contention_cost,
+                "recorder_compare": ext_recorder_compare}

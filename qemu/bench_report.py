@@ -41,7 +41,7 @@ import re
 import statistics
 import sys
 
-from bench_ext import EXT_BUILDERS, ReportError, fmt, parse_line
+from bench_ext import EXT_BUILDERS, ReportError, fmt, parse_line, rc_smoke_problems
 
 # Targets (issue 11): an (un)registration not bound by a grace period
 # within 1.05x of stock at every n; a call within one guest instruction
@@ -64,6 +64,8 @@ EXT_SECTIONS = [
     ("recorder_throughput", "(4) Recorder throughput", "ext_recorder_throughput"),
     ("contention_cost", "(5) Lock waits from lock:contention_*: what "
      "`chainscope contention` costs and answers", "ext_contention_cost"),
+    ("recorder_compare", "(6) Three recorders, one event stream: chainscope "
+     "record vs perf record vs trace-cmd record", "ext_recorder_compare"),
 ]
 
 
@@ -606,6 +608,13 @@ def render_extensions(ext):
         if e.get("columns"):
             L += table(e["columns"], e.get("rows", []))
             L.append("")
+        # further tables of an extension: {"title", "columns", "rows"}
+        for t in e.get("tables", []):
+            if t.get("title"):
+                L.append(t["title"])
+                L.append("")
+            L += table(t["columns"], t.get("rows", []))
+            L.append("")
         for note in e.get("notes", []):
             L.append(f"- {note}")
         # An extension that states its own units and basis sets
@@ -753,7 +762,9 @@ def main():
     ap.add_argument("--kernel", action="append", default=[],
                     help="VARIANT=BUILDHASH, repeatable")
     ap.add_argument("--smoke", action="store_true",
-                    help="fail unless every record kind parsed for both variants")
+                    help="fail unless every record kind parsed for both variants "
+                    "(with --ext recorder_compare: unless every recorder kept "
+                    "exactly the load's events and lost none)")
     ap.add_argument("--docs", help="replace the marked region of this markdown file")
     ap.add_argument("--linux", help="the kernel tree measured (6.1, 6.12), for the title")
     ap.add_argument("--merge", action="append", metavar="KERNEL=DIR",
@@ -772,6 +783,10 @@ def main():
             res = EXT_BUILDERS[a.ext](a.dir)
             with open(os.path.join(a.dir, "result.json"), "w") as f:
                 json.dump(res, f, indent=1)
+            if a.smoke and a.ext == "recorder_compare":
+                problems = rc_smoke_problems(res)
+                if problems:
+                    raise ReportError("; ".join(problems))
         except (ReportError, OSError, KeyError, ValueError) as e:
             print(f"bench_report.py: error: --ext {a.ext}: {e}", file=sys.stderr)
             return 1

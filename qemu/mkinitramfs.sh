@@ -13,6 +13,8 @@
 # qemu/guest/tests/upstream-{bpftrace,perf,trace-cmd}.sh. Off by default:
 # with bpftrace's LLVM and clang libraries the image grows from 5.5 MB to
 # 91 MB (13 MB to 246 MB unpacked), which would slow every boot.
+# CS_GUEST_TOOLS=recorders adds perf and trace-cmd only (qemu/bench.sh's
+# recorder_compare and its smoke).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -104,7 +106,16 @@ upstream)
 	# is a failure here, not a skip
 	emit_dir /chainscope/tools-upstream
 	;;
-*) die "CS_GUEST_TOOLS='$CS_GUEST_TOOLS': only 'upstream' is known" ;;
+recorders)
+	# perf and trace-cmd alone, for qemu/bench.sh's recorder_compare:
+	# a fraction of upstream's size (bpftrace's LLVM is most of it)
+	for tool in perf trace-cmd; do
+		path=$(command -v "$tool") ||
+			die "$tool not found (scripts/deps.sh installs it)"
+		emit_binary "/chainscope/bin/$tool" "$path"
+	done
+	;;
+*) die "CS_GUEST_TOOLS='$CS_GUEST_TOOLS': only 'upstream' and 'recorders' are known" ;;
 esac
 emit_tree /chainscope "$HERE/guest"
 emit_tree /lib/modules "$ART/mods/lib/modules"

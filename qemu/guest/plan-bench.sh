@@ -25,6 +25,12 @@
 #                                     of a contend run (icount, -smp 1;
 #                                     needs CS_GUEST_BINS; tsizes, chunks,
 #                                     reps, cn, cms)
+#                         rcmp:       the paced load recorded in turn by
+#                                     chainscope record, perf record and
+#                                     trace-cmd record at equal buffer
+#                                     memory (needs CS_GUEST_BINS and
+#                                     CS_GUEST_TOOLS=recorders; rcrates,
+#                                     rcms, rcmib, rn)
 #                         Add a stage by adding a function stage_NAME.
 #   csbench.kinds=LIST    chain kinds [atomic,blocking,raw,srcu]
 #   csbench.sizes=LIST    callbacks per chain [0,1,4,16,64,256,1024]
@@ -48,6 +54,10 @@
 #   csbench.rn=N          recorder: chain length [4]
 #   csbench.rms=MS        recorder: run length per rate [2000]
 #   csbench.rbuf=MIB      recorder: chainscope record -b [1]
+#   csbench.rcrates=LIST  rcmp: chain calls per second to try
+#   csbench.rcms=MS       rcmp: run length per rate [1000]
+#   csbench.rcmib=MIB     rcmp: total buffer memory of each recorder [4]
+#   csbench.rctools=LIST  rcmp: recorders [chainscope,perf,trace-cmd]
 #
 # Results: /out/bench/results.txt, one cs_bench result line per
 # measurement with " trace=off|on rep=R" appended to contention lines;
@@ -87,6 +97,10 @@ RATES=${CSB_RATES:-2000,5000,10000,20000,40000,80000}
 RN=${CSB_RN:-4}
 RMS=${CSB_RMS:-2000}
 RBUF=${CSB_RBUF:-1}
+RCRATES=${CSB_RCRATES:-5000,10000,20000,40000}
+RCMS=${CSB_RCMS:-1000}
+RCMIB=${CSB_RCMIB:-4}
+RCTOOLS=${CSB_RCTOOLS:-chainscope,perf,trace-cmd}
 # shellcheck disable=SC2013  # words, not lines
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
@@ -111,6 +125,10 @@ for arg in $(cat /proc/cmdline); do
 	csbench.rn=*) RN=${arg#*=} ;;
 	csbench.rms=*) RMS=${arg#*=} ;;
 	csbench.rbuf=*) RBUF=${arg#*=} ;;
+	csbench.rcrates=*) RCRATES=${arg#*=} ;;
+	csbench.rcms=*) RCMS=${arg#*=} ;;
+	csbench.rcmib=*) RCMIB=${arg#*=} ;;
+	csbench.rctools=*) RCTOOLS=${arg#*=} ;;
 	esac
 done
 list() { echo "$1" | tr , ' '; }
@@ -384,6 +402,155 @@ stage_recorder() {
 		echo "$(cat "$OUT/pace.txt") | $line" >> "$RES"
 		rm -f "$f"
 		echo "bench: recorder rate $rate done: $line"
+	done
+}
+
+# Recorder comparison: at each rate, the same paced load (cs_bench "pace",
+# as stage_recorder) recorded by each recorder alone, every one given
+# RCMIB MiB of buffer in total: chainscope record -b RCMIB (one ring),
+# perf record -m RCMIB*1024/4/CPUS pages per CPU, trace-cmd record -b
+# RCMIB*1024/CPUS KiB per CPU. Per run a line "rcmp tool= rate= ..." in
+# rcmp.txt (apart from results.txt: the core tables refuse unknown lines)
+# and the tool's own accounting in rc-TOOL-RATE.* for the host to parse
+# (qemu/bench_ext.py): .out/.err of the recorder, .acct (chainscope
+# report's passes lines, perf report --stats, trace-cmd report --stat),
+# .count ("events= load= load_end=" over perf script / trace-cmd report:
+# all notifier events, those of the load's chain, its call_end ones) and
+# .lost (perf's LOST lines, trace-cmd's EVENTS DROPPED lines).
+RCRES=$OUT/rcmp.txt
+# utime+stime (clock ticks) of PID and of its children
+tree_ticks() { # tree_ticks PID
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v p="$1" '{
+		pid = $1; sub(/^[0-9]+ \(.*\) /, "")
+		if (pid == p || $2 == p) t += $12 + $13
+	} END { print t + 0 }'
+}
+# Count the notifier events in a recorder's text output (stdin).
+rc_count() { # rc_count TOOL RATE HEAD
+	awk -v h="head=(0x)?$3[ ,]" -v lost="$OUT/rc-$1-$2.lost" '
+		/ notifier:notifier_[a-z_]*:|[ :]notifier_[a-z_]*: / {
+			ev++
+			if ($0 ~ h) { ld++; if ($0 ~ /notifier_call_end/) le++ }
+			next
+		}
+		/LOST|EVENTS DROPPED/ { print > lost }
+		END { print "events=" ev + 0, "load=" ld + 0, "load_end=" le + 0 }'
+}
+rcmp_one() { # rcmp_one TOOL RATE
+	t=$1 rate=$2 n=rc-$1-$2
+	case $t in
+	chainscope) f=/tmp/rc.cstrace; set -- chainscope record -b "$RCMIB" -o "$f" ;;
+	perf) f=/tmp/rc.perf; set -- perf record -a -e 'notifier:*' -m "$PERF_PAGES" -o "$f" ;;
+	trace-cmd) f=/tmp/rc.dat; set -- trace-cmd record -e notifier -b "$TC_KIB" -o "$f" ;;
+	*) fail "rcmp: unknown recorder '$t'" ;;
+	esac
+	rm -f "$f" "$OUT/$n".*
+	: > "$OUT/$n.lost"
+	# trace-cmd says "Hit Ctrl^C" into a buffered stdout: its readiness
+	# is tracing_on going back to 1, which it sets once its readers run
+	[ "$t" = trace-cmd ] && echo 0 > "$T/tracing_on"
+	# The subshell's times: the recorder and its reaped children
+	(
+		"$@" > "$OUT/$n.out" 2> "$OUT/$n.err" &
+		echo $! > "$OUT/$n.pid"
+		rc=0
+		wait $! || rc=$?
+		echo "$rc" > "$OUT/$n.rc"
+		times > "$OUT/$n.times"
+	) &
+	wrap=$!
+	i=0
+	while [ ! -s "$OUT/$n.pid" ]; do usleep 50000; done
+	pid=$(cat "$OUT/$n.pid")
+	# ready: chainscope says "Tracing"; trace-cmd turned tracing_on on;
+	# perf has written its file and stopped growing it for 0.6 s (the
+	# threads synthesized: it enables its events right after)
+	last=-1 same=0
+	while :; do
+		kill -0 "$pid" 2>/dev/null ||
+			fail "$t record died during start-up: $(tail -n 2 "$OUT/$n.err" | tr '\n' ' ')"
+		case $t in
+		chainscope) grep -q '^Tracing' "$OUT/$n.err" && break ;;
+		trace-cmd) [ "$(cat "$T/tracing_on")" = 1 ] && break ;;
+		perf)
+			sz=0
+			[ -f "$f" ] && sz=$(wc -c < "$f")
+			if [ "$sz" -gt 0 ] && [ "$sz" = "$last" ]; then
+				same=$((same + 1))
+				[ "$same" -lt 3 ] || break
+			else
+				same=0
+			fi
+			last=$sz
+			;;
+		esac
+		i=$((i + 1))
+		[ "$i" -lt 1200 ] || fail "$t record not ready after 240 s"
+		usleep 200000
+	done
+	sleep 1
+	t0=$(tree_ticks "$pid")
+	echo "pace blocking $RN $rate $RCMS" > "$CTL" || fail "cs_bench pace failed"
+	pace=$(cat "$CTL")
+	kill -INT "$pid"
+	wait "$wrap" || true
+	# 130: perf ends by raising the SIGINT it caught, once its file is
+	# complete (the reports below read it whole)
+	case $(cat "$OUT/$n.rc") in
+	0 | 130) ;;
+	*) fail "$t record exited $(cat "$OUT/$n.rc"): $(tail -n 2 "$OUT/$n.err" | tr '\n' ' ')" ;;
+	esac
+	cpu_ms=$(awk 'NR == 2 {
+		ms = 0
+		for (i = 1; i <= 2; i++) { split($i, a, "m"); sub(/s$/, "", a[2]); ms += a[1] * 60000 + a[2] * 1000 }
+		printf "%d", ms }' "$OUT/$n.times")
+	bytes=$(wc -c < "$f")
+	case $t in
+	chainscope)
+		chainscope report "$f" > /tmp/rc.report 2> "$OUT/$n.report.err" ||
+			fail "chainscope report on the recording failed: $(tail -n 1 "$OUT/$n.report.err")"
+		grep '^passes: ' /tmp/rc.report > "$OUT/$n.acct" || true
+		rm -f /tmp/rc.report
+		;;
+	perf)
+		perf report -i "$f" --stats > "$OUT/$n.acct" 2>&1 ||
+			fail "perf report --stats failed: $(tail -n 1 "$OUT/$n.acct")"
+		perf script -i "$f" --show-lost-events 2> "$OUT/$n.script.err" |
+			rc_count "$t" "$rate" "$HEAD" > "$OUT/$n.count"
+		;;
+	trace-cmd)
+		trace-cmd report -i "$f" --stat > "$OUT/$n.acct" 2>&1 ||
+			fail "trace-cmd report --stat failed: $(tail -n 1 "$OUT/$n.acct")"
+		trace-cmd report -i "$f" 2> "$OUT/$n.script.err" |
+			rc_count "$t" "$rate" "$HEAD" > "$OUT/$n.count"
+		;;
+	esac
+	rm -f "$f"
+	[ "$t" = trace-cmd ] && echo 1 > "$T/tracing_on"
+	echo "rcmp tool=$t rate=$rate ${pace#pace } bytes=$bytes cpu_ms=$cpu_ms start_ticks=$t0" >> "$RCRES"
+	echo "bench: rcmp $t at $rate calls/s: $(cat "$OUT/$n.count" 2>/dev/null) bytes=$bytes cpu_ms=$cpu_ms"
+}
+stage_rcmp() {
+	for b in $(list "$RCTOOLS"); do
+		command -v "$b" > /dev/null || fail "no $b binary (CS_GUEST_BINS, CS_GUEST_TOOLS=recorders)"
+	done
+	ncpu=$(grep -c ^processor /proc/cpuinfo)
+	kib=$((RCMIB * 1024))
+	PERF_PAGES=$((kib / 4 / ncpu))
+	TC_KIB=$((kib / ncpu))
+	[ $((PERF_PAGES * 4 * ncpu)) = "$kib" ] ||
+		fail "rcmp: $RCMIB MiB do not split into 4 KiB pages over $ncpu CPUs"
+	# the load's chain grown to RN blocks before any recording: no
+	# membership events in the recordings, only the load's passes
+	echo "pace blocking $RN 1 1" > "$CTL" || fail "cs_bench pace failed"
+	HEAD=$(awk '$3 == "cs_bench_blocking" { print $1; exit }' /proc/kallsyms | sed 's/^0*//')
+	[ -n "$HEAD" ] || fail "rcmp: cs_bench_blocking not in /proc/kallsyms"
+	: > "$RCRES"
+	echo "rcmeta cpus=$ncpu mib=$RCMIB perf_pages=$PERF_PAGES tc_kib=$TC_KIB n=$RN ms=$RCMS head=$HEAD tools=$RCTOOLS" >> "$RCRES"
+	for rate in $(list "$RCRATES"); do
+		for t in $(list "$RCTOOLS"); do
+			rcmp_one "$t" "$rate"
+		done
 	done
 }
 

@@ -203,6 +203,71 @@ else
 	fail cc.no-mode "exit $rc: $err"
 fi
 
+# --- recorder_compare: each tool's accounting, the load's count ----------
+# rate 500: 200 calls of 4 callbacks in 0.4 s (2,000 load events), every
+# recorder exact and loss-free; rate 1000: 400 calls in 0.4 s, each loses.
+RC=$TMP/rc
+RB=$RC/runs/rcmp/guest/bench
+rcfile() { mkdir -p "$RB"; printf '%s\n' "${@:2}" > "$RB/$1"; }
+rcline() { # TOOL RATE CALLS BYTES CPU_MS TICKS
+	echo "rcmp tool=$1 rate=$2 kind=blocking n=4 rate=$2 ms=400 calls=$3 elapsed_ns=400000000 bytes=$4 cpu_ms=$5 start_ticks=$6"
+}
+rcsum() { echo "recorded $1 events into /tmp/rc.cstrace (interrupted); lost $2 (ring buffer full), missed 0 (BPF recursion protection), 0 lost in NMI; 1 loss records; 9 symbols; 3 chains walked (0 unstable), 7 snapshot records; mode tracepoints"; }
+rcfile rcmp.txt "rcmeta cpus=2 mib=4 perf_pages=512 tc_kib=2048 n=4 ms=400 head=ffffffffc0001000 tools=chainscope,perf,trace-cmd" \
+	"$(rcline chainscope 500 200 200000 1500 50)" "$(rcline perf 500 200 400000 1000 20)" \
+	"$(rcline trace-cmd 500 200 100000 800 10)"
+rcfile rc-chainscope-500.out "$(rcsum 2010 0)"
+rcfile rc-chainscope-500.acct "passes: chain cs_bench_blocking [cs_bench] (blocking) passes=200 robust=0 stopped=0 rollbacks=0 callbacks=800"
+rcfile rc-perf-500.count "events=2004 load=2000 load_end=200"
+rcfile rc-perf-500.acct "Aggregated stats:" "           SAMPLE events:       2004"
+rcfile rc-trace-cmd-500.count "events=2000 load=2000 load_end=200"
+rcfile rc-trace-cmd-500.out "CPU: 0" "entries: 0" "overrun: 0" "commit overrun: 0" "dropped events: 0" \
+	"CPU: 1" "overrun: 0" "commit overrun: 0" "dropped events: 0"
+run python3 "$REPORT" --ext recorder_compare --smoke "$RC"
+if [ "$rc" = 0 ]; then
+	pass rc.smoke-ok
+	expect_eq rc.kept-per-s "$RC" '[p["kept_per_s"] for p in r["raw"]["points"] if p["tool"] == "perf"][0]' 5010
+	expect_eq rc.cpu "$RC" '[p["recording_cpu_s"] for p in r["raw"]["points"] if p["tool"] == "chainscope"][0]' 1
+	expect_eq rc.cpu-ratio "$RC" 'r["raw"]["summary"]["trace-cmd"]["vs_chainscope"]["cpu_us_per_event"]' 0.7035
+	expect_eq rc.bytes "$RC" 'r["raw"]["summary"]["perf"]["bytes_per_event"]' 199.601
+	expect_eq rc.loss-free "$RC" 'r["raw"]["summary"]["trace-cmd"]["loss_free_calls_per_s"]' 500
+	expect_eq rc.row "$RC" 'r["rows"][1][7]' '200/200; 2,000/2,000 events'
+else
+	fail rc.smoke-ok "exit $rc: $err"
+fi
+rcfile rcmp.txt "rcmeta cpus=2 mib=4 perf_pages=512 tc_kib=2048 n=4 ms=400 head=ffffffffc0001000 tools=chainscope,perf,trace-cmd" \
+	"$(rcline chainscope 500 200 200000 1500 50)" "$(rcline perf 500 200 400000 1000 20)" \
+	"$(rcline trace-cmd 500 200 100000 800 10)" \
+	"$(rcline chainscope 1000 400 380000 2500 50)" "$(rcline perf 1000 400 760000 2000 20)" \
+	"$(rcline trace-cmd 1000 400 190000 1200 10)"
+rcfile rc-chainscope-1000.out "$(rcsum 3900 100)"
+rcfile rc-chainscope-1000.acct "passes: chain cs_bench_blocking [cs_bench] (blocking) passes=390 robust=0 stopped=0 rollbacks=0 callbacks=1560"
+rcfile rc-perf-1000.count "events=3950 load=3950 load_end=395"
+rcfile rc-perf-1000.acct "           SAMPLE events:       3950" "             LOST events:          1"
+rcfile rc-perf-1000.lost "            perf     0 [000]     0.000000: PERF_RECORD_LOST lost 50"
+rcfile rc-trace-cmd-1000.count "events=3970 load=3970 load_end=397"
+rcfile rc-trace-cmd-1000.out "CPU: 0" "overrun: 30" "commit overrun: 0" "dropped events: 0"
+rcfile rc-trace-cmd-1000.lost "CPU:1 [25 EVENTS DROPPED]"
+run python3 "$REPORT" --ext recorder_compare --smoke "$RC"
+if [ "$rc" = 1 ] && grep -q 'chainscope at 1000 calls/s: lost 100' <<<"$err" &&
+	grep -q 'perf at 1000 calls/s: lost 50' <<<"$err" &&
+	grep -q 'trace-cmd at 1000 calls/s: lost 30' <<<"$err" &&
+	grep -q 'kept 390 of the load.s 400 passes' <<<"$err"; then
+	pass rc.smoke-loss
+	expect_eq rc.lost-perf "$RC" '[p["lost"] for p in r["raw"]["points"] if p["tool"] == "perf" and p["calls"] == 400][0]' 50
+	expect_eq rc.kept-2x "$RC" 'r["raw"]["summary"]["chainscope"]["kept_per_s_at_2x"]' 9750
+	expect_eq rc.kept-2x-ratio "$RC" 'r["raw"]["summary"]["trace-cmd"]["vs_chainscope"]["kept_per_s_at_2x"]' 1.01795
+else
+	fail rc.smoke-loss "exit $rc: $err"
+fi
+rcfile rc-perf-1000.count "events=3950"
+run python3 "$REPORT" --ext recorder_compare "$RC"
+if [ "$rc" = 1 ] && grep -q 'no number load= in' <<<"$err"; then
+	pass rc.bad-count
+else
+	fail rc.bad-count "exit $rc: $err"
+fi
+
 # --- both render in bench.md without core runs (qemu/bench.sh -s ext) ----
 D=$TMP/full
 mkdir -p "$D/ext"
