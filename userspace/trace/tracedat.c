@@ -539,13 +539,13 @@ int cs_tracedat_convert(int fd, const char *clock, void **img, size_t *len,
 		return rc;
 	}
 	tep = tracecmd_get_tep(h);
+	if (!clock)
+		clock = tracecmd_get_trace_clock(h);
 	info->file_version = tracecmd_get_in_file_version(h);
 	if (!tep)
 		fail(c, CS_EXIT_TRACEDAT, 0, "trace.dat without event formats");
-	else if (!read_buffer(c, h, tep, clock ? clock : tracecmd_get_trace_clock(h)) &&
-		 tracecmd_buffer_instances(h) > 0)
-		read_instances(&c, h, tep, clock ? clock : tracecmd_get_trace_clock(h), info,
-			       err, errlen);
+	else if (!read_buffer(c, h, tep, clock) && tracecmd_buffer_instances(h) > 0)
+		read_instances(&c, h, tep, clock, info, err, errlen);
 	if (!c->base.rc) {
 		release_of(tracecmd_get_uname(h), release, sizeof(release));
 		cs_tepconv_image(c, release, img, len);

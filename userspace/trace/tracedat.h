@@ -46,7 +46,7 @@ struct cs_tracedat_buffers {
 	 * empty option past its end), or if there is none, the first
 	 * instance's; "" otherwise
 	 */
-	char top_clock[32];
+	char clock_override[32];
 };
 
 /* What the file was, for the commands' notes */
@@ -95,7 +95,7 @@ bool cs_tracedat_magic_prefix(const void *buf, size_t len);
 /*
  * Convert the trace.dat open on fd (which the call closes) into a
  * .cstrace image (malloc'd, *img, *len), in clock (NULL: the one the
- * file's TRACECLOCK names; the pre-check's top_clock where it says so).
+ * file's TRACECLOCK names; the pre-check's clock_override where it says so).
  * In-process: the fuzz target's entry. 0, or an exit code
  * (CS_EXIT_TRACEDAT*) with err set to one line.
  */

@@ -213,7 +213,7 @@ int cs_tracedat_read(int fd, struct cs_trace *t, struct cs_tracedat_info *info,
 		/* CPU time by what the file holds: a sparse file is no longer */
 		child(fd, p[1], (__u64)st.st_blocks * 512 < (__u64)st.st_size ?
 		      (__u64)st.st_blocks * 512 : (__u64)st.st_size, parent,
-		      bufs.top_clock[0] ? bufs.top_clock : NULL);
+		      bufs.clock_override[0] ? bufs.clock_override : NULL);
 	}
 	close(fd);
 	close(p[1]);

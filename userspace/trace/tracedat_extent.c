@@ -5,7 +5,7 @@
  * libtracecmd sees the file, with bounded reads (pread) and every offset
  * and size checked against the file's size without overflow. Nothing is
  * decompressed, nothing is parsed but offsets, sizes, counts and names,
- * and the string options' final NUL (text_option()).
+ * and the options libtracecmd would read past (option_bounds()).
  *
  * Why: libtracecmd 3.1.6 does not notice every cut. A version-6 file cut
  * inside its CPU data fails its own size check and then crashes in
@@ -251,11 +251,11 @@ static void note_buffer(struct walk *w, const char *name, const char *clock)
  * in version 6 (the clock follows the CPU data, and that one counts),
  * and trace-cmd convert carries it so into version 7, where the top
  * buffer's BUFFER option names the clock (walk_v7() then requires one,
- * and the conversion takes it: cs_tracedat_buffers' top_clock). CPUSTAT
+ * and the conversion takes it: cs_tracedat_buffers' clock_override). CPUSTAT
  * and CPUCOUNT are read by size: an empty CPUSTAT makes libtracecmd
  * write before its buffer, a CPUCOUNT under 4 bytes read past it.
  */
-static int text_option(struct walk *w, __u64 id, __u64 at, __u64 n, bool v7)
+static int option_bounds(struct walk *w, __u64 id, __u64 at, __u64 n, bool v7)
 {
 	static const char *const names[] = {
 		[OPT_DATE] = "DATE", [OPT_TRACECLOCK] = "TRACECLOCK", [OPT_UNAME] = "UNAME",
@@ -305,13 +305,13 @@ static int v6_options(struct walk *w, __u64 *cpus, bool *clock, __u64 *buf_off, 
 			if (num(w, 4, &n, "an option's size"))
 				return -1;
 			at = w->pos;
-			if (skip(w, n, "an option") || text_option(w, id, at, n, false))
+			if (skip(w, n, "an option") || option_bounds(w, id, at, n, false))
 				return -1;
 			if (!top)
 				continue;
 			if (id == OPT_TRACECLOCK)
 				*clock = true;
-			if (id == OPT_CPUCOUNT && n >= 4) {
+			if (id == OPT_CPUCOUNT) {	/* >= 4 bytes: option_bounds() */
 				w->pos = at;
 				if (num(w, 4, cpus, "the CPU count option"))
 					return -1;
@@ -611,7 +611,7 @@ static int v7_options(struct walk *w, __u64 off)
 					return -1;
 				break;
 			}
-			if (text_option(w, id, at, n, true))
+			if (option_bounds(w, id, at, n, true))
 				return -1;
 			if (id == OPT_BUFFER || id == OPT_BUFFER_TEXT) {
 				if (v7_buffer(w, id, at, n))
@@ -702,7 +702,7 @@ static int walk_v7(struct walk *w)
 		return refuse(w, false, "an empty TRACECLOCK option and no BUFFER option that "
 			      "names a clock");
 	if (w->bufs)
-		snprintf(w->bufs->top_clock, sizeof(w->bufs->top_clock), "%s",
+		snprintf(w->bufs->clock_override, sizeof(w->bufs->clock_override), "%s",
 			 w->top_clock[0] ? w->top_clock : w->inst_clock);
 	return 0;
 }

@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 		return 0;
 	}
-	rc = cs_tracedat_convert(fd, bufs.top_clock[0] ? bufs.top_clock : NULL, &img, &len, &info,
+	rc = cs_tracedat_convert(fd, bufs.clock_override[0] ? bufs.clock_override : NULL, &img, &len, &info,
 				 err, sizeof(err));
 	if (rc) {
 		if (rc < CS_EXIT_TRACEDAT || rc > CS_EXIT_TRACEDAT_NAME || !err[0] ||
