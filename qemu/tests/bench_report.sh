@@ -213,9 +213,11 @@ rcline() { # TOOL RATE CALLS BYTES CPU_MS TICKS
 	echo "rcmp tool=$1 rate=$2 kind=blocking n=4 rate=$2 ms=400 calls=$3 elapsed_ns=400000000 bytes=$4 cpu_ms=$5 start_ticks=$6"
 }
 rcsum() { echo "recorded $1 events into /tmp/rc.cstrace (interrupted); lost $2 (ring buffer full), missed 0 (BPF recursion protection), 0 lost in NMI; 1 loss records; 9 symbols; 3 chains walked (0 unstable), 7 snapshot records; mode tracepoints"; }
-rcfile rcmp.txt "rcmeta cpus=2 mib=4 perf_pages=512 tc_kib=2048 n=4 ms=400 head=ffffffffc0001000 tools=chainscope,perf,trace-cmd" \
-	"$(rcline chainscope 500 200 200000 1500 50)" "$(rcline perf 500 200 400000 1000 20)" \
-	"$(rcline trace-cmd 500 200 100000 800 10)"
+# the meta line and rate 500, in both fixtures
+RC500=("rcmeta cpus=2 mib=4 perf_pages=512 tc_kib=2048 n=4 ms=400 head=ffffffffc0001000 tools=chainscope,perf,trace-cmd"
+	"$(rcline chainscope 500 200 200000 1500 50)" "$(rcline perf 500 200 400000 1000 20)"
+	"$(rcline trace-cmd 500 200 100000 800 10)")
+rcfile rcmp.txt "${RC500[@]}"
 rcfile rc-chainscope-500.out "$(rcsum 2010 0)"
 rcfile rc-chainscope-500.acct "passes: chain cs_bench_blocking [cs_bench] (blocking) passes=200 robust=0 stopped=0 rollbacks=0 callbacks=800"
 rcfile rc-perf-500.count "events=2004 load=2000 load_end=200"
@@ -235,9 +237,7 @@ if [ "$rc" = 0 ]; then
 else
 	fail rc.smoke-ok "exit $rc: $err"
 fi
-rcfile rcmp.txt "rcmeta cpus=2 mib=4 perf_pages=512 tc_kib=2048 n=4 ms=400 head=ffffffffc0001000 tools=chainscope,perf,trace-cmd" \
-	"$(rcline chainscope 500 200 200000 1500 50)" "$(rcline perf 500 200 400000 1000 20)" \
-	"$(rcline trace-cmd 500 200 100000 800 10)" \
+rcfile rcmp.txt "${RC500[@]}" \
 	"$(rcline chainscope 1000 400 380000 2500 50)" "$(rcline perf 1000 400 760000 2000 20)" \
 	"$(rcline trace-cmd 1000 400 190000 1200 10)"
 rcfile rc-chainscope-1000.out "$(rcsum 3900 100)"
