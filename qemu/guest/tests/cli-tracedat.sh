@@ -30,11 +30,13 @@ fi
 loadgen
 rm -f /out/cli-tracedat.*
 
-# Inside trace-cmd's recording: register the blocks (trace.dat sees the
+# Inside trace-cmd's recording, once its recorders read (tc-ready.sh
+# says why it waits for them): register the blocks (trace.dat sees the
 # registrations, so check can seed membership from them), record the
 # calls with chainscope, keep the module's counts, unregister.
 kt_write_calls
 cat > "$W/scenario.sh" <<LOAD
+sh /chainscope/upstream/tc-ready.sh || exit 1
 CS=$CS LG=$LG CTL=$CTL W=$W
 . /chainscope/tests/kernel-trace.inc
 kt_add_blocks || exit 1
@@ -54,6 +56,8 @@ trace-cmd record -q -e notifier -C local -o "$W/t.dat" sh "$W/scenario.sh" \
 rc=$?
 cat "$W/tc.out" "$W/tc.err" "$W/rec.err" "$W/rec.out"
 expect_eq "trace-cmd record (whose command is the scenario) exit" "$rc" 0
+# (trace-cmd does not pass on its command's exit status)
+! grep '^tc-ready:' "$W/tc.err" || fail "trace-cmd record's scenario did not run"
 [ -s "$W/t.dat" ] || fail "trace-cmd wrote no $W/t.dat"
 kt_mode
 cp "$W/t.dat" /out/cli-tracedat.dat || fail "cannot copy the trace.dat to /out"
