@@ -70,6 +70,28 @@ struct {
 } rec_pending SEC(".maps");
 
 /*
+ * Wakeups are batched. A commit with flags 0 wakes the reader whenever it
+ * has caught up, which at a modest rate is every record: an irq_work
+ * queued on the traced CPU per event. Records are committed with
+ * BPF_RB_NO_WAKEUP instead while the ring holds less than
+ * targ_wakeup_bytes (user space sets a quarter of the ring), and the
+ * reader drains the ring on its own every 100 ms (userspace/cmd/record.c).
+ * From that fill on each commit wakes the reader, so a burst cannot fill
+ * the ring behind a sleeping reader. 0: a wakeup per record.
+ */
+const volatile __u64 targ_wakeup_bytes = 0;
+
+static __always_inline void rec_commit(void *e)
+{
+	__u64 flags = 0;
+
+	if (targ_wakeup_bytes)
+		flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= targ_wakeup_bytes ?
+			BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	bpf_ringbuf_submit(e, flags);
+}
+
+/*
  * Atomics on per-CPU values: a program in NMI can interrupt another on
  * the same CPU between its load and store.
  */
@@ -109,7 +131,7 @@ static __always_inline bool put_loss(struct rec_pending *p, __u32 reason, __u32 
 	m->type = CS_REC_LOSS;
 	m->val = n;
 	m->reason = reason;
-	bpf_ringbuf_submit(m, 0);
+	rec_commit(m);
 	return true;
 }
 
@@ -177,7 +199,7 @@ static __always_inline int rec_member(__u16 type, void *cb, void *head,
 	if (!e)
 		return 0;
 	e->ret = err;
-	bpf_ringbuf_submit(e, 0);
+	rec_commit(e);
 	return 0;
 }
 
@@ -210,7 +232,7 @@ int BPF_PROG(rec_run, void *cb, void *head, struct notifier_block *nb,
 
 	if (e) {
 		e->val = val;
-		bpf_ringbuf_submit(e, 0);
+		rec_commit(e);
 	}
 	cs_cb_run(cb);		/* last: the callback starts now */
 	return 0;
@@ -230,7 +252,7 @@ static __always_inline void rec_cb_return(void *cb, void *head, void *nb, int ki
 		e->val = val;
 		e->ret = ret;
 		e->duration_ns = duration_ns;
-		bpf_ringbuf_submit(e, 0);
+		rec_commit(e);
 	}
 	if (!(ret & CS_NOTIFY_STOP_MASK))
 		return;
@@ -240,7 +262,7 @@ static __always_inline void rec_cb_return(void *cb, void *head, void *nb, int ki
 	e->val = val;
 	e->ret = ret;
 	e->nr_calls = nr_calls;
-	bpf_ringbuf_submit(e, 0);
+	rec_commit(e);
 }
 
 SEC("tp_btf/notifier_return")
@@ -278,7 +300,7 @@ int BPF_PROG(rec_call_begin, void *head, enum notifier_chain_kind kind,
 	e->val = val;
 	e->nr_to_call = nr_to_call;
 	e->call_type = type;
-	bpf_ringbuf_submit(e, 0);
+	rec_commit(e);
 	return 0;
 }
 
@@ -298,7 +320,7 @@ int BPF_PROG(rec_call_end, void *head, enum notifier_chain_kind kind,
 	e->call_type = type;
 	e->ret = ret;
 	e->nr_calls = nr_calls;
-	bpf_ringbuf_submit(e, 0);
+	rec_commit(e);
 	return 0;
 }
 
@@ -333,7 +355,7 @@ int BPF_PROG(lock_contention_end, void *lock, int ret)
 	e->lock = (__u64)lock;
 	e->lock_op = lt.op;
 	e->duration_ns = lt.ts;
-	bpf_ringbuf_submit(e, 0);
+	rec_commit(e);
 	return 0;
 }
 
@@ -532,7 +554,7 @@ static __always_inline void cs_pm_call_begin(void *head, int kind, unsigned long
 	e->val = val;
 	e->nr_to_call = nr_to_call;
 	e->call_type = type;
-	bpf_ringbuf_submit(e, 0);
+	rec_commit(e);
 }
 
 static __always_inline void cs_pm_call_end(void *head, int kind, unsigned long val,
@@ -550,7 +572,7 @@ static __always_inline void cs_pm_call_end(void *head, int kind, unsigned long v
 	e->call_type = type;
 	e->ret = ret;
 	e->nr_calls = nr_calls;
-	bpf_ringbuf_submit(e, 0);
+	rec_commit(e);
 }
 
 static __always_inline void cs_pm_run(void *cb, void *head, void *nb, int kind,
@@ -564,7 +586,7 @@ static __always_inline void cs_pm_run(void *cb, void *head, void *nb, int kind,
 	if (!e)
 		return;
 	e->val = val;
-	bpf_ringbuf_submit(e, 0);
+	rec_commit(e);
 }
 
 static __always_inline void cs_pm_return(void *cb, void *head, void *nb, int kind,

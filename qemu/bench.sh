@@ -350,14 +350,15 @@ ext_contention_cost() {
 }
 
 # (6) Three recorders, one event stream: the paced load of (4) at rising
-# rates, recorded in turn by chainscope record, perf record and trace-cmd
+# rates, recorded in turn by chainscope record (twice: its batched
+# wakeups, and --wakeup 0 as chainscope-w0), perf record and trace-cmd
 # record, each with RCMP_MIB MiB of buffer in total (plain TCG -smp 2;
 # perf and trace-cmd from the host's Debian packages,
 # CS_GUEST_TOOLS=recorders).
 EXT_RCMP_RATES=${CS_BENCH_RCMP_RATES:-5000,10000,20000,40000,80000}
 RCMP_MIB=4
 ext_recorder_compare() {
-	EXT_GUEST_TOOLS=recorders ext_boot "$1" rcmp chainscope 2 1800 "" \
+	EXT_GUEST_TOOLS=recorders ext_boot "$1" rcmp chainscope 2 2700 "" \
 		"csbench.stages=rcmp csbench.rcrates=$EXT_RCMP_RATES csbench.rn=4 csbench.rcms=1000 csbench.rcmib=$RCMP_MIB"
 	python3 "$HERE/bench_report.py" --ext recorder_compare "$1" ||
 		die "bench_report.py --ext recorder_compare failed"

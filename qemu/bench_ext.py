@@ -511,7 +511,8 @@ def ext_contention_cost(extdir):
 # "rcmp tool= rate= ..." line per recording) and rc-TOOL-RATE.* files
 # with each tool's own accounting, parsed here.
 
-RC_TOOLS = ["chainscope", "perf", "trace-cmd"]
+# chainscope-w0: chainscope record --wakeup 0 (a wakeup per record)
+RC_TOOLS = ["chainscope", "chainscope-w0", "perf", "trace-cmd"]
 RC_SUMMARY_RE = re.compile(
     r"^recorded (\d+) events .*?; lost (\d+) \(ring buffer full\), missed (\d+) "
     r"\(BPF recursion protection\), (\d+) lost in NMI")
@@ -560,7 +561,7 @@ def rc_account(base, tool, rate, calls, n):
     and its count of the load's events (the cross-check)."""
     pre = os.path.join(base, f"rc-{tool}-{rate}")
     r = {"load_events": None, "load_callbacks": None, "missed": 0}
-    if tool == "chainscope":
+    if tool in ("chainscope", "chainscope-w0"):
         out = rc_read(pre + ".out")
         m = next((RC_SUMMARY_RE.match(ln) for ln in out.splitlines()
                   if RC_SUMMARY_RE.match(ln)), None)
@@ -779,7 +780,9 @@ def ext_recorder_compare(extdir):
               + "; file bytes per event where each kept the most.")
     return {
         "title": "Three recorders, one event stream: the paced load recorded in "
-                 "turn by `chainscope record`, `perf record -e 'notifier:*'` and "
+                 "turn by `chainscope record` (and, as chainscope-w0, `chainscope "
+                 "record --wakeup 0`: a wakeup per record), `perf record -e "
+                 "'notifier:*'` and "
                  "`trace-cmd record -e notifier`, equal buffer memory, rising "
                  f"rates (plain TCG, `-smp {meta.get('cpus', '?')}`, the chainscope kernel).",
         "columns": ["target calls/s", "recorder", "calls/s", "kept", "kept/s",

@@ -57,7 +57,8 @@
 #   csbench.rcrates=LIST  rcmp: chain calls per second to try
 #   csbench.rcms=MS       rcmp: run length per rate [1000]
 #   csbench.rcmib=MIB     rcmp: total buffer memory of each recorder [4]
-#   csbench.rctools=LIST  rcmp: recorders [chainscope,perf,trace-cmd]
+#   csbench.rctools=LIST  rcmp: recorders [chainscope,chainscope-w0,perf,
+#                         trace-cmd] (chainscope-w0: record --wakeup 0)
 #
 # Results: /out/bench/results.txt, one cs_bench result line per
 # measurement with " trace=off|on rep=R" appended to contention lines;
@@ -100,7 +101,7 @@ RBUF=${CSB_RBUF:-1}
 RCRATES=${CSB_RCRATES:-5000,10000,20000,40000}
 RCMS=${CSB_RCMS:-1000}
 RCMIB=${CSB_RCMIB:-4}
-RCTOOLS=${CSB_RCTOOLS:-chainscope,perf,trace-cmd}
+RCTOOLS=${CSB_RCTOOLS:-chainscope,chainscope-w0,perf,trace-cmd}
 # shellcheck disable=SC2013  # words, not lines
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
@@ -440,6 +441,8 @@ rcmp_one() { # rcmp_one TOOL RATE
 	t=$1 rate=$2 n=rc-$1-$2
 	case $t in
 	chainscope) f=/tmp/rc.cstrace; set -- chainscope record -b "$RCMIB" -o "$f" ;;
+	# the same with a wakeup per record (what batching saves, side by side)
+	chainscope-w0) f=/tmp/rc.cstrace; set -- chainscope record -b "$RCMIB" --wakeup 0 -o "$f" ;;
 	perf) f=/tmp/rc.perf; set -- perf record -a -e 'notifier:*' -m "$PERF_PAGES" -o "$f" ;;
 	trace-cmd) f=/tmp/rc.dat; set -- trace-cmd record -e notifier -b "$TC_KIB" -o "$f" ;;
 	*) fail "rcmp: unknown recorder '$t'" ;;
@@ -447,7 +450,8 @@ rcmp_one() { # rcmp_one TOOL RATE
 	rm -f "$f" "$OUT/$n".*
 	: > "$OUT/$n.lost"
 	# trace-cmd says "Hit Ctrl^C" into a buffered stdout: its readiness
-	# is tracing_on going back to 1, which it sets once its readers run
+	# is tracing_on going back to 1, which it sets once it has forked its
+	# readers, and then each CPU's trace_pipe_raw open (tc-ready.sh)
 	[ "$t" = trace-cmd ] && echo 0 > "$T/tracing_on"
 	# The subshell's times: the recorder and its reaped children
 	(
@@ -470,8 +474,14 @@ rcmp_one() { # rcmp_one TOOL RATE
 		kill -0 "$pid" 2>/dev/null ||
 			fail "$t record died during start-up: $(tail -n 2 "$OUT/$n.err" | tr '\n' ' ')"
 		case $t in
-		chainscope) grep -q '^Tracing' "$OUT/$n.err" && break ;;
-		trace-cmd) [ "$(cat "$T/tracing_on")" = 1 ] && break ;;
+		chainscope*) grep -q '^Tracing' "$OUT/$n.err" && break ;;
+		trace-cmd)
+			if [ "$(cat "$T/tracing_on")" = 1 ]; then
+				sh /chainscope/upstream/tc-ready.sh ||
+					fail "trace-cmd record's readers never opened every CPU's buffer"
+				break
+			fi
+			;;
 		perf)
 			sz=0
 			[ -f "$f" ] && sz=$(wc -c < "$f")
@@ -506,7 +516,7 @@ rcmp_one() { # rcmp_one TOOL RATE
 		printf "%d", ms }' "$OUT/$n.times")
 	bytes=$(wc -c < "$f")
 	case $t in
-	chainscope)
+	chainscope*)
 		chainscope report "$f" > /tmp/rc.report 2> "$OUT/$n.report.err" ||
 			fail "chainscope report on the recording failed: $(tail -n 1 "$OUT/$n.report.err")"
 		grep '^passes: ' /tmp/rc.report > "$OUT/$n.acct" || true
@@ -532,6 +542,7 @@ rcmp_one() { # rcmp_one TOOL RATE
 }
 stage_rcmp() {
 	for b in $(list "$RCTOOLS"); do
+		b=${b%-w0}	# chainscope-w0 is chainscope record --wakeup 0
 		command -v "$b" > /dev/null || fail "no $b binary (CS_GUEST_BINS, CS_GUEST_TOOLS=recorders)"
 	done
 	ncpu=$(grep -c ^processor /proc/cpuinfo)

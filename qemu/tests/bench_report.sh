@@ -260,6 +260,24 @@ if [ "$rc" = 1 ] && grep -q 'chainscope at 1000 calls/s: lost 100' <<<"$err" &&
 else
 	fail rc.smoke-loss "exit $rc: $err"
 fi
+# chainscope-w0 (record --wakeup 0) is read as chainscope is, with
+# its ratios against chainscope (batched wakeups): 2,010 events kept of
+# 200 calls, CPU 2 s against 1 s
+RCW=$TMP/rcw
+cp -r "$RC" "$RCW"
+RB=$RCW/runs/rcmp/guest/bench
+rcfile rcmp.txt "${RC500[@]}" "$(rcline chainscope-w0 500 200 200000 2500 50)"
+rcfile rc-chainscope-w0-500.out "$(rcsum 2010 0)"
+rcfile rc-chainscope-w0-500.acct "passes: chain cs_bench_blocking [cs_bench] (blocking) passes=200 robust=0 stopped=0 rollbacks=0 callbacks=800"
+run python3 "$REPORT" --ext recorder_compare "$RCW"
+if [ "$rc" = 0 ]; then
+	expect_eq rc.w0-loss-free "$RCW" 'r["raw"]["summary"]["chainscope-w0"]["loss_free_calls_per_s"]' 500
+	expect_eq rc.w0-cpu-ratio "$RCW" 'r["raw"]["summary"]["chainscope-w0"]["vs_chainscope"]["cpu_us_per_event"]' 2
+	expect_eq rc.w0-row "$RCW" '[x[1] for x in r["rows"]]' "['chainscope', 'chainscope-w0', 'perf', 'trace-cmd']"
+else
+	fail rc.w0 "exit $rc: $err"
+fi
+RB=$RC/runs/rcmp/guest/bench
 rcfile rc-perf-1000.count "events=3950"
 run python3 "$REPORT" --ext recorder_compare "$RC"
 if [ "$rc" = 1 ] && grep -q 'no number load= in' <<<"$err"; then

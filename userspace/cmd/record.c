@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ static struct env {
 	const char *output;
 	long duration;		/* -d seconds, 0: none */
 	long buf_mib;		/* -b */
+	int wakeup_pct;		/* --wakeup */
 	struct cs_common c;	/* -v and --mode only (cs_startup_children) */
 	bool force;		/* --force: -o through a link, or another user's */
 	char *chains[CS_REC_MAX_CHAINS];	/* -c, a ":KIND" suffix cut off */
@@ -48,7 +50,7 @@ static struct env {
 	char **command;		/* after "--" */
 } env;
 
-enum { OPT_FORCE = 0x100 };
+enum { OPT_FORCE = 0x100, OPT_WAKEUP };
 
 static const struct argp_option opts[] = {
 	{ "output", 'o', "FILE", 0, "Write the trace to FILE (required; a new file is 0600)", 0 },
@@ -57,6 +59,10 @@ static const struct argp_option opts[] = {
 	  "with other hard links", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
 	{ "buffer-size", 'b', "MIB", 0, "Ring buffer size in MiB, a power of two (default 16)", 0 },
+	{ "wakeup", OPT_WAKEUP, "PERCENT", 0,
+	  "Wake the reader once the ring buffer is PERCENT full, else drain it every 100 ms; "
+	  "0 wakes it at every record, at the cost of an irq_work per event on the traced "
+	  "CPU (0..90, default 25)", 0 },
 	{ "chain", 'c', "CHAIN[:KIND]", 0,
 	  "probes mode: watch CHAIN (SYMBOL, MODULE:SYMBOL or 0xADDR) of KIND from the start, "
 	  "its callbacks attached before recording begins (repeatable, up to 16)", 0 },
@@ -141,6 +147,16 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_FORCE:
 		env.force = true;
 		return 0;
+	case OPT_WAKEUP: {
+		long v = 0;
+
+		/* all zeros is 0; anything else a number 1..90 */
+		if ((!*arg || arg[strspn(arg, "0")]) && cs_parse_num(arg, 90, &v))
+			cs_usage_error(state, "invalid wakeup percentage '%s': must be 0..90",
+				       arg);
+		env.wakeup_pct = v;
+		return 0;
+	}
 	case 'c': {
 		/* [MODULE:]SYMBOL or 0xADDR, then :KIND if the last part is a kind */
 		char *kind = strrchr(arg, ':');
@@ -257,6 +273,7 @@ static int parse_command_line(int argc, char **argv)
 	memset(&env, 0, sizeof(env));
 	env.cmd = argv[0];
 	env.kind = CS_KIND_ANY;
+	env.wakeup_pct = 25;
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--")) {
 			own_argc = i;
@@ -336,7 +353,7 @@ static int rec_open(struct rec_run *r)
 			return err;
 	}
 	err = rec_prog_load(&r->skel, env.cmd, env.c.verbose, r->probes, env.buf_mib,
-			    r->ks_start, r->heads, r->kinds, env.nr_chains);
+			    env.wakeup_pct, r->ks_start, r->heads, r->kinds, env.nr_chains);
 	if (err)
 		return err;
 	/* the chain walker, for the snapshots (without it: none, and a warning) */
@@ -403,6 +420,26 @@ static int rec_go(struct rec_run *r)
 }
 
 /*
+ * Up to 100 ms for the ring (or probes mode's messages), then take what
+ * the ring holds; what ring_buffer__consume() returns. Records come
+ * without a wakeup until the ring is --wakeup percent full
+ * (record.bpf.c: rec_commit()), so the timeout is what drains it, and a
+ * wait that ends on a signal or a timeout consumes too. New chains of
+ * probes mode wake it at once (their callbacks are attached the sooner).
+ */
+static int rec_wait(struct rec_run *r)
+{
+	struct pollfd fds[2] = {
+		{ .fd = ring_buffer__epoll_fd(r->rb), .events = POLLIN },
+		{ .fd = cs_pm_epoll_fd(r->pm), .events = POLLIN },
+	};
+
+	if (poll(fds, 2, 100) < 0 && errno != EINTR)
+		return -errno;
+	return ring_buffer__consume(r->rb);
+}
+
+/*
  * Until Ctrl-C, -d or COMMAND's end (r->why says which). CS_EXIT_OK, or
  * CS_EXIT_ERROR (said): the file is to be cut short.
  */
@@ -412,9 +449,7 @@ static int rec_loop(struct rec_run *r)
 	int err, status;
 
 	while (!cs_exiting) {
-		err = ring_buffer__poll(r->rb, 100);
-		if (err == -EINTR)
-			continue;
+		err = rec_wait(r);
 		/* new chains and callbacks: walk them, attach */
 		if (err >= 0 && r->pm && cs_pm_poll(r->pm, 0) < 0) {
 			warn("%s: error: probes mode: attaching new callbacks failed\n",

@@ -72,6 +72,8 @@ struct cs_pm *cs_pm_start(struct bpf_object *obj, const struct ksyms *ks,
 			  const struct cs_pm_opts *opts);
 /* Handle head/callback messages: walk, attach. Returns <0 on a fatal error. */
 int cs_pm_poll(struct cs_pm *pm, int timeout_ms);
+/* An fd readable when messages wait (for poll(2) beside other rings); -1 for NULL */
+int cs_pm_epoll_fd(const struct cs_pm *pm);
 /* cs_wait_interval(), handling messages meanwhile (pm may be NULL). */
 void cs_pm_wait_interval(struct cs_pm *pm, const struct cs_common *c);
 /*

@@ -602,6 +602,11 @@ int cs_pm_poll(struct cs_pm *pm, int timeout_ms)
 	return 0;
 }
 
+int cs_pm_epoll_fd(const struct cs_pm *pm)
+{
+	return pm ? ring_buffer__epoll_fd(pm->rb) : -1;
+}
+
 void cs_pm_wait_interval(struct cs_pm *pm, const struct cs_common *c)
 {
 	double end = now_s() + c->interval;

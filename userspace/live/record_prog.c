@@ -56,8 +56,8 @@ int rec_prog_attach_tracepoints(struct record_bpf *skel, const char *cmd)
 }
 
 int rec_prog_load(struct record_bpf **skelp, const char *cmd, bool verbose, bool probes,
-		  long buf_mib, const struct ksyms *ks, const __u64 *heads, const int *kinds,
-		  int nr_heads)
+		  long buf_mib, int wakeup_pct, const struct ksyms *ks,
+		  const __u64 *heads, const int *kinds, int nr_heads)
 {
 	struct record_bpf *skel;
 	bool locks = cs_cont_has_lock_tps();
@@ -72,6 +72,9 @@ int rec_prog_load(struct record_bpf **skelp, const char *cmd, bool verbose, bool
 	skel->rodata->cs_preempt_count_off = cs_btf_preempt_count_off();
 	if (buf_mib)
 		bpf_map__set_max_entries(skel->maps.events, buf_mib << 20);
+	/* (record.bpf.c: rec_commit()) */
+	skel->rodata->targ_wakeup_bytes =
+		(__u64)bpf_map__max_entries(skel->maps.events) * wakeup_pct / 100;
 	/* one source: the tp_btf programs, or the probes (pm_*) */
 	cs_pm_autoload(skel->obj, probes);
 	set_tp_autoload(skel->obj, !probes);
@@ -160,8 +163,12 @@ int rec_prog_stop(struct record_bpf *skel, struct ring_buffer *rb, struct cs_pm 
 	 * are polled as in the main loop, every 100 ms: their loss records
 	 * are placed where they are noticed (check looks for the lost event
 	 * in the 500 ms before), and a pass whose call_end a miss took stays
-	 * open until the deadline, 2 s later.
+	 * open until the deadline, 2 s later. First what the ring holds:
+	 * records come without a wakeup (rec_commit()), so up to 100 ms of
+	 * them can wait there, older than any miss polled now and with
+	 * passes under way among them.
 	 */
+	(void)ring_buffer__consume(rb);	/* a failure recurs below, said there */
 	rec_poll_missed(rc, skel->obj);
 	skel->bss->stopping = true;
 	rec_passes_stop();

@@ -18,14 +18,16 @@ struct ring_buffer;
 /*
  * Open the skeleton into *skel (NULL if it could not be), set it up for
  * the tp_btf programs or probes mode's, buf_mib (0: the default) of ring
- * buffer, and load it; the lock waits' chains (bpf/chain_lock.bpf.h): the
+ * buffer whose commits wake the reader from wakeup_pct percent full on
+ * (0: at every record; record.bpf.c: rec_commit()), and load it; the
+ * lock waits' chains (bpf/chain_lock.bpf.h): the
  * nr_heads -c heads of kinds[] (CS_KIND_ANY: either lock), else the
  * curated table's, and in tracepoints mode every one the events name.
  * CS_EXIT_OK or CS_EXIT_ERROR, said.
  */
 int rec_prog_load(struct record_bpf **skel, const char *cmd, bool verbose, bool probes,
-		  long buf_mib, const struct ksyms *ks, const __u64 *heads, const int *kinds,
-		  int nr_heads);
+		  long buf_mib, int wakeup_pct, const struct ksyms *ks,
+		  const __u64 *heads, const int *kinds, int nr_heads);
 /* probes mode: the lock-wait programs (tracepoints mode: with the rest) */
 int rec_prog_attach_locks(struct record_bpf *skel, const char *cmd);
 /* tracepoints mode: CS_EXIT_OK or CS_EXIT_ERROR, said */

@@ -156,6 +156,13 @@ expect serve-unknown-option 2 "unrecognized option '--bogus'" "$CS" serve --bogu
 # the port is digits only (strtol took a sign and blanks)
 expect serve-listen-port-sign 2 "invalid --listen '127.0.0.1:\+80'" "$CS" serve --listen 127.0.0.1:+80
 expect serve-listen-port-blank 2 "invalid --listen '127.0.0.1: 80'" "$CS" serve --listen '127.0.0.1: 80'
+# record --wakeup: a percentage 0..90 (0 is allowed: a wakeup per record)
+expect record-wakeup-range 2 "invalid wakeup percentage '91': must be 0..90" \
+	"$CS" record -o "$TMP/w.cstrace" --wakeup 91
+expect record-wakeup-negative 2 "invalid wakeup percentage '-1': must be 0..90" \
+	"$CS" record -o "$TMP/w.cstrace" --wakeup=-1
+expect record-wakeup-text 2 "invalid wakeup percentage '25%': must be 0..90" \
+	"$CS" record -o "$TMP/w.cstrace" --wakeup 25%
 expect latency-show-addresses-alone 2 "--show-addresses applies to --openmetrics only" \
 	"$CS" latency --show-addresses
 expect latency-openmetrics-json 2 "-j and --openmetrics exclude each other" \
