@@ -74,20 +74,27 @@ struct {
  * has caught up, which at a modest rate is every record: an irq_work
  * queued on the traced CPU per event. Records are committed with
  * BPF_RB_NO_WAKEUP instead while the ring holds less than
- * targ_wakeup_bytes (user space sets a quarter of the ring), and the
- * reader drains the ring on its own every 100 ms (userspace/cmd/record.c).
- * From that fill on each commit wakes the reader, so a burst cannot fill
- * the ring behind a sleeping reader. 0: a wakeup per record.
+ * targ_wakeup_bytes (--wakeup percent of it), and the reader drains the
+ * ring at least every 100 ms on its own (userspace/cmd/record.c). From
+ * that fill on, one commit wakes the reader, so a burst cannot fill the
+ * ring behind a sleeping reader: the first to set rec_woken, which user
+ * space clears after each read of the ring (one wakeup per reader cycle;
+ * a reader that is behind, or stopped, is not woken again for every
+ * record). 0: flags 0 on every commit.
  */
 const volatile __u64 targ_wakeup_bytes = 0;
+__u32 rec_woken = 0;
 
 static __always_inline void rec_commit(void *e)
 {
 	__u64 flags = 0;
 
-	if (targ_wakeup_bytes)
-		flags = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= targ_wakeup_bytes ?
-			BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	if (targ_wakeup_bytes) {
+		flags = BPF_RB_NO_WAKEUP;
+		if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= targ_wakeup_bytes &&
+		    !*(volatile __u32 *)&rec_woken && !__sync_lock_test_and_set(&rec_woken, 1))
+			flags = BPF_RB_FORCE_WAKEUP;
+	}
 	bpf_ringbuf_submit(e, flags);
 }
 

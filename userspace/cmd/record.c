@@ -60,7 +60,8 @@ static const struct argp_option opts[] = {
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS", 0 },
 	{ "buffer-size", 'b', "MIB", 0, "Ring buffer size in MiB, a power of two (default 16)", 0 },
 	{ "wakeup", OPT_WAKEUP, "PERCENT", 0,
-	  "Wake the reader once the ring buffer is PERCENT full, else drain it every 100 ms; "
+	  "Wake the reader once the ring buffer is PERCENT full, else drain it at least "
+	  "every 100 ms; "
 	  "0 wakes it at every record, at the cost of an irq_work per event on the traced "
 	  "CPU (0..90, default 25)", 0 },
 	{ "chain", 'c', "CHAIN[:KIND]", 0,
@@ -422,10 +423,11 @@ static int rec_go(struct rec_run *r)
 /*
  * Up to 100 ms for the ring (or probes mode's messages), then take what
  * the ring holds; what ring_buffer__consume() returns. Records come
- * without a wakeup until the ring is --wakeup percent full
- * (record.bpf.c: rec_commit()), so the timeout is what drains it, and a
- * wait that ends on a signal or a timeout consumes too. New chains of
- * probes mode wake it at once (their callbacks are attached the sooner).
+ * without a wakeup until the ring is --wakeup percent full, and then one
+ * wakes us (record.bpf.c: rec_commit()), so the timeout is what drains it
+ * at a modest rate, and a wait that ends on a signal or a timeout
+ * consumes too. New chains of probes mode wake it at once (their
+ * callbacks are attached the sooner).
  */
 static int rec_wait(struct rec_run *r)
 {
@@ -433,10 +435,14 @@ static int rec_wait(struct rec_run *r)
 		{ .fd = ring_buffer__epoll_fd(r->rb), .events = POLLIN },
 		{ .fd = cs_pm_epoll_fd(r->pm), .events = POLLIN },
 	};
+	int n;
 
 	if (poll(fds, 2, 100) < 0 && errno != EINTR)
 		return -errno;
-	return ring_buffer__consume(r->rb);
+	n = ring_buffer__consume(r->rb);
+	/* read: the next commit past the fill may wake us again */
+	__atomic_store_n(&r->skel->bss->rec_woken, 0, __ATOMIC_RELEASE);
+	return n;
 }
 
 /*
