@@ -91,8 +91,10 @@ static __always_inline void rec_commit(void *e)
 
 	if (targ_wakeup_bytes) {
 		flags = BPF_RB_NO_WAKEUP;
-		if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= targ_wakeup_bytes &&
-		    !*(volatile __u32 *)&rec_woken && !__sync_lock_test_and_set(&rec_woken, 1))
+		/* a plain load first: while a wakeup is out, no query */
+		if (!*(volatile __u32 *)&rec_woken &&
+		    bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= targ_wakeup_bytes &&
+		    !__sync_lock_test_and_set(&rec_woken, 1))
 			flags = BPF_RB_FORCE_WAKEUP;
 	}
 	bpf_ringbuf_submit(e, flags);
